@@ -1,0 +1,82 @@
+import { errorEnvelope } from '@pago/domain/envelope';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { registerErrorHandling } from './plugins/app/error-handler';
+import { registerSecurityHeaders } from './plugins/external/security-headers';
+import { registerWebApp } from './plugins/external/web-app';
+import { adminRoutes } from './routes/admin/parametros';
+import { healthRoutes } from './routes/health';
+import { consultarParametrosRoute } from './routes/prod/parametro/consultar';
+import { createParametersService } from './services/parameters-service';
+
+export interface AppServices {
+  parameters: ReturnType<typeof createParametersService>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+    database: Database;
+    config: Config;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+// Anything a member, a card or a secret could leak through: never written to a log line.
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.rut',
+  '*.clave',
+  '*.token',
+  '*.correo',
+  '*.email',
+  '*.desafio',
+];
+
+/** Builds the whole API as one instance without listening, so tests drive it through inject. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: 64 * 1024,
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // Every call speaks JSON only: any other content type is refused with 415 before a handler sees it.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('services', { parameters: createParametersService(database.db) });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app, { production: config.nodeEnv === 'production' });
+
+  await app.register(healthRoutes);
+  await app.register(consultarParametrosRoute);
+  await app.register(adminRoutes, { prefix: '/admin' });
+
+  const spaFallback = await registerWebApp(app, config.webDist);
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method === 'GET' && spaFallback?.(request.url, reply)) return reply;
+    return reply.code(404).send(errorEnvelope('errorResponse', '400', 'Recurso no encontrado.'));
+  });
+
+  return app;
+}

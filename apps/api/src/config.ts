@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+const flag = z.enum(['0', '1']).transform((v) => v === '1');
+
+// The sandbox's admin token: usable only in sandbox mode outside production, so a forgotten ADMIN_TOKEN never
+// leaves a real deployment open with a known secret.
+export const SANDBOX_ADMIN_TOKEN = 'sandbox-admin-token';
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+    PGLITE_DIR: z.string().min(1).default('./data'),
+    SANDBOX: flag.default(false),
+    SEED_DEMO: flag.optional(),
+    ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    PRODUCT_SLUG: z
+      .string()
+      .regex(/^[a-z][a-z0-9]{1,19}$/, 'lower-case letters and digits, 2 to 20')
+      .default('coop'),
+    PRODUCT_NAME: z.string().min(1).max(60).default('Cooperativa'),
+    PRODUCT_SITE_URL: z.url().default('http://localhost:3000/'),
+    WEB_DIST: z.string().min(1).optional(),
+  })
+  .transform((env, ctx) => {
+    let adminToken = env.ADMIN_TOKEN;
+    if (!adminToken) {
+      if (env.NODE_ENV === 'production' || !env.SANDBOX) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ADMIN_TOKEN'],
+          message: 'is required outside sandbox mode (SANDBOX=1) and always in production',
+        });
+        return z.NEVER;
+      }
+      adminToken = SANDBOX_ADMIN_TOKEN;
+    }
+    return {
+      nodeEnv: env.NODE_ENV,
+      host: env.HOST,
+      port: env.PORT,
+      logLevel: env.LOG_LEVEL,
+      databaseUrl: env.DATABASE_URL,
+      pgliteDir: env.PGLITE_DIR,
+      sandbox: env.SANDBOX,
+      seedDemo: env.SEED_DEMO ?? env.SANDBOX,
+      adminToken,
+      productSlug: env.PRODUCT_SLUG,
+      productName: env.PRODUCT_NAME,
+      productSiteUrl: env.PRODUCT_SITE_URL,
+      webDist: env.WEB_DIST,
+    };
+  });
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once at boot; a bad or missing value stops the boot naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(environment)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

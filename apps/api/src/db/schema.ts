@@ -1,0 +1,242 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+// Money columns are integer CLP (bigint would be safer past 2^31, but no single instalment or balance of a member
+// comes near 2.147 million thousand pesos; integer keeps the values plain numbers in both drivers).
+
+export const members = pgTable('members', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** Canonical RUT, '11111111-1'. */
+  rut: text('rut').notNull().unique(),
+  name: text('name').notNull(),
+  email: text('email'),
+  /** Online (internet) password, argon2id. Null when the member never enrolled. */
+  passwordHash: text('password_hash'),
+  passwordFailures: integer('password_failures').notNull().default(0),
+  passwordBlockedAt: timestamp('password_blocked_at', { withTimezone: true }),
+  /**
+   * A notice the core system attaches to the member's product list (e.g. 47501, 465): the list answers this
+   * catalogue code instead of the products until the core system clears it.
+   */
+  listNoticeCode: text('list_notice_code'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => members.id),
+    family: text('family').notNull(),
+    numeroProducto: text('numero_producto').notNull().unique(),
+    permiteAbono: boolean('permite_abono').notNull().default(false),
+    permiteMultipleAbono: boolean('permite_multiple_abono').notNull().default(false),
+    montoMinimoAbonoMultiple: integer('monto_minimo_abono_multiple').notNull().default(0),
+    fechaVigenciaAbono: date('fecha_vigencia_abono', { mode: 'string' }),
+    /** Credit card: last billing date. */
+    fechaFacturacion: date('fecha_facturacion', { mode: 'string' }),
+    deudaTotal: integer('deuda_total').notNull().default(0),
+    deudaTotalInternacional: integer('deuda_total_internacional').notNull().default(0),
+    cupoTotal: integer('cupo_total').notNull().default(0),
+    numeroCuotasPactadas: integer('numero_cuotas_pactadas').notNull().default(0),
+    /** Savings account balance (AH); 0 for the other families. */
+    saldo: integer('saldo').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('products_member_idx').on(t.memberId),
+    check('products_family_chk', sql`${t.family} in ('PC','CP','HI','TC','PM','AH')`),
+    check('products_saldo_chk', sql`${t.saldo} >= 0`),
+  ],
+);
+
+/**
+ * One row per instalment (credits and participation shares) or per billed statement (credit card: montoPendiente
+ * is the billed total, pagoMinimo the minimum payment). Overdue state and days are derived from the due date and
+ * the business day, never stored, so they cannot go stale.
+ */
+export const instalments = pgTable(
+  'instalments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    numeroCuota: integer('numero_cuota').notNull(),
+    montoOriginal: integer('monto_original').notNull(),
+    montoPendiente: integer('monto_pendiente').notNull(),
+    pagoMinimo: integer('pago_minimo').notNull().default(0),
+    fechaVencimiento: date('fecha_vencimiento', { mode: 'string' }).notNull(),
+    /** 'CONVENIO' marks payroll deduction; null for ordinary payment. */
+    medioPago: text('medio_pago'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('instalments_product_cuota_uq').on(t.productId, t.numeroCuota),
+    check('instalments_pendiente_chk', sql`${t.montoPendiente} >= 0 and ${t.montoPendiente} <= ${t.montoOriginal}`),
+  ],
+);
+
+/** The cooperative's own checking account (cuenta vista) a member pays from. */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => members.id),
+    numeroCuenta: text('numero_cuenta').notNull().unique(),
+    saldo: integer('saldo').notNull(),
+  },
+  (t) => [index('accounts_member_idx').on(t.memberId), check('accounts_saldo_chk', sql`${t.saldo} >= 0`)],
+);
+
+/** Factor 1: the coordinate card, 50 cells A1..J5 of two digits each. */
+export const coordinateCards = pgTable('coordinate_cards', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  memberId: uuid('member_id')
+    .notNull()
+    .unique()
+    .references(() => members.id),
+  serial: text('serial').notNull().unique(),
+  cells: jsonb('cells').$type<Record<string, string>>().notNull(),
+  failures: integer('failures').notNull().default(0),
+  blockedAt: timestamp('blocked_at', { withTimezone: true }),
+});
+
+/** Factor 2: the member's enrolment in the mobile authoriser app. */
+export const authoriserEnrolments = pgTable('authoriser_enrolments', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  memberId: uuid('member_id')
+    .notNull()
+    .unique()
+    .references(() => members.id),
+  deviceName: text('device_name').notNull(),
+  blockedAt: timestamp('blocked_at', { withTimezone: true }),
+  enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Server-side switches and settings (spec §7.1), type 'PE'. */
+export const parameters = pgTable('parameters', {
+  nombre: text('nombre').primaryKey(),
+  valor: text('valor').notNull(),
+  tipo: text('tipo').notNull().default('PE'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A member's browsing session: only the token's hash is kept. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    rut: text('rut').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('sessions_rut_idx').on(t.rut)],
+);
+
+/**
+ * A payment attempt. The selection is frozen in its items when it is created; states move
+ * pending → paid | rejected | cancelled | expired and never back.
+ */
+export const transactions = pgTable(
+  'transactions',
+  {
+    /** Unguessable (128 random bits, hex). */
+    idTransaccion: text('id_transaccion').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => members.id),
+    family: text('family').notNull(),
+    total: integer('total').notNull(),
+    status: text('status').notNull().default('pending'),
+    /** 'CUENTA VISTA' or 'WEBPAY' once a method is chosen. */
+    medioPago: text('medio_pago'),
+    payerRut: text('payer_rut'),
+    accountId: uuid('account_id').references(() => accounts.id),
+    webpayToken: text('webpay_token').unique(),
+    buyOrder: text('buy_order').unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('transactions_member_idx').on(t.memberId),
+    index('transactions_status_idx').on(t.status, t.createdAt),
+    check('transactions_status_chk', sql`${t.status} in ('pending','paid','rejected','cancelled','expired')`),
+    check('transactions_total_chk', sql`${t.total} > 0`),
+  ],
+);
+
+export const transactionItems = pgTable(
+  'transaction_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    idTransaccion: text('id_transaccion')
+      .notNull()
+      .references(() => transactions.idTransaccion),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    /** Null for a savings deposit. */
+    instalmentId: uuid('instalment_id').references(() => instalments.id),
+    numeroCuota: integer('numero_cuota').notNull(),
+    monto: integer('monto').notNull(),
+    fechaVencimiento: date('fecha_vencimiento', { mode: 'string' }),
+    /** Webpay Mall child buy order and result, one store per product. */
+    storeBuyOrder: text('store_buy_order'),
+    authorizationCode: text('authorization_code'),
+    status: text('status').notNull().default('pending'),
+  },
+  (t) => [
+    index('transaction_items_trx_idx').on(t.idTransaccion),
+    check('transaction_items_monto_chk', sql`${t.monto} > 0`),
+  ],
+);
+
+/** What the member was told they paid: written once, in the same database transaction as the money. */
+export const vouchers = pgTable('vouchers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  idTransaccion: text('id_transaccion')
+    .notNull()
+    .unique()
+    .references(() => transactions.idTransaccion),
+  payload: jsonb('payload').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Append-only: a trigger in the migrations refuses UPDATE and DELETE. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    /** Masked RUT only. */
+    rutMasked: text('rut_masked'),
+    requestId: text('request_id'),
+    detail: jsonb('detail').notNull().default({}),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at)],
+);

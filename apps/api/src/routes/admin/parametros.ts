@@ -1,0 +1,56 @@
+import { errorEnvelope } from '@pago/domain/envelope';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+const RESPONSE = 'parametrosResponse';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Operator's API: `Authorization: Bearer $ADMIN_TOKEN` on every call. */
+export async function adminRoutes(app: FastifyInstance): Promise<void> {
+  const expected = digest(app.config.adminToken);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    // Compare digests so the check takes the same time whatever the length or prefix of the guess.
+    if (!token || !timingSafeEqual(digest(token), expected)) {
+      request.log.warn('admin call refused: bad or missing bearer token');
+      return reply.code(401).send(errorEnvelope(RESPONSE, '400', 'No autorizado.'));
+    }
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/parametros', { config: { responseName: RESPONSE } }, async () => {
+    const rows = await app.services.parameters.listWithDates();
+    return {
+      [RESPONSE]: {
+        parametros: rows.map((row) => ({ nombre: row.nombre, valor: row.valor, actualizado: row.updatedAt.toISOString() })),
+      },
+    };
+  });
+
+  r.put(
+    '/parametros/:nombre',
+    {
+      schema: {
+        params: z.object({ nombre: z.string().min(1).max(64) }),
+        body: z.object({ valor: z.string().max(200) }).strict(),
+      },
+      config: { responseName: RESPONSE },
+    },
+    async (request, reply) => {
+      const result = await app.services.parameters.update(request.params.nombre, request.body.valor, request.id);
+      if (!result.ok && result.reason === 'unknown') {
+        return reply.code(404).send(errorEnvelope(RESPONSE, '400', `Parámetro desconocido: ${request.params.nombre}`));
+      }
+      if (!result.ok) {
+        return reply.code(400).send(errorEnvelope(RESPONSE, '400', `Valor inválido para ${request.params.nombre}: ${result.message}`));
+      }
+      request.log.info({ parametro: result.nombre }, 'parameter updated');
+      return { [RESPONSE]: { nombre: result.nombre, valor: result.valor, anterior: result.anterior } };
+    },
+  );
+}

@@ -1,0 +1,66 @@
+import pino from 'pino';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp, LOG_REDACT_PATHS } from './app';
+import { ConfigError, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
+import { openDatabase } from './db/client';
+import { seedDemoMembers, seedParameters } from './db/seed';
+
+// The web build sits at apps/web/dist whether this runs from src/ (tsx) or from the bundle in dist/.
+function defaultWebDist(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = join(dir, 'apps', 'web', 'dist');
+    if (existsSync(candidate)) return candidate;
+    const sibling = join(dir, 'web', 'dist');
+    if (existsSync(sibling)) return sibling;
+    dir = dirname(dir);
+  }
+  return undefined;
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } });
+  const webDist = config.webDist ? resolve(config.webDist) : defaultWebDist();
+
+  const database = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
+  await database.migrate();
+  await seedParameters(database.db);
+  if (config.seedDemo) {
+    const created = await seedDemoMembers(database.db);
+    logger.info({ created }, 'demo members seeded');
+  }
+
+  const app = await buildApp({ config: { ...config, webDist }, database, logger: { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } } });
+  if (config.adminToken === SANDBOX_ADMIN_TOKEN) {
+    logger.warn('ADMIN_TOKEN is not set: the sandbox admin token is in use (sandbox only)');
+  }
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  logger.info({ address, database: database.kind, sandbox: config.sandbox }, 'Pago Online listening');
+}
+
+main().catch((error: unknown) => {
+  console.error('boot failed:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
