@@ -1,0 +1,61 @@
+import { toWireDate } from './dates';
+import type { Family } from './families';
+
+/** Opening hours, "today" and overdue days are the cooperative's, wherever the server or the member is. */
+export const BUSINESS_TIME_ZONE = 'America/Santiago';
+
+export interface BusinessParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+// Chile moves its clocks on dates the government has changed several times, so the offset comes from the
+// runtime's time zone database, never from a constant.
+const formatter = new Intl.DateTimeFormat('en-US', {
+  timeZone: BUSINESS_TIME_ZONE,
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  // h23 rather than hour12: false, which some engines render as '24' at midnight.
+  hourCycle: 'h23',
+});
+
+export function santiagoParts(instant: Date): BusinessParts {
+  if (Number.isNaN(instant.getTime())) throw new RangeError('Invalid Date');
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
+  for (const part of formatter.formatToParts(instant)) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  const { year, month, day, hour, minute } = parts;
+  if (year === undefined || month === undefined || day === undefined || hour === undefined || minute === undefined) {
+    throw new Error('The runtime did not format a date in America/Santiago');
+  }
+  return { year, month, day, hour, minute };
+}
+
+export function businessToday(instant: Date): string {
+  const { year, month, day } = santiagoParts(instant);
+  return toWireDate(year, month, day);
+}
+
+const CLOSING_MINUTE: Readonly<Record<Family, number>> = {
+  HI: 20 * 60,
+  PC: 22 * 60 + 30,
+  CP: 22 * 60 + 30,
+  TC: 22 * 60 + 30,
+  PM: 22 * 60 + 30,
+  AH: 22 * 60 + 30,
+};
+const OPENING_MINUTE = 2 * 60;
+
+/** Spec §9: closed from the family's closing time (inclusive) until 02:00 (exclusive), Santiago time. */
+export function isUnavailableHour(family: Family, instant: Date): boolean {
+  const { hour, minute } = santiagoParts(instant);
+  const minuteOfDay = hour * 60 + minute;
+  return minuteOfDay >= CLOSING_MINUTE[family] || minuteOfDay < OPENING_MINUTE;
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** Short names of the calls of spec §7, as the error catalogue and its documentation cite them. */
+export const CALL_NAMES = [
+  'parametro/consultar',
+  'producto/listar',
+  'producto/seleccionar',
+  'cuentavista/autentica',
+  'cuentavista/autorizar',
+  'cuentavista/pagar',
+  'pago/consultar',
+  'notificaciones/enviar',
+  'pagoexpress/auth',
+  'pagoexpress/initMall',
+  'auditoria/guardarlog',
+] as const;
+
+export const callNameSchema = z.enum(CALL_NAMES);
+
+export type CallName = z.infer<typeof callNameSchema>;

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { asArray } from './as-array';
+import { detalleErrorSchema, errorDetail, type DetalleError } from './errors';
+
+// Defined beside the catalogue, whose entries extend it; offered here too, where the envelope is read.
+export { detalleErrorSchema, type DetalleError };
+
+/** The value of a response's `error` field. */
+export const errorFieldSchema = z.object({ errores: z.object({ detalleError: detalleErrorSchema }) });
+export type ErrorField = z.infer<typeof errorFieldSchema>;
+
+/** The error branch of any response: `{ error: { errores: { detalleError } } }`. */
+export const errorResponseSchema = z.object({ error: errorFieldSchema });
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** descripcion defaults to the catalogue's; an unknown codigo without one throws. */
+export function errorEnvelope<N extends string>(
+  responseName: N,
+  codigo: string,
+  descripcion?: string,
+): { [K in N]: ErrorResponse } {
+  const detalleError = descripcion === undefined ? errorDetail(codigo) : { codigo, descripcion };
+  return { [responseName]: { error: { errores: { detalleError } } } } as { [K in N]: ErrorResponse };
+}
+
+// Lenient on purpose: answering "no error" for an error it cannot parse would let a failure pass as a success.
+const looseDetalleSchema = z.object({
+  codigo: z.union([z.string(), z.number()]).optional(),
+  descripcion: z.string().optional(),
+});
+
+/**
+ * The error inside `responseBody[responseName]`, or null when there is no `error` field. An `error` field that
+ * cannot be read gives codigo '' (no catalogue code), so callers fall back to their generic handling.
+ */
+export function readError(responseBody: unknown, responseName: string): DetalleError | null {
+  const response = field(responseBody, responseName);
+  const error = field(response, 'error');
+  if (error === undefined || error === null) return null;
+  const detalle = asArray(field(field(error, 'errores'), 'detalleError'))[0];
+  const parsed = looseDetalleSchema.safeParse(detalle);
+  if (!parsed.success) return { codigo: '', descripcion: '' };
+  return { codigo: String(parsed.data.codigo ?? ''), descripcion: parsed.data.descripcion ?? '' };
+}
+
+function field(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const FAMILIES = ['PC', 'CP', 'HI', 'TC', 'PM', 'AH'] as const;
+
+export const familySchema = z.enum(FAMILIES);
+
+export type Family = z.infer<typeof familySchema>;
+
+/** nombreFamiliaProducto as the product list sends it. */
+export const FAMILY_NAMES: Readonly<Record<Family, string>> = {
+  PC: 'Crédito de Consumo',
+  CP: 'Cuotas de Participación',
+  HI: 'Crédito Hipotecario',
+  TC: 'Tarjeta de Crédito',
+  PM: 'Crédito MYPE',
+  AH: 'Cuenta de Ahorro',
+};
+
+// Step 2 speaks of the member's cards in the plural, unlike the family's own name.
+export const STEP_TWO_TITLES: Readonly<Record<Family, string>> = {
+  PC: 'Crédito de Consumo',
+  CP: 'Cuotas de Participación',
+  HI: 'Crédito Hipotecario',
+  TC: 'Tarjetas de Crédito',
+  PM: 'Crédito MYPE',
+  AH: 'Cuenta de Ahorro',
+};
+
+export function isFamily(x: unknown): x is Family {
+  return typeof x === 'string' && (FAMILIES as readonly string[]).includes(x);
+}
