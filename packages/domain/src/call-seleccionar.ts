@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { canalSchema } from './channel';
+import { errorFieldSchema } from './envelope';
+import { familySchema } from './families';
+
+export const SELECCIONAR_PRODUCTO_PATH = '/prod/producto/seleccionar';
+export const SELECCIONAR_PRODUCTO_REQUEST = 'seleccionarProductoRequest';
+export const SELECCIONAR_PRODUCTO_RESPONSE = 'seleccionarProductoResponse';
+export const CODIGO_OK = '200';
+
+/** Spec §3 'Transaction request product': for AH the cuota is "0" and the date "0". */
+export const detalleProductoSchema = z
+  .object({
+    numeroCuota: z.string().regex(/^\d{1,6}$/),
+    valorAPagar: z.number().int().positive().max(9_999_999_999),
+    fechaVencimiento: z.string().regex(/^(0|\d{8})$/),
+  })
+  .strict();
+export type DetalleProducto = z.infer<typeof detalleProductoSchema>;
+
+export const productoSeleccionadoSchema = z
+  .object({
+    numeroProducto: z.string().min(1).max(32),
+    tipoFamiliaProducto: familySchema,
+    nombreFamiliaProducto: z.string().max(64),
+    detalleProducto: z.array(detalleProductoSchema).min(1).max(60),
+  })
+  .strict();
+export type ProductoSeleccionado = z.infer<typeof productoSeleccionadoSchema>;
+
+/** Call 3 (spec §7.3). */
+export const seleccionarProductoRequestSchema = z
+  .object({
+    [SELECCIONAR_PRODUCTO_REQUEST]: z
+      .object({
+        userId: z.string().min(1).max(64),
+        canalLlamada: canalSchema,
+        token: z.string().min(1).max(128),
+        rut: z.string().min(1).max(16),
+        producto: z.array(productoSeleccionadoSchema).min(1).max(20),
+      })
+      .strict(),
+  })
+  .strict();
+export type SeleccionarProductoRequest = z.infer<typeof seleccionarProductoRequestSchema>;
+
+export const seleccionarProductoResponseSchema = z.object({
+  [SELECCIONAR_PRODUCTO_RESPONSE]: z.union([
+    z.object({ codigo: z.literal(CODIGO_OK), idTransaccion: z.string(), montoTotal: z.number().int() }),
+    z.object({ error: errorFieldSchema }),
+  ]),
+});
+export type SeleccionarProductoResponse = z.infer<typeof seleccionarProductoResponseSchema>;
