@@ -10,10 +10,21 @@ import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
 import { healthRoutes } from './routes/health';
 import { consultarParametrosRoute } from './routes/prod/parametro/consultar';
+import { registerRateLimit } from './plugins/external/rate-limit';
+import { captchaRoutes } from './routes/api/captcha';
+import { listarProductosRoute } from './routes/prod/producto/listar';
+import { seleccionarProductoRoute } from './routes/prod/producto/seleccionar';
+import { createCaptchaService } from './services/captcha-service';
 import { createParametersService } from './services/parameters-service';
+import { createProductService } from './services/product-service';
+import { createSelectionService } from './services/selection-service';
+import { clockFromConfig, type Clock } from './clock';
 
 export interface AppServices {
   parameters: ReturnType<typeof createParametersService>;
+  captcha: ReturnType<typeof createCaptchaService>;
+  products: ReturnType<typeof createProductService>;
+  selection: ReturnType<typeof createSelectionService>;
 }
 
 declare module 'fastify' {
@@ -28,6 +39,8 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** Business time; defaults to the system clock, or SANDBOX_CLOCK in the sandbox. */
+  clock?: Clock;
 }
 
 // Anything a member, a card or a secret could leak through: never written to a log line.
@@ -60,16 +73,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
-  app.decorate('services', { parameters: createParametersService(database.db) });
+  const clock = options.clock ?? clockFromConfig(config);
+  app.decorate('services', {
+    parameters: createParametersService(database.db),
+    captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
+    products: createProductService(database.db, clock),
+    selection: createSelectionService(database.db, clock),
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
   registerErrorHandling(app);
   await registerSecurityHeaders(app, { production: config.nodeEnv === 'production' });
+  await registerRateLimit(app, config.redisUrl);
 
   await app.register(healthRoutes);
   await app.register(consultarParametrosRoute);
+  await app.register(captchaRoutes);
+  await app.register(listarProductosRoute);
+  await app.register(seleccionarProductoRoute);
   await app.register(adminRoutes, { prefix: '/admin' });
 
   const spaFallback = await registerWebApp(app, config.webDist);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 const flag = z.enum(['0', '1']).transform((v) => v === '1');
@@ -27,8 +28,33 @@ const envSchema = z
     PRODUCT_NAME: z.string().min(1).max(60).default('Cooperativa'),
     PRODUCT_SITE_URL: z.url().default('http://localhost:3000/'),
     WEB_DIST: z.string().min(1).optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
+    /** HMAC secret of the captcha challenges; every replica must share it. */
+    ALTCHA_HMAC_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Proof-of-work size: the solver tries on average about (min+max)/2 hashes. */
+    ALTCHA_COUNTER_MIN: z.coerce.number().int().min(1).default(5_000),
+    ALTCHA_COUNTER_MAX: z.coerce.number().int().min(1).default(10_000),
+    RATE_LIMIT_LISTAR_PER_IP: z.coerce.number().int().min(1).default(30),
+    RATE_LIMIT_LISTAR_PER_RUT: z.coerce.number().int().min(1).default(10),
+    /** Sandbox only: the business clock starts at this instant (ISO 8601) and runs from there. */
+    SANDBOX_CLOCK: z.iso.datetime({ offset: true }).optional(),
   })
   .transform((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.ALTCHA_HMAC_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['ALTCHA_HMAC_SECRET'], message: 'is required in production' });
+      return z.NEVER;
+    }
+    if (env.SANDBOX_CLOCK && !env.SANDBOX) {
+      ctx.addIssue({ code: 'custom', path: ['SANDBOX_CLOCK'], message: 'is only allowed in sandbox mode (SANDBOX=1)' });
+      return z.NEVER;
+    }
+    if (env.ALTCHA_COUNTER_MAX < env.ALTCHA_COUNTER_MIN) {
+      ctx.addIssue({ code: 'custom', path: ['ALTCHA_COUNTER_MAX'], message: 'must not be below ALTCHA_COUNTER_MIN' });
+      return z.NEVER;
+    }
     let adminToken = env.ADMIN_TOKEN;
     if (!adminToken) {
       if (env.NODE_ENV === 'production' || !env.SANDBOX) {
@@ -55,6 +81,12 @@ const envSchema = z
       productName: env.PRODUCT_NAME,
       productSiteUrl: env.PRODUCT_SITE_URL,
       webDist: env.WEB_DIST,
+      redisUrl: env.REDIS_URL,
+      // Without a configured secret (sandbox, one process) a fresh random one per boot is as good as any.
+      altchaSecret: env.ALTCHA_HMAC_SECRET ?? randomBytes(32).toString('hex'),
+      altchaCounter: { min: env.ALTCHA_COUNTER_MIN, max: env.ALTCHA_COUNTER_MAX },
+      rateLimits: { listarPerIp: env.RATE_LIMIT_LISTAR_PER_IP, listarPerRut: env.RATE_LIMIT_LISTAR_PER_RUT },
+      sandboxClock: env.SANDBOX_CLOCK,
     };
   });
 

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp, LOG_REDACT_PATHS } from './app';
+import { clockFromConfig } from './clock';
 import { ConfigError, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
 import { openDatabase } from './db/client';
 import { seedDemoMembers, seedParameters } from './db/seed';
@@ -34,15 +35,21 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } });
   const webDist = config.webDist ? resolve(config.webDist) : defaultWebDist();
 
+  const clock = clockFromConfig(config);
   const database = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
   await database.migrate();
   await seedParameters(database.db);
   if (config.seedDemo) {
-    const created = await seedDemoMembers(database.db);
+    const created = await seedDemoMembers(database.db, clock());
     logger.info({ created }, 'demo members seeded');
   }
 
-  const app = await buildApp({ config: { ...config, webDist }, database, logger: { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } } });
+  const app = await buildApp({
+    config: { ...config, webDist },
+    database,
+    clock,
+    logger: { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } },
+  });
   if (config.adminToken === SANDBOX_ADMIN_TOKEN) {
     logger.warn('ADMIN_TOKEN is not set: the sandbox admin token is in use (sandbox only)');
   }

@@ -105,7 +105,8 @@ export const DEMO_MEMBERS: DemoMember[] = [
         montoMinimoAbonoMultiple: 10_000,
         vigenciaAbonoInDays: 60,
         numeroCuotasPactadas: 24,
-        instalments: monthly(4, 85_430, 6, 21),
+        // The partial-payment switch pays the minimum; the free amount is 10.000 up to the pending amount.
+        instalments: monthly(4, 85_430, 6, 21).map((c) => ({ ...c, pagoMinimo: 20_000 })),
       },
       {
         family: 'PC',

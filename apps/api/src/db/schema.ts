@@ -226,6 +226,20 @@ export const vouchers = pgTable('vouchers', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Captcha solutions already spent: a solution is good for one product list only. Rows past their challenge's
+ * expiry are pruned, since an expired challenge is refused anyway.
+ */
+export const captchaUses = pgTable(
+  'captcha_uses',
+  {
+    signature: text('signature').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('captcha_uses_expires_idx').on(t.expiresAt)],
+);
+
 /** Append-only: a trigger in the migrations refuses UPDATE and DELETE. */
 export const auditLog = pgTable(
   'audit_log',

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { businessToday } from '@pago/domain/business-time';
 import { buildApp } from '../app';
+import { shiftedClock, type Clock } from '../clock';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { seedDemoMembers, seedParameters } from '../db/seed';
@@ -58,16 +60,30 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Today at 13:00 UTC-ish in Santiago: inside every family's opening hours, whenever the suite runs. */
+export function businessNoon(): Date {
+  const today = businessToday(new Date());
+  return new Date(`${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6, 8)}T16:00:00Z`);
+}
+
+export interface TestAppOptions {
+  config?: Partial<Config>;
+  /** Business time of the app and of the seed; defaults to today's business noon. */
+  now?: Date;
+}
+
 /** The whole API on a seeded database of its own, driven through inject. */
-export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp & { clock: Clock }> {
+  const clock = shiftedClock(options.now ?? businessNoon());
   const database = await openTestDatabase(kind);
   await seedParameters(database.db);
-  await seedDemoMembers(database.db);
-  const app = await buildApp({ config: testConfig(overrides), database });
+  await seedDemoMembers(database.db, clock());
+  const app = await buildApp({ config: testConfig(options.config), database, clock });
   await app.ready();
   return {
     app,
     database,
+    clock,
     async close() {
       await app.close();
       await database.close();

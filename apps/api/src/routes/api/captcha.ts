@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+
+export const CAPTCHA_CHALLENGE_PATH = '/api/captcha/challenge';
+
+/** Issues ALTCHA proof-of-work challenges for the invisible captcha of the product list and the login. */
+export async function captchaRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
+    CAPTCHA_CHALLENGE_PATH,
+    { preHandler: app.rateLimit({ max: 60, timeWindow: 60_000 }), config: { responseName: 'captchaResponse' } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return app.services.captcha.challenge();
+    },
+  );
+}

@@ -1,0 +1,128 @@
+import { createChallenge, solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions } from '../../../db/schema';
+import { listProducts, postListar, solveCaptcha } from '../../../test/member-calls';
+import { DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
+
+const codeOf = (res: { json(): unknown }) =>
+  (res.json() as { listarDetalleProductosResponse: { error?: { errores: { detalleError: { codigo: string } } } } })
+    .listarDetalleProductosResponse.error?.errores.detalleError.codigo;
+
+describe.each(DATABASE_KINDS)('POST /prod/producto/listar on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind, { config: { altchaSecret: 'a-known-secret-for-the-expiry-test-000', rateLimits: { listarPerIp: 1000, listarPerRut: 1000 } } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers the member’s products in the wire shapes of the specification', async () => {
+    const { token, productos } = await listProducts(t.app, '11111111-1');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const families = productos.map((p) => p.tipoFamiliaProducto).sort();
+    expect(families).toEqual(['AH', 'AH', 'CP', 'HI', 'PC', 'PC', 'PM', 'TC']);
+    const ah = productos.find((p) => p.tipoFamiliaProducto === 'AH')!;
+    const tc = productos.find((p) => p.tipoFamiliaProducto === 'TC')!;
+    expect(Array.isArray(ah.listaDetalleProductos)).toBe(false);
+    expect(Array.isArray(tc.listaDetalleProductos)).toBe(false);
+    expect(tc.listaDetalleProductos).toMatchObject({ montoPendiente: 350_000, pagoMinimo: 35_000, codigoEstadoCuota: 'A' });
+    expect(tc.fechaFacturacion).toMatch(/^\d{8}$/);
+    const offer = productos.find((p) => p.numeroProducto === '410012345678')!;
+    expect(offer).toMatchObject({ permiteAbono: true, permiteMultipleAbono: true, montoMinimoAbonoMultiple: 10_000, numeroCuotasPendientes: 4 });
+    expect(offer.listaDetalleProductos).toHaveLength(4);
+    const convenio = productos.find((p) => p.numeroProducto === '410087654321')!;
+    expect((convenio.listaDetalleProductos as { medioPago: string }[]).every((d) => d.medioPago === 'CONVENIO')).toBe(true);
+    const cp = productos.find((p) => p.tipoFamiliaProducto === 'CP')!;
+    expect(cp.listaDetalleProductos).toHaveLength(6);
+  });
+
+  it('derives the overdue state: 9.876.543-3’s mortgage has two instalments 75 and 45 days overdue', async () => {
+    const { productos } = await listProducts(t.app, '9876543-3');
+    const hi = productos.find((p) => p.tipoFamiliaProducto === 'HI')!;
+    const detalles = hi.listaDetalleProductos as { codigoEstadoCuota: string; diasMora: number }[];
+    expect(detalles.map((d) => [d.codigoEstadoCuota, d.diasMora])).toEqual([
+      ['V', 75],
+      ['V', 45],
+      ['A', 0],
+      ['A', 0],
+    ]);
+  });
+
+  it('answers the informative codes of 18.765.432-7 and 10.203.040-0', async () => {
+    expect(codeOf(await postListar(t.app, '18765432-7', await solveCaptcha(t.app)))).toBe('47501');
+    expect(codeOf(await postListar(t.app, '10203040-0', await solveCaptcha(t.app)))).toBe('465');
+  });
+
+  it('answers an empty list to a member without products and, alike, to a RUT that is not a member', async () => {
+    expect((await listProducts(t.app, '7654321-6')).productos).toEqual([]);
+    expect((await listProducts(t.app, '5126663-3')).productos).toEqual([]);
+  });
+
+  it('stores only the hash of the session token, bound to the RUT', async () => {
+    const { token } = await listProducts(t.app, '12345678-5');
+    const rows = await t.database.db.select().from(sessions);
+    expect(rows.some((r) => r.tokenHash === token)).toBe(false);
+    expect(rows.some((r) => r.rut === '12345678-5')).toBe(true);
+  });
+
+  it('refuses a missing, malformed, tampered, expired or replayed captcha with 482', async () => {
+    expect(codeOf(await postListar(t.app, '11111111-1'))).toBe('482');
+    expect(codeOf(await postListar(t.app, '11111111-1', 'not-base64-json'))).toBe('482');
+    const good = await solveCaptcha(t.app);
+    const tampered = JSON.parse(Buffer.from(good, 'base64').toString());
+    tampered.solution.derivedKey = tampered.solution.derivedKey.replace(/^./, (c: string) => (c === "0" ? "1" : "0"));
+    expect(codeOf(await postListar(t.app, '11111111-1', Buffer.from(JSON.stringify(tampered)).toString('base64')))).toBe('482');
+    expect(codeOf(await postListar(t.app, '11111111-1', good))).toBeUndefined();
+    expect(codeOf(await postListar(t.app, '11111111-1', good))).toBe('482');
+
+    const secret = 'a-known-secret-for-the-expiry-test-000';
+    const expired = await createChallenge({
+      algorithm: 'SHA-256',
+      cost: 1,
+      counter: 10,
+      deriveKey,
+      hmacSignatureSecret: secret,
+      hmacKeySignatureSecret: `${secret}:key`,
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    const solution = await solveChallenge({ challenge: expired, deriveKey });
+    const payload = Buffer.from(JSON.stringify({ challenge: expired, solution })).toString('base64');
+    expect(codeOf(await postListar(t.app, '11111111-1', payload))).toBe('482');
+  });
+
+  it('refuses a malformed body with 400 and never a 500', async () => {
+    for (const payload of [{}, { listarDetalleProductosRequest: { rut: '1' } }, { listarDetalleProductosRequest: { userId: 'x', canalLlamada: 'PGEX', rut: 'no-es-rut' } }]) {
+      const res = await t.app.inject({ method: 'POST', url: '/prod/producto/listar', payload });
+      expect(res.statusCode).toBe(400);
+      expect(codeOf(res)).toBe('400');
+    }
+  });
+});
+
+describe('rate limits on the product list', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('pglite', { config: { rateLimits: { listarPerIp: 6, listarPerRut: 3 } } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('bounds the look-ups of one RUT and of one address with 514', async () => {
+    const rutCodes = [];
+    for (let i = 0; i < 4; i++) rutCodes.push((await postListar(t.app, '11111111-1', await solveCaptcha(t.app))).statusCode);
+    expect(rutCodes).toEqual([200, 200, 200, 429]);
+    const limited = await postListar(t.app, '11111111-1', await solveCaptcha(t.app));
+    expect(codeOf(limited)).toBe('514');
+
+    // Other RUTs still go through until the address itself is over its limit.
+    const other = [];
+    for (const rut of ['12345678-5', '9876543-3', '15432876-9']) other.push((await postListar(t.app, rut, await solveCaptcha(t.app))).statusCode);
+    expect(other.slice(0, 1)).toEqual([200]);
+    expect(other.at(-1)).toBe(429);
+    // Only the allowed look-ups opened a session.
+    expect(await t.database.db.$count(sessions)).toBe(4);
+  });
+});

@@ -1,0 +1,53 @@
+import {
+  LISTAR_PRODUCTOS_PATH,
+  LISTAR_PRODUCTOS_RESPONSE,
+  listarProductosRequestSchema,
+} from '@pago/domain/call-listar';
+import { errorEnvelope } from '@pago/domain/envelope';
+import { canonicalRut, maskRut } from '@pago/domain/rut';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { allLimits } from '../../../plugins/external/rate-limit';
+import { appendAudit } from '../../../repositories/audit-repository';
+
+/** Call 2 (spec §7.2): captcha-gated, rate-limited per IP and per RUT. */
+export async function listarProductosRoute(app: FastifyInstance): Promise<void> {
+  const limits = app.config.rateLimits;
+  app.withTypeProvider<ZodTypeProvider>().post(
+    LISTAR_PRODUCTOS_PATH,
+    {
+      schema: { body: listarProductosRequestSchema },
+      config: { responseName: LISTAR_PRODUCTOS_RESPONSE },
+      preHandler: allLimits(
+        app.createRateLimit({ max: limits.listarPerIp, timeWindow: 60_000, keyGenerator: (request) => `listar-ip:${request.ip}` }),
+        // Per RUT: bounds how often one member's debts can be looked up, whatever the addresses used.
+        app.createRateLimit({
+          max: limits.listarPerRut,
+          timeWindow: 15 * 60_000,
+          keyGenerator: (request) => {
+            const body = request.body as { listarDetalleProductosRequest?: { rut?: string } } | undefined;
+            const raw = body?.listarDetalleProductosRequest?.rut ?? '';
+            return `listar-rut:${canonicalRut(raw) ?? raw}`;
+          },
+        }),
+      ),
+    },
+    async (request, reply) => {
+      const rut = canonicalRut(request.body.listarDetalleProductosRequest.rut);
+      if (!rut) return reply.code(400).send(errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, '400'));
+      const captcha = await app.services.captcha.verifyAndSpend(request.headers.authorization);
+      if (!captcha.ok) {
+        await appendAudit(app.database.db, {
+          kind: 'captcha.rechazado',
+          rutMasked: maskRut(rut),
+          requestId: request.id,
+          detail: { motivo: captcha.reason, ip: request.ip },
+        });
+        return errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, '482');
+      }
+      const result = await app.services.products.list(rut, request.id);
+      if (!result.ok) return errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, result.codigo);
+      return { [LISTAR_PRODUCTOS_RESPONSE]: { token: result.token, listaProductos: result.productos } };
+    },
+  );
+}

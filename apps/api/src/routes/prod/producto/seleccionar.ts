@@ -1,0 +1,24 @@
+import {
+  CODIGO_OK,
+  SELECCIONAR_PRODUCTO_PATH,
+  SELECCIONAR_PRODUCTO_RESPONSE,
+  seleccionarProductoRequestSchema,
+} from '@pago/domain/call-seleccionar';
+import { errorEnvelope } from '@pago/domain/envelope';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+
+/** Call 3 (spec §7.3). */
+export async function seleccionarProductoRoute(app: FastifyInstance): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    SELECCIONAR_PRODUCTO_PATH,
+    { schema: { body: seleccionarProductoRequestSchema }, config: { responseName: SELECCIONAR_PRODUCTO_RESPONSE } },
+    async (request) => {
+      const result = await app.services.selection.select(request.body.seleccionarProductoRequest, request.id);
+      if (!result.ok) return errorEnvelope(SELECCIONAR_PRODUCTO_RESPONSE, result.codigo);
+      return {
+        [SELECCIONAR_PRODUCTO_RESPONSE]: { codigo: CODIGO_OK, idTransaccion: result.idTransaccion, montoTotal: result.total },
+      };
+    },
+  );
+}

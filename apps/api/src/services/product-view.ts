@@ -1,0 +1,63 @@
+import { FAMILY_NAMES, type Family } from '@pago/domain/families';
+import { instalmentState, type DetalleCuota, type Producto } from '@pago/domain/products';
+import type { InstalmentRow, ProductWithInstalments } from '../repositories/product-repository';
+
+export const isoToWire = (iso: string) => iso.replaceAll('-', '');
+
+/** Credits and CP show what is still owed; a card shows its statement even when nothing is billed. */
+export function payableInstalments(family: Family, rows: InstalmentRow[]): InstalmentRow[] {
+  if (family === 'AH') return [];
+  if (family === 'TC') return rows.slice(-1);
+  return rows.filter((r) => r.montoPendiente > 0);
+}
+
+export function toDetalle(row: InstalmentRow, today: string): DetalleCuota {
+  const fechaVencimiento = isoToWire(row.fechaVencimiento);
+  return {
+    numeroCuota: row.numeroCuota,
+    montoPendiente: row.montoPendiente,
+    pagoMinimo: Math.min(row.pagoMinimo, row.montoPendiente),
+    fechaVencimiento,
+    ...instalmentState(fechaVencimiento, today),
+    medioPago: row.medioPago ?? '',
+  };
+}
+
+/** The partial-payment promotion holds until fechaVigenciaAbono (inclusive). */
+export function promotionActive(vigencia: string | null, today: string): boolean {
+  return vigencia === null || isoToWire(vigencia) >= today;
+}
+
+/** A product as the product list answers it (spec §3), with the state derived on the business day `today`. */
+export function toWireProduct({ product, instalments }: ProductWithInstalments, today: string): Producto | null {
+  const family = product.family as Family;
+  const payable = payableInstalments(family, instalments);
+  if (family !== 'AH' && payable.length === 0) return null;
+  const detalles = payable.map((row) => toDetalle(row, today));
+  const promotion = promotionActive(product.fechaVigenciaAbono, today);
+  const savingsEntry: DetalleCuota = {
+    numeroCuota: 0,
+    montoPendiente: 0,
+    pagoMinimo: 0,
+    fechaVencimiento: today,
+    codigoEstadoCuota: 'A',
+    diasMora: 0,
+    medioPago: '',
+  };
+  return {
+    tipoFamiliaProducto: family,
+    nombreFamiliaProducto: FAMILY_NAMES[family],
+    numeroProducto: product.numeroProducto,
+    listaDetalleProductos: family === 'AH' ? savingsEntry : family === 'TC' ? detalles[0]! : detalles,
+    permiteAbono: product.permiteAbono && promotion,
+    permiteMultipleAbono: product.permiteMultipleAbono && promotion,
+    montoMinimoAbonoMultiple: product.montoMinimoAbonoMultiple,
+    fechaVigenciaAbono: product.fechaVigenciaAbono ? isoToWire(product.fechaVigenciaAbono) : '',
+    ...(family === 'TC' && product.fechaFacturacion ? { fechaFacturacion: isoToWire(product.fechaFacturacion) } : {}),
+    deudaTotal: product.deudaTotal,
+    deudaTotalInternacional: product.deudaTotalInternacional,
+    cupoTotal: product.cupoTotal,
+    numeroCuotasPactadas: product.numeroCuotasPactadas,
+    numeroCuotasPendientes: family === 'TC' || family === 'AH' ? 0 : detalles.length,
+  };
+}

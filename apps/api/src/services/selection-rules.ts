@@ -1,0 +1,136 @@
+import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
+import type { Family } from '@pago/domain/families';
+import { applyGraceFilter, byAge, detallesOf, type DetalleCuota } from '@pago/domain/products';
+import { isOldestFirstPrefix, SAVINGS_MAX_EXCLUSIVE, SAVINGS_MIN } from '@pago/domain/selection';
+import type { InstalmentRow, ProductWithInstalments } from '../repositories/product-repository';
+import { promotionActive, toWireProduct } from './product-view';
+
+/** One line of a transaction, frozen at selection time: what will be paid, and against which row. */
+export interface FrozenItem {
+  productId: string;
+  instalmentId: string | null;
+  numeroCuota: number;
+  monto: number;
+  fechaVencimiento: string | null;
+}
+
+export type SelectionOutcome = { ok: true; total: number; items: FrozenItem[] } | { ok: false; codigo: string };
+
+export interface SelectionContext {
+  family: Family;
+  /** Business day, yyyymmdd. */
+  today: string;
+  graceDays: number;
+  /** Every product of the family that belongs to the session's member, with its instalment rows. */
+  owned: ProductWithInstalments[];
+}
+
+const refuse = (codigo: string): SelectionOutcome => ({ ok: false, codigo });
+
+/**
+ * The server's own reading of a selection (call 3): every rule the browser applies is applied again here against
+ * the database's rows, and the amounts to pay are taken from those rows, never from the request alone.
+ */
+export function validateSelection(request: ProductoSeleccionado[], ctx: SelectionContext): SelectionOutcome {
+  const seen = new Set<string>();
+  const items: FrozenItem[] = [];
+
+  // The member may only pay what the product list shows: for credits, the grace-days view.
+  const shown = new Map<string, DetalleCuota[]>();
+  const wire = ctx.owned.flatMap((row) => {
+    const p = toWireProduct(row, ctx.today);
+    return p ? [p] : [];
+  });
+  const view = ctx.family === 'PC' || ctx.family === 'HI' || ctx.family === 'PM' ? applyGraceFilter(wire, ctx.graceDays).products : wire;
+  for (const p of view) shown.set(p.numeroProducto, detallesOf(p).sort(byAge));
+
+  for (const selected of request) {
+    if (selected.tipoFamiliaProducto !== ctx.family) return refuse('477');
+    if (seen.has(selected.numeroProducto)) return refuse('477');
+    seen.add(selected.numeroProducto);
+    const owned = ctx.owned.find((o) => o.product.numeroProducto === selected.numeroProducto);
+    if (!owned) return refuse('47678');
+    const visible = shown.get(selected.numeroProducto);
+    if (!visible) return refuse('461');
+
+    const outcome =
+      ctx.family === 'AH'
+        ? savingsItems(selected, owned)
+        : ctx.family === 'TC'
+          ? cardItems(selected, owned, visible)
+          : instalmentItems(selected, owned, visible, ctx);
+    if (!outcome.ok) return outcome;
+    items.push(...outcome.items);
+  }
+  if (items.length === 0) return refuse('477');
+  const total = items.reduce((sum, item) => sum + item.monto, 0);
+  if (!Number.isSafeInteger(total) || total <= 0) return refuse('463');
+  return { ok: true, total, items };
+}
+
+function rowFor(owned: ProductWithInstalments, numeroCuota: number): InstalmentRow | undefined {
+  return owned.instalments.find((i) => i.numeroCuota === numeroCuota);
+}
+
+/** Credits (PC, HI, PM) and participation shares (CP): oldest first, full amounts but for an allowed partial last one. */
+function instalmentItems(
+  selected: ProductoSeleccionado,
+  owned: ProductWithInstalments,
+  visible: DetalleCuota[],
+  ctx: SelectionContext,
+): SelectionOutcome {
+  const numbers = selected.detalleProducto.map((d) => Number(d.numeroCuota));
+  if (new Set(numbers).size !== numbers.length) return refuse('461');
+  if (ctx.family === 'CP' && numbers.length > visible.length) return refuse('474');
+  if (!isOldestFirstPrefix(visible.map((d) => d.numeroCuota), numbers)) return refuse('461');
+
+  const promotion = promotionActive(owned.product.fechaVigenciaAbono, ctx.today);
+  const items: FrozenItem[] = [];
+  for (const [index, line] of selected.detalleProducto.entries()) {
+    const detalle = visible[index]!;
+    const row = rowFor(owned, detalle.numeroCuota)!;
+    if (line.fechaVencimiento !== detalle.fechaVencimiento) return refuse('463');
+    const amount = line.valorAPagar;
+    if (amount > detalle.montoPendiente) return refuse('463');
+    if (amount < detalle.montoPendiente) {
+      // A partial amount leaves the instalment owing, so only the newest selected one may be partial.
+      const isLast = index === selected.detalleProducto.length - 1;
+      if (ctx.family === 'CP' || !isLast || !owned.product.permiteAbono || !promotion) return refuse('464');
+      const isMinimum = amount === detalle.pagoMinimo;
+      const isFree = owned.product.permiteMultipleAbono && amount >= owned.product.montoMinimoAbonoMultiple;
+      if (!isMinimum && !isFree) return refuse('464');
+    }
+    items.push({ productId: owned.product.id, instalmentId: row.id, numeroCuota: row.numeroCuota, monto: amount, fechaVencimiento: row.fechaVencimiento });
+  }
+  return { ok: true, total: 0, items };
+}
+
+/** Credit card: one billed statement; minimum, total or an amount between them. */
+function cardItems(selected: ProductoSeleccionado, owned: ProductWithInstalments, visible: DetalleCuota[]): SelectionOutcome {
+  const statement = visible[0];
+  const line = selected.detalleProducto[0];
+  if (!statement || !line || selected.detalleProducto.length !== 1) return refuse('477');
+  if (statement.montoPendiente <= 0) return refuse('477');
+  if (Number(line.numeroCuota) !== statement.numeroCuota || line.fechaVencimiento !== statement.fechaVencimiento) return refuse('463');
+  if (line.valorAPagar > statement.montoPendiente) return refuse('463');
+  if (line.valorAPagar < statement.pagoMinimo) return refuse('505');
+  const row = rowFor(owned, statement.numeroCuota)!;
+  return {
+    ok: true,
+    total: 0,
+    items: [{ productId: owned.product.id, instalmentId: row.id, numeroCuota: row.numeroCuota, monto: line.valorAPagar, fechaVencimiento: row.fechaVencimiento }],
+  };
+}
+
+/** Savings deposit: cuota "0", date "0", 1.000 ≤ amount < 5.000.000. */
+function savingsItems(selected: ProductoSeleccionado, owned: ProductWithInstalments): SelectionOutcome {
+  const line = selected.detalleProducto[0];
+  if (!line || selected.detalleProducto.length !== 1 || line.numeroCuota !== '0' || line.fechaVencimiento !== '0') return refuse('477');
+  if (line.valorAPagar < SAVINGS_MIN || line.valorAPagar >= SAVINGS_MAX_EXCLUSIVE) return refuse('505');
+  return {
+    ok: true,
+    total: 0,
+    items: [{ productId: owned.product.id, instalmentId: null, numeroCuota: 0, monto: line.valorAPagar, fechaVencimiento: null }],
+  };
+}
+
