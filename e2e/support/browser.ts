@@ -7,8 +7,12 @@ import { expect } from 'vitest';
 
 const ARTIFACTS = fileURLToPath(new URL('../../.e2e-artifacts/screenshots', import.meta.url));
 
-export const PHONE = { width: 390, height: 844 } as const;
-export const DESKTOP = { width: 1280, height: 900 } as const;
+export interface Viewport {
+  width: number;
+  height: number;
+}
+export const PHONE: Viewport = { width: 390, height: 844 };
+export const DESKTOP: Viewport = { width: 1280, height: 900 };
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -26,7 +30,7 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function openPage(browser: Browser, viewport: { width: number; height: number } = PHONE): Promise<Page> {
+export async function openPage(browser: Browser, viewport: Viewport = PHONE): Promise<Page> {
   const context = await browser.newContext({ viewport, locale: 'es-CL', timezoneId: 'America/Santiago' });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);

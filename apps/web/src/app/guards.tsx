@@ -1,0 +1,30 @@
+import { isFamily } from '@pago/domain/families';
+import { lazy, Suspense } from 'react';
+import { Navigate, Outlet, useParams } from 'react-router';
+import { Loader } from '../components/loader';
+import { useAppStore } from '../lib/app-store';
+import { paths, type Access } from '../lib/paths';
+
+const NotFoundPage = lazy(() =>
+  import('../features/errors/not-found-page').then((module) => ({ default: module.NotFoundPage })),
+);
+
+/** Specification §2 and §6: who may open a group of screens. 'both' screens need no guard. */
+export function AccessGuard({ access }: { access: Exclude<Access, 'both'> }) {
+  const isAuthenticated = useAppStore((state) => state.config.isAuthenticated);
+  if (access === 'authenticated' && !isAuthenticated) return <Navigate to={paths.home} replace />;
+  if (access === 'unauthenticated' && isAuthenticated) return <Navigate to={paths.stepOne} replace />;
+  return <Outlet />;
+}
+
+/** A :category outside the product families is not a screen. */
+export function CategoryGuard() {
+  // The params of a layout route include its children's, so :category is visible here.
+  const { category } = useParams();
+  if (isFamily(category)) return <Outlet />;
+  return (
+    <Suspense fallback={<Loader />}>
+      <NotFoundPage />
+    </Suspense>
+  );
+}

@@ -1,0 +1,16 @@
+import { GENERIC_SERVICE_MESSAGE } from '@pago/domain/errors';
+import { useState } from 'react';
+import { MessageScreen } from '../../components/message-screen';
+import { useAppStore } from '../../lib/app-store';
+import { useResetOnEnter } from './use-reset-on-enter';
+
+export function CustomErrorPage() {
+  // Read once, before the reset below clears it; a reload therefore shows the generic message.
+  const [message] = useState(() => useAppStore.getState().customError.message || GENERIC_SERVICE_MESSAGE);
+  useResetOnEnter();
+  return (
+    <MessageScreen tone="error" title="¡Lo sentimos!">
+      <p>{message}</p>
+    </MessageScreen>
+  );
+}

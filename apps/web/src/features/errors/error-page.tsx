@@ -1,0 +1,12 @@
+import { PAYMENT_FAILED_MESSAGE } from '@pago/domain/errors';
+import { MessageScreen } from '../../components/message-screen';
+import { useResetOnEnter } from './use-reset-on-enter';
+
+export function ErrorPage() {
+  useResetOnEnter();
+  return (
+    <MessageScreen tone="error" title="¡Lo sentimos!">
+      <p>{PAYMENT_FAILED_MESSAGE}</p>
+    </MessageScreen>
+  );
+}

@@ -1,0 +1,92 @@
+import { canonicalRut, formatRut, formatRutInput, isValidRut, rutFieldError } from '@pago/domain/rut';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../../components/button';
+import { CheckboxField } from '../../components/checkbox-field';
+import { Loader } from '../../components/loader';
+import { Screen } from '../../components/screen';
+import { TextField } from '../../components/text-field';
+import { readRememberedRut, useAppStore } from '../../lib/app-store';
+import { paths } from '../../lib/paths';
+import { useFollowOutcome } from '../../lib/use-follow-outcome';
+import { useConsultarParametros, type ParametrosAnswer } from './api/consultar-parametros';
+import { screenAfterParameters } from './screen-after-parameters';
+
+export function HomePage() {
+  const navigate = useNavigate();
+  const followOutcome = useFollowOutcome();
+  const reset = useAppStore((state) => state.reset);
+  const setCustomer = useAppStore((state) => state.setCustomer);
+  const setParameters = useAppStore((state) => state.setParameters);
+  const parametros = useConsultarParametros();
+
+  const [rut, setRut] = useState(() => formatRut(readRememberedRut()));
+  const [rememberMe, setRememberMe] = useState(() => readRememberedRut() !== '');
+
+  // Specification §3: the state is cleared on the home; a remembered RUT lives apart and survives.
+  useEffect(() => {
+    reset();
+  }, [reset]);
+
+  const error = rutFieldError(rut);
+  const canSubmit = isValidRut(rut) && error === null && !parametros.isPending;
+
+  async function enter(canonical: string) {
+    setCustomer({ rut: canonical, rememberMe });
+    let answer: ParametrosAnswer;
+    try {
+      answer = await parametros.run(canonical);
+    } catch {
+      // Specification §4: any call failure goes to the error page.
+      await navigate(paths.error);
+      return;
+    }
+    if (answer.kind === 'parameters') {
+      setParameters(answer.parameters);
+      await navigate(screenAfterParameters(answer.parameters));
+      return;
+    }
+    // The error catalogue is only needed on this path; loading it here keeps it out of the home's first load.
+    const errorRouting = await import('../../lib/error-routing').catch(() => null);
+    if (errorRouting) followOutcome(errorRouting.routeError('consultarParametros', answer.error));
+    else await navigate(paths.error);
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const canonical = canonicalRut(rut);
+    if (canSubmit && canonical !== null) void enter(canonical);
+  }
+
+  return (
+    <Screen title="Pago Online">
+      <p className="mt-2 text-lg text-muted">Ingresa tu RUT para comenzar</p>
+      <form noValidate onSubmit={submit} className="mt-6 flex flex-col gap-4" aria-busy={parametros.isPending}>
+        <TextField
+          label="RUT"
+          name="rut"
+          placeholder="12345678-9"
+          maxLength={12}
+          inputMode="text"
+          autoComplete="off"
+          autoCapitalize="characters"
+          autoCorrect="off"
+          spellCheck={false}
+          value={rut}
+          error={error}
+          onChange={(event) => setRut(formatRutInput(event.target.value))}
+        />
+        <CheckboxField
+          label="Recordar mi RUT"
+          name="rememberMe"
+          checked={rememberMe}
+          onChange={(event) => setRememberMe(event.target.checked)}
+        />
+        <Button type="submit" disabled={!canSubmit} className="mt-2 w-full">
+          Ingresar
+        </Button>
+      </form>
+      {parametros.isPending ? <Loader overlay /> : null}
+    </Screen>
+  );
+}

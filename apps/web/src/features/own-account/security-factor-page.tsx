@@ -1,0 +1,6 @@
+import { Screen } from '../../components/screen';
+
+/** /pagoexpress/SecurityFactor and /pagoexpress/{category}/SecurityFactor: the second factor. */
+export function SecurityFactorPage() {
+  return <Screen title="Autoriza tu pago" />;
+}
