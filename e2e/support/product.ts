@@ -13,6 +13,12 @@ export interface Product {
   stop(): Promise<void>;
 }
 
+/** Today (in Santiago) at 16:00 UTC: 12:00 or 13:00 there, inside every family's opening hours. */
+export function businessNoon(): Date {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
+  return new Date(`${today}T16:00:00Z`);
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -43,6 +49,10 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
       SANDBOX: '1',
       ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       LOG_LEVEL: 'info',
+      // Business time starts at today's noon in Santiago, so opening hours never depend on when the suite runs.
+      SANDBOX_CLOCK: businessNoon().toISOString(),
+      RATE_LIMIT_LISTAR_PER_IP: '1000',
+      ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -29,10 +29,13 @@ describe('app state', () => {
     store.setParameters({ Mantencion: '1' });
     store.setCustomError('mensaje');
     store.setInfoMessage({ codigo: '465', descripcion: 'aviso' });
-    useAppStore.setState({ config: { parameters: {}, isAuthenticated: true }, methodPay: 'webpaymethodpay' });
+    store.setSession({ token: 'tok', products: [] });
+    store.setSelection({ family: 'PC', productsToPay: [{ productNumber: '1', installment: ['1|100|20261201|A|0'] }], amount: 100 });
+    store.setPayment({ idTrx: 'abc', amount: 100 });
+    store.setMethodPay('webpaymethodpay');
     useAppStore.getState().reset();
-    const { customer, config, customError, infoMessage, methodPay } = useAppStore.getState();
-    expect({ customer, config, customError, infoMessage, methodPay }).toEqual(initialAppData());
+    const { customer, config, customError, infoMessage, methodPay, products, selection, payment } = useAppStore.getState();
+    expect({ customer, config, customError, infoMessage, methodPay, products, selection, payment }).toEqual(initialAppData());
   });
 
   it('keeps the RUT in localStorage only with remember-me, and reset does not forget it', () => {

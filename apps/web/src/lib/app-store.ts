@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { DetalleError } from '@pago/domain/errors';
+import type { Family } from '@pago/domain/families';
+import type { Producto } from '@pago/domain/products';
 import { DEFAULT_METHOD_PAY } from './paths';
 
 /** Specification §3, 'Customer session'. */
@@ -18,6 +20,31 @@ export interface Config {
   isAuthenticated: boolean;
 }
 
+/**
+ * Specification §3 'Products-to-pay entry': a product and its installment strings (number|amount|due date|state|
+ * days overdue; a savings deposit is number|amount|state|0). The amounts are the member's choice; the server
+ * re-validates all of it and computes the total itself.
+ */
+export interface ProductToPay {
+  productNumber: string;
+  installment: string[];
+}
+
+/** What the member chose in step 2: one family, its products to pay, and the total shown. */
+export interface Selection {
+  family: Family | null;
+  productsToPay: ProductToPay[];
+  amount: number;
+}
+
+/** Specification §3 'Payment state' (grows with the payment issues). */
+export interface Payment {
+  /** idTransaccion of the pending transaction created by the selection call. */
+  idTrx: string;
+  /** The total the server computed. */
+  amount: number;
+}
+
 export interface AppData {
   customer: Customer;
   config: Config;
@@ -27,6 +54,10 @@ export interface AppData {
   infoMessage: DetalleError | null;
   /** Method of payment: '{product}methodpay' or the card provider's. */
   methodPay: string;
+  /** The product list as answered by call 2, less the families whose switch is 0. */
+  products: Producto[];
+  selection: Selection;
+  payment: Payment;
 }
 
 export interface AppActions {
@@ -35,6 +66,11 @@ export interface AppActions {
   setParameters: (parameters: Record<string, string>) => void;
   setCustomError: (message: string) => void;
   setInfoMessage: (detail: DetalleError | null) => void;
+  /** After call 2: keeps the session token and the visible products, and marks the session authenticated. */
+  setSession: (session: { token: string; products: Producto[] }) => void;
+  setSelection: (selection: Selection) => void;
+  setMethodPay: (methodPay: string) => void;
+  setPayment: (payment: Payment) => void;
   /** Restores every default. The remembered RUT in localStorage is not part of the app state and stays. */
   reset: () => void;
 }
@@ -51,6 +87,9 @@ export function initialAppData(): AppData {
     customError: { message: '' },
     infoMessage: null,
     methodPay: DEFAULT_METHOD_PAY,
+    products: [],
+    selection: { family: null, productsToPay: [], amount: 0 },
+    payment: { idTrx: '', amount: 0 },
   };
 }
 
@@ -65,18 +104,30 @@ export const useAppStore = create<AppState>()(
       setParameters: (parameters) => set((state) => ({ config: { ...state.config, parameters } })),
       setCustomError: (message) => set({ customError: { message } }),
       setInfoMessage: (infoMessage) => set({ infoMessage }),
+      setSession: ({ token, products }) =>
+        set((state) => ({
+          customer: { ...state.customer, token },
+          products,
+          config: { ...state.config, isAuthenticated: true },
+        })),
+      setSelection: (selection) => set({ selection }),
+      setMethodPay: (methodPay) => set({ methodPay }),
+      setPayment: (payment) => set({ payment }),
       reset: () => set(initialAppData()),
     }),
     {
       name: STORE_KEY,
-      version: 1,
+      version: 2,
       storage: createJSONStorage(() => sessionStorage),
-      partialize: ({ customer, config, customError, infoMessage, methodPay }): AppData => ({
+      partialize: ({ customer, config, customError, infoMessage, methodPay, products, selection, payment }): AppData => ({
         customer,
         config,
         customError,
         infoMessage,
         methodPay,
+        products,
+        selection,
+        payment,
       }),
     },
   ),
