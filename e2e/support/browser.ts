@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { businessNoon } from './product';
 
 const ARTIFACTS = fileURLToPath(new URL('../../.e2e-artifacts/screenshots', import.meta.url));
 
@@ -32,6 +33,10 @@ export function launchBrowser(): Promise<Browser> {
 
 export async function openPage(browser: Browser, viewport: Viewport = PHONE): Promise<Page> {
   const context = await browser.newContext({ viewport, locale: 'es-CL', timezoneId: 'America/Santiago' });
+  // The phone's clock starts at the same business noon as the server's and runs at the real pace, so the
+  // opening-hours banner and the timers behave the same whenever the suite runs.
+  await context.clock.install({ time: businessNoon() });
+  await context.clock.resume();
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
