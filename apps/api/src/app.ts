@@ -18,6 +18,12 @@ import { createCaptchaService } from './services/captcha-service';
 import { createParametersService } from './services/parameters-service';
 import { createProductService } from './services/product-service';
 import { createSelectionService } from './services/selection-service';
+import { createOwnAccountService } from './services/own-account-service';
+import { createVoucherService } from './services/voucher-service';
+import { createAuthoriserService } from './services/authoriser-service';
+import { cuentaVistaRoutes } from './routes/prod/pago/cuenta-vista';
+import { consultarPagoRoute } from './routes/prod/pago/consultar';
+import { sandboxRoutes } from './routes/sandbox/sandbox-pages';
 import { clockFromConfig, type Clock } from './clock';
 
 export interface AppServices {
@@ -25,6 +31,9 @@ export interface AppServices {
   captcha: ReturnType<typeof createCaptchaService>;
   products: ReturnType<typeof createProductService>;
   selection: ReturnType<typeof createSelectionService>;
+  ownAccount: ReturnType<typeof createOwnAccountService>;
+  vouchers: ReturnType<typeof createVoucherService>;
+  authoriser: ReturnType<typeof createAuthoriserService>;
 }
 
 declare module 'fastify' {
@@ -79,6 +88,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
+    ownAccount: createOwnAccountService(database.db, clock),
+    vouchers: createVoucherService(database.db),
+    authoriser: createAuthoriserService(database.db),
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -93,6 +105,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(captchaRoutes);
   await app.register(listarProductosRoute);
   await app.register(seleccionarProductoRoute);
+  await app.register(cuentaVistaRoutes);
+  await app.register(consultarPagoRoute);
+  if (config.sandbox) await app.register(sandboxRoutes);
   await app.register(adminRoutes, { prefix: '/admin' });
 
   const spaFallback = await registerWebApp(app, config.webDist);

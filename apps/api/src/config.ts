@@ -39,6 +39,9 @@ const envSchema = z
     ALTCHA_COUNTER_MAX: z.coerce.number().int().min(1).default(10_000),
     RATE_LIMIT_LISTAR_PER_IP: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_LISTAR_PER_RUT: z.coerce.number().int().min(1).default(10),
+    RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
+    // The authoriser screen polls call 6 every second for up to two minutes.
+    RATE_LIMIT_PAY_PER_IP: z.coerce.number().int().min(1).default(600),
     /** Sandbox only: the business clock starts at this instant (ISO 8601) and runs from there. */
     SANDBOX_CLOCK: z.iso.datetime({ offset: true }).optional(),
   })
@@ -85,7 +88,12 @@ const envSchema = z
       // Without a configured secret (sandbox, one process) a fresh random one per boot is as good as any.
       altchaSecret: env.ALTCHA_HMAC_SECRET ?? randomBytes(32).toString('hex'),
       altchaCounter: { min: env.ALTCHA_COUNTER_MIN, max: env.ALTCHA_COUNTER_MAX },
-      rateLimits: { listarPerIp: env.RATE_LIMIT_LISTAR_PER_IP, listarPerRut: env.RATE_LIMIT_LISTAR_PER_RUT },
+      rateLimits: {
+        listarPerIp: env.RATE_LIMIT_LISTAR_PER_IP,
+        listarPerRut: env.RATE_LIMIT_LISTAR_PER_RUT,
+        loginPerIp: env.RATE_LIMIT_LOGIN_PER_IP,
+        payPerIp: env.RATE_LIMIT_PAY_PER_IP,
+      },
       sandboxClock: env.SANDBOX_CLOCK,
     };
   });

@@ -173,8 +173,11 @@ export const transactions = pgTable(
     status: text('status').notNull().default('pending'),
     /** 'CUENTA VISTA' or 'WEBPAY' once a method is chosen. */
     medioPago: text('medio_pago'),
+    /** Who pays with the own account (may differ from the member: a third party), once logged in. */
     payerRut: text('payer_rut'),
     accountId: uuid('account_id').references(() => accounts.id),
+    /** When the payer's password was checked for this transaction; the second factor must follow soon after. */
+    loginAt: timestamp('login_at', { withTimezone: true }),
     webpayToken: text('webpay_token').unique(),
     buyOrder: text('buy_order').unique(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -212,6 +215,38 @@ export const transactionItems = pgTable(
   (t) => [
     index('transaction_items_trx_idx').on(t.idTransaccion),
     check('transaction_items_monto_chk', sql`${t.monto} > 0`),
+  ],
+);
+
+/**
+ * A second-factor request for a transaction: a coordinate challenge (factor 1, three cells) or a push to the
+ * mobile authoriser (factor 2). Expires after 120 seconds; used at most once.
+ */
+export const authorizations = pgTable(
+  'authorizations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    idTransaccion: text('id_transaccion')
+      .notNull()
+      .references(() => transactions.idTransaccion),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => members.id),
+    factor: integer('factor').notNull(),
+    /** Factor 1: the three cells asked, e.g. ["B3","F1","J5"]. */
+    cells: jsonb('cells').$type<string[]>(),
+    status: text('status').notNull().default('pending'),
+    /** Factor 2: what the push shows the payer. */
+    amount: integer('amount').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('authorizations_trx_idx').on(t.idTransaccion, t.createdAt),
+    index('authorizations_member_idx').on(t.memberId, t.status),
+    check('authorizations_factor_chk', sql`${t.factor} in (1, 2)`),
+    check('authorizations_status_chk', sql`${t.status} in ('pending','approved','rejected','used','expired')`),
   ],
 );
 

@@ -22,17 +22,18 @@ export async function createSession(db: DbOrTx, rut: string): Promise<{ token: s
 }
 
 /**
- * The session behind a token, if it is bound to this RUT, not revoked, and neither idle past the timeout nor past
+ * The session behind a token, if it is bound to this RUT (when the call names one), not revoked, and neither idle past the timeout nor past
  * its absolute lifetime; touching it slides the inactivity window. Time is the database's, shared by all replicas.
  */
-export async function touchSession(db: DbOrTx, token: string, rut: string, timeoutMinutes: number): Promise<SessionRow | null> {
+export async function touchSession(db: DbOrTx, token: string, rut: string | null, timeoutMinutes: number): Promise<SessionRow | null> {
   const rows = await db
     .update(sessions)
     .set({ lastSeenAt: sql`now()` })
     .where(
       and(
         eq(sessions.tokenHash, hashToken(token)),
-        eq(sessions.rut, rut),
+        // Calls that carry no RUT of the member (login, voucher query) are bound through the token alone.
+        rut === null ? undefined : eq(sessions.rut, rut),
         isNull(sessions.revokedAt),
         sql`${sessions.lastSeenAt} > now() - make_interval(mins => ${timeoutMinutes})`,
         sql`${sessions.createdAt} > now() - make_interval(mins => ${ABSOLUTE_LIFETIME_MINUTES})`,

@@ -38,3 +38,74 @@ export function postSeleccionar(app: FastifyInstance, token: string, rut: string
     payload: { seleccionarProductoRequest: { userId: rut, canalLlamada: 'PGEX', token, rut, producto } },
   });
 }
+
+const json = { 'content-type': 'application/json' };
+
+export async function postAutentica(app: FastifyInstance, token: string, payerRut: string, clave: string, captcha?: string) {
+  const [rut, dv] = payerRut.split('-') as [string, string];
+  return app.inject({
+    method: 'POST',
+    url: '/prod/pago/producto/cuentavista/autentica',
+    headers: { ...json, authorization: captcha ?? (await solveCaptcha(app)) },
+    payload: { autenticaConsultaFactoresRequest: { userId: payerRut, canalLlamada: 'PGEX', token, autenticacion: { rut, dv, clave } } },
+  });
+}
+
+export function postAutorizar(app: FastifyInstance, token: string, rut: string, rutPago: string, factor: 1 | 2) {
+  return app.inject({
+    method: 'POST',
+    url: '/prod/pago/producto/cuentavista/autorizar',
+    headers: json,
+    payload: { autorizarPagoProductoCVRequest: { userId: rutPago, canalLlamada: 'PGEX', token, factor, rut, rutPago } },
+  });
+}
+
+export function postPagar(
+  app: FastifyInstance,
+  body: { token: string; rutTitular: string; rutPago: string; numeroCuenta: string; factor?: 1 | 2; valores?: string[] },
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/prod/pago/producto/cuentavista/pagar',
+    headers: json,
+    payload: {
+      pagarProductoCVRequest: {
+        userId: body.rutPago,
+        canalLlamada: 'PGEX',
+        token: body.token,
+        rutTitular: body.rutTitular,
+        numeroCuenta: body.numeroCuenta,
+        rutPago: body.rutPago,
+        ...(body.factor ? { factor: body.factor } : {}),
+        ...(body.valores ? { desafio: { item: body.valores.map((valor) => ({ valor })) } } : {}),
+      },
+    },
+  });
+}
+
+export function postConsultarPago(app: FastifyInstance, token: string, idTransaccion: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/prod/pago/consultar',
+    headers: json,
+    payload: { consultarPagoRequest: { userId: 'x', canalLlamada: 'PGEX', token, idTransaccion } },
+  });
+}
+
+/** The first `count` listed instalments of a product at their pending amounts, as call 3 takes them. */
+export function oldest(p: Producto, count: number): ProductoSeleccionado {
+  const detalles = Array.isArray(p.listaDetalleProductos) ? p.listaDetalleProductos : [p.listaDetalleProductos];
+  return {
+    numeroProducto: p.numeroProducto,
+    tipoFamiliaProducto: p.tipoFamiliaProducto,
+    nombreFamiliaProducto: p.nombreFamiliaProducto,
+    detalleProducto: detalles.slice(0, count).map((d) => ({
+      numeroCuota: String(d.numeroCuota),
+      valorAPagar: d.montoPendiente,
+      fechaVencimiento: d.fechaVencimiento,
+    })),
+  };
+}
+
+export const errorCode = (res: { json(): unknown }, responseName: string): string | undefined =>
+  (res.json() as Record<string, { error?: { errores: { detalleError: { codigo: string } } } }>)[responseName]?.error?.errores.detalleError.codigo;

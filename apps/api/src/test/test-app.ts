@@ -47,11 +47,19 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<Database> {
   };
 }
 
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  return {
-    ...loadConfig({ NODE_ENV: 'test', SANDBOX: '1', ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent' }),
-    ...overrides,
-  };
+export function testConfig(overrides: Partial<Config> = {}, rateLimits: Partial<Config['rateLimits']> = {}): Config {
+  const base = loadConfig({
+    NODE_ENV: 'test',
+    SANDBOX: '1',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    // Tests make many calls from one address; the limits themselves have tests of their own.
+    RATE_LIMIT_LISTAR_PER_IP: '10000',
+    RATE_LIMIT_LISTAR_PER_RUT: '10000',
+    RATE_LIMIT_LOGIN_PER_IP: '10000',
+    RATE_LIMIT_PAY_PER_IP: '10000',
+  });
+  return { ...base, ...overrides, rateLimits: { ...base.rateLimits, ...rateLimits } };
 }
 
 export interface TestApp {
@@ -68,6 +76,7 @@ export function businessNoon(): Date {
 
 export interface TestAppOptions {
   config?: Partial<Config>;
+  rateLimits?: Partial<Config['rateLimits']>;
   /** Business time of the app and of the seed; defaults to today's business noon. */
   now?: Date;
 }
@@ -78,7 +87,7 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
   const database = await openTestDatabase(kind);
   await seedParameters(database.db);
   await seedDemoMembers(database.db, clock());
-  const app = await buildApp({ config: testConfig(options.config), database, clock });
+  const app = await buildApp({ config: testConfig(options.config, options.rateLimits), database, clock });
   await app.ready();
   return {
     app,

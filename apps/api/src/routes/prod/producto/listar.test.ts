@@ -12,7 +12,7 @@ const codeOf = (res: { json(): unknown }) =>
 describe.each(DATABASE_KINDS)('POST /prod/producto/listar on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(kind, { config: { altchaSecret: 'a-known-secret-for-the-expiry-test-000', rateLimits: { listarPerIp: 1000, listarPerRut: 1000 } } });
+    t = await startTestApp(kind, { config: { altchaSecret: 'a-known-secret-for-the-expiry-test-000' } });
   });
   afterAll(async () => {
     await t.close();
@@ -104,7 +104,7 @@ describe.each(DATABASE_KINDS)('POST /prod/producto/listar on %s', (kind) => {
 describe('rate limits on the product list', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('pglite', { config: { rateLimits: { listarPerIp: 6, listarPerRut: 3 } } });
+    t = await startTestApp('pglite', { rateLimits: { listarPerIp: 6, listarPerRut: 3 } });
   });
   afterAll(async () => {
     await t.close();

@@ -1,0 +1,218 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCoordinateCard } from '../../../db/demo-data';
+import { accounts, authorizations, coordinateCards, instalments, members, products, transactions, vouchers } from '../../../db/schema';
+import {
+  errorCode,
+  listProducts,
+  oldest,
+  postAutentica,
+  postAutorizar,
+  postConsultarPago,
+  postPagar,
+  postSeleccionar,
+} from '../../../test/member-calls';
+import { DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
+
+const AUT = 'autenticaConsultaFactoresResponse';
+const AUZ = 'autorizarPagoProductoCVResponse';
+const PAG = 'pagarProductoCVResponse';
+
+describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const balance = async (rut: string) =>
+    (await t.database.db.select({ saldo: accounts.saldo }).from(accounts).innerJoin(members, eq(members.id, accounts.memberId)).where(eq(members.rut, rut)))[0]!.saldo;
+  const pending = async (numeroProducto: string) =>
+    (await t.database.db
+      .select({ cuota: instalments.numeroCuota, pendiente: instalments.montoPendiente })
+      .from(instalments)
+      .innerJoin(products, eq(products.id, instalments.productId))
+      .where(and(eq(products.numeroProducto, numeroProducto), sql`${instalments.montoPendiente} > 0`))
+      .orderBy(instalments.numeroCuota));
+
+  /** List, select the oldest `count` instalments of a product, log in as the payer. */
+  async function prepare(memberRut: string, numeroProducto: string, count: number, payerRut = memberRut) {
+    const { token, productos } = await listProducts(t.app, memberRut);
+    const product = productos.find((p) => p.numeroProducto === numeroProducto)!;
+    const sel = await postSeleccionar(t.app, token, memberRut, [oldest(product, count)]);
+    const idTransaccion = sel.json().seleccionarProductoResponse.idTransaccion as string;
+    const total = sel.json().seleccionarProductoResponse.montoTotal as number;
+    const login = await postAutentica(t.app, token, payerRut, '1234');
+    const numeroCuenta = login.json()[AUT].numeroCuenta as string;
+    return { token, idTransaccion, total, login, numeroCuenta };
+  }
+
+  it('pays with the coordinate card exactly once and answers the same voucher on a repeated call', async () => {
+    const before = await balance('11111111-1');
+    const { token, idTransaccion, total, login, numeroCuenta } = await prepare('11111111-1', '520011223344', 2);
+    expect(login.json()[AUT]).toMatchObject({ codigo: '200', factores: [{ factor: 1 }, { factor: 2 }] });
+    const challenge = await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1);
+    const cells = (challenge.json()[AUZ].desafio.item as { valor: string }[]).map((i) => i.valor);
+    expect(new Set(cells).size).toBe(3);
+    const card = demoCoordinateCard('11111111-1');
+    const valores = cells.map((c) => card[c]!);
+    const paid = await postPagar(t.app, { token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta, factor: 1, valores });
+    const pagado = paid.json()[PAG].productoPagadoCV;
+    expect(pagado).toMatchObject({ idTransaccion, numeroProducto: '520011223344', montoPagado: total });
+
+    const again = await postPagar(t.app, { token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta, factor: 1, valores });
+    expect(again.json()[PAG].productoPagadoCV).toEqual(pagado);
+    expect(await balance('11111111-1')).toBe(before - total);
+    expect((await pending('520011223344')).map((r) => r.cuota)).toEqual([39]);
+
+    const voucher = await postConsultarPago(t.app, token, idTransaccion);
+    expect(voucher.json().consultarPagoResponse.listaPago.pago).toMatchObject({
+      idTransaccion,
+      medioPago: 'CUENTA VISTA',
+      descripcionProducto: 'CREDITO HIPOTECARIO',
+      rutDeudor: '11.111.111-1',
+      email: 'cam*********@example.cl',
+    });
+  });
+
+  it('counts wrong coordinates and blocks the card at the third', async () => {
+    const { token, numeroCuenta } = await prepare('15432876-9', '630043218765', 1);
+    const codes = [];
+    for (let i = 0; i < 3; i++) {
+      await postAutorizar(t.app, token, '15432876-9', '15432876-9', 1);
+      const res = await postPagar(t.app, { token, rutTitular: '15432876-9', rutPago: '15432876-9', numeroCuenta, factor: 1, valores: ['00', '00', '00'] });
+      codes.push(errorCode(res, PAG));
+    }
+    expect(codes).toEqual(['5203007', '5203007', '5203017']);
+    expect(errorCode(await postAutorizar(t.app, token, '15432876-9', '15432876-9', 1), AUZ)).toBe('45203017');
+    expect(await balance('15432876-9')).toBe(1_000_000);
+    await t.database.db.update(coordinateCards).set({ failures: 0, blockedAt: null });
+  });
+
+  it('refuses paying without asking for coordinates first (485)', async () => {
+    const { token, numeroCuenta } = await prepare('9876543-3', '410098765431', 1);
+    expect(errorCode(await postPagar(t.app, { token, rutTitular: '9876543-3', rutPago: '9876543-3', numeroCuenta, factor: 1, valores: ['11', '22', '33'] }), PAG)).toBe('485');
+  });
+
+  it('pays with the mobile authoriser once the push is approved, polling meanwhile', async () => {
+    const before = await balance('14141414-3');
+    const { token, numeroCuenta, total } = await prepare('14141414-3', '630014141414', 1);
+    expect(errorCode(await postAutorizar(t.app, token, '14141414-3', '14141414-3', 1), AUZ)).toBe('5203002');
+    expect((await postAutorizar(t.app, token, '14141414-3', '14141414-3', 2)).json()[AUZ]).toMatchObject({ codigo: '200', vigencia: 120 });
+    const poll = () => postPagar(t.app, { token, rutTitular: '14141414-3', rutPago: '14141414-3', numeroCuenta, factor: 2 });
+    expect(errorCode(await poll(), PAG)).toBe('25');
+    const [push] = await t.app.services.authoriser.pending('14141414-3');
+    expect(push?.monto).toBe(total);
+    expect(await t.app.services.authoriser.decide('14141414-3', push!.id, true)).toBe(true);
+    expect((await poll()).json()[PAG].productoPagadoCV.montoPagado).toBe(total);
+    expect(await balance('14141414-3')).toBe(before - total);
+  });
+
+  it('answers 8 when the push is rejected and nothing moves', async () => {
+    const before = await balance('14141414-3');
+    const { token, numeroCuenta } = await prepare('14141414-3', '630014141414', 1);
+    await postAutorizar(t.app, token, '14141414-3', '14141414-3', 2);
+    const [push] = await t.app.services.authoriser.pending('14141414-3');
+    await t.app.services.authoriser.decide('14141414-3', push!.id, false);
+    expect(errorCode(await postPagar(t.app, { token, rutTitular: '14141414-3', rutPago: '14141414-3', numeroCuenta, factor: 2 }), PAG)).toBe('8');
+    expect(await balance('14141414-3')).toBe(before);
+  });
+
+  it('lets a third party pay another member’s instalment from their own account', async () => {
+    const payerBefore = await balance('19191919-K');
+    const ownerBefore = await balance('11111111-1');
+    const { token, numeroCuenta, total, login } = await prepare('11111111-1', '630055667788', 1, '19191919-K');
+    expect(login.json()[AUT].factores).toEqual([{ factor: 1 }, { factor: 2 }]);
+    const challenge = await postAutorizar(t.app, token, '11111111-1', '19191919-K', 1);
+    const card = demoCoordinateCard('19191919-K');
+    const valores = (challenge.json()[AUZ].desafio.item as { valor: string }[]).map((i) => card[i.valor]!);
+    const paid = await postPagar(t.app, { token, rutTitular: '11111111-1', rutPago: '19191919-K', numeroCuenta, factor: 1, valores });
+    expect(paid.json()[PAG].productoPagadoCV.montoPagado).toBe(total);
+    expect(await balance('19191919-K')).toBe(payerBefore - total);
+    expect(await balance('11111111-1')).toBe(ownerBefore);
+  });
+
+  it('refuses a deposit into another member’s savings account (451)', async () => {
+    const { token, productos } = await listProducts(t.app, '12345678-5');
+    const ah = productos[0]!;
+    await postSeleccionar(t.app, token, '12345678-5', [
+      { numeroProducto: ah.numeroProducto, tipoFamiliaProducto: 'AH', nombreFamiliaProducto: ah.nombreFamiliaProducto, detalleProducto: [{ numeroCuota: '0', valorAPagar: 50_000, fechaVencimiento: '0' }] },
+    ]);
+    expect(errorCode(await postAutentica(t.app, token, '19191919-K', '1234'), AUT)).toBe('451');
+  });
+
+  it('leads to insufficient funds with nothing changed (47203)', async () => {
+    const { token, numeroCuenta } = await prepare('16789012-1', '410016789012', 1);
+    const challenge = await postAutorizar(t.app, token, '16789012-1', '16789012-1', 1);
+    const card = demoCoordinateCard('16789012-1');
+    const valores = (challenge.json()[AUZ].desafio.item as { valor: string }[]).map((i) => card[i.valor]!);
+    const res = await postPagar(t.app, { token, rutTitular: '16789012-1', rutPago: '16789012-1', numeroCuenta, factor: 1, valores });
+    expect(errorCode(res, PAG)).toBe('47203');
+    expect(await balance('16789012-1')).toBe(1_000);
+    expect((await pending('410016789012')).length).toBe(3);
+  });
+
+  it('answers 45203016 to a blocked password and blocks one after three wrong ones', async () => {
+    const { token, productos } = await listProducts(t.app, '13579246-2');
+    await postSeleccionar(t.app, token, '13579246-2', [oldest(productos[0]!, 1)]);
+    expect(errorCode(await postAutentica(t.app, token, '13579246-2', '1234'), AUT)).toBe('45203016');
+
+    const other = await listProducts(t.app, '9876543-3');
+    await postSeleccionar(t.app, other.token, '9876543-3', [oldest(other.productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push(errorCode(await postAutentica(t.app, other.token, '9876543-3', 'mala'), AUT));
+    expect(codes).toEqual(['45203113', '45203113', '45203016']);
+    expect(errorCode(await postAutentica(t.app, other.token, '9876543-3', '1234'), AUT)).toBe('45203016');
+    await t.database.db.update(members).set({ passwordFailures: 0, passwordBlockedAt: null }).where(eq(members.rut, '9876543-3'));
+  });
+
+  it('never answers a voucher to another session, nor one that is not paid', async () => {
+    const owner = await listProducts(t.app, '9876543-3');
+    const sel = await postSeleccionar(t.app, owner.token, '9876543-3', [oldest(owner.productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+    const id = sel.json().seleccionarProductoResponse.idTransaccion as string;
+    expect(errorCode(await postConsultarPago(t.app, owner.token, id), 'consultarPagoResponse')).toBe('509');
+    const stranger = await listProducts(t.app, '15432876-9');
+    expect(errorCode(await postConsultarPago(t.app, stranger.token, id), 'consultarPagoResponse')).toBe('516');
+    expect(errorCode(await postConsultarPago(t.app, owner.token, '0'.repeat(32)), 'consultarPagoResponse')).toBe('516');
+    expect(errorCode(await postConsultarPago(t.app, 'no-such-token', id), 'consultarPagoResponse')).toBe('476');
+  });
+
+  it('keeps 20 concurrent payments of one transaction to one debit', async () => {
+    const before = await balance('11111111-1');
+    const { token, idTransaccion, total, numeroCuenta } = await prepare('11111111-1', '410012345678', 1);
+    const challenge = await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1);
+    const card = demoCoordinateCard('11111111-1');
+    const valores = (challenge.json()[AUZ].desafio.item as { valor: string }[]).map((i) => card[i.valor]!);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => postPagar(t.app, { token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta, factor: 1, valores })),
+    );
+    const answers = results.map((r) => JSON.stringify(r.json()[PAG].productoPagadoCV));
+    expect(new Set(answers).size).toBe(1);
+    expect(await balance('11111111-1')).toBe(before - total);
+    expect(await t.database.db.$count(vouchers, eq(vouchers.idTransaccion, idTransaccion))).toBe(1);
+  });
+
+  it('moves money once when two transactions take the same instalment', async () => {
+    const before = await balance('11111111-1');
+    const first = await prepare('11111111-1', '630055667788', 1);
+    const second = await prepare('11111111-1', '630055667788', 1);
+    const pay = async (p: typeof first) => {
+      const challenge = await postAutorizar(t.app, p.token, '11111111-1', '11111111-1', 1);
+      const card = demoCoordinateCard('11111111-1');
+      const valores = (challenge.json()[AUZ].desafio.item as { valor: string }[]).map((i) => card[i.valor]!);
+      return postPagar(t.app, { token: p.token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta: p.numeroCuenta, factor: 1, valores });
+    };
+    const [a, b] = await Promise.all([pay(first), pay(second)]);
+    const outcomes = [a, b].map((r) => (errorCode(r, PAG) ?? 'paid'));
+    expect(outcomes.sort()).toEqual(['442', 'paid']);
+    expect(await balance('11111111-1')).toBe(before - first.total);
+    const statuses = await t.database.db
+      .select({ status: transactions.status })
+      .from(transactions)
+      .where(sql`${transactions.idTransaccion} in (${first.idTransaccion}, ${second.idTransaccion})`);
+    expect(statuses.map((s) => s.status).sort()).toEqual(['paid', 'rejected']);
+    expect(await t.database.db.$count(authorizations)).toBeGreaterThan(0);
+  });
+});

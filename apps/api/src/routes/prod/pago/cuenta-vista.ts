@@ -1,0 +1,93 @@
+import {
+  AUTENTICA_PATH,
+  AUTENTICA_RESPONSE,
+  autenticaRequestSchema,
+  AUTORIZAR_PATH,
+  AUTORIZAR_RESPONSE,
+  autorizarRequestSchema,
+  PAGAR_PATH,
+  PAGAR_RESPONSE,
+  pagarRequestSchema,
+} from '@pago/domain/call-cuenta-vista';
+import { errorEnvelope } from '@pago/domain/envelope';
+import { isKnownCode, mobileAuthoriserMessage } from '@pago/domain/errors';
+import { joinRut, maskRut } from '@pago/domain/rut';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { allLimits } from '../../../plugins/external/rate-limit';
+import { appendAudit } from '../../../repositories/audit-repository';
+
+/**
+ * The authoriser's own codes (7, 8, 25, 50) are not catalogue codes; their texts come from the domain's
+ * authoriser messages ('Pass{product}' named after the configured product).
+ */
+function envelopeFor(responseName: string, codigo: string, productSlug: string) {
+  if (isKnownCode(codigo)) return errorEnvelope(responseName, codigo);
+  const product = productSlug.charAt(0).toUpperCase() + productSlug.slice(1);
+  return errorEnvelope(responseName, codigo, mobileAuthoriserMessage(codigo, product) ?? 'Autorización pendiente.');
+}
+
+/** Calls 4, 5 and 6 (spec §7): login, second factor, payment from the own checking account. */
+export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { loginPerIp, payPerIp } = app.config.rateLimits;
+  const perIp = (name: string, max: number) =>
+    allLimits(app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${request.ip}` }));
+
+  r.post(
+    AUTENTICA_PATH,
+    { schema: { body: autenticaRequestSchema }, config: { responseName: AUTENTICA_RESPONSE }, preHandler: perIp('autentica', loginPerIp) },
+    async (request) => {
+      const body = request.body.autenticaConsultaFactoresRequest;
+      const captcha = await app.services.captcha.verifyAndSpend(request.headers.authorization);
+      if (!captcha.ok) {
+        const payer = joinRut(body.autenticacion.rut, body.autenticacion.dv.toUpperCase());
+        await appendAudit(app.database.db, {
+          kind: 'captcha.rechazado',
+          rutMasked: payer ? maskRut(payer) : null,
+          requestId: request.id,
+          detail: { motivo: captcha.reason, llamada: 'autentica' },
+        });
+        return errorEnvelope(AUTENTICA_RESPONSE, '482');
+      }
+      const result = await app.services.ownAccount.authenticate(body, request.id);
+      if (!result.ok) return errorEnvelope(AUTENTICA_RESPONSE, result.codigo);
+      return {
+        [AUTENTICA_RESPONSE]: {
+          codigo: '200',
+          numeroCuenta: result.numeroCuenta,
+          factores: result.factores.map((factor) => ({ factor })),
+        },
+      };
+    },
+  );
+
+  r.post(
+    AUTORIZAR_PATH,
+    { schema: { body: autorizarRequestSchema }, config: { responseName: AUTORIZAR_RESPONSE }, preHandler: perIp('autorizar', loginPerIp) },
+    async (request) => {
+      const result = await app.services.ownAccount.authorize(request.body.autorizarPagoProductoCVRequest);
+      if (!result.ok) return envelopeFor(AUTORIZAR_RESPONSE, result.codigo, app.config.productSlug);
+      return {
+        [AUTORIZAR_RESPONSE]: {
+          codigo: '200',
+          numeroCuenta: result.numeroCuenta,
+          ...(result.desafio ? { desafio: { item: result.desafio.map((valor) => ({ valor })) } } : {}),
+          vigencia: result.vigencia,
+        },
+      };
+    },
+  );
+
+  r.post(
+    PAGAR_PATH,
+    { schema: { body: pagarRequestSchema }, config: { responseName: PAGAR_RESPONSE }, preHandler: perIp('pagar', payPerIp) },
+    async (request) => {
+      const result = await app.services.ownAccount.pay(request.body.pagarProductoCVRequest, request.id);
+      if (!result.ok) return envelopeFor(PAGAR_RESPONSE, result.codigo, app.config.productSlug);
+      // Spec §7.6: one product is an object, several a list.
+      const pagados = result.pagados.length === 1 ? result.pagados[0] : result.pagados;
+      return { [PAGAR_RESPONSE]: { productoPagadoCV: pagados } };
+    },
+  );
+}

@@ -1,0 +1,157 @@
+import { formatClp } from '@pago/domain/money';
+import { canonicalRut, formatRut } from '@pago/domain/rut';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { COORDINATE_COLUMNS, COORDINATE_ROWS, DEMO_MEMBERS } from '../../db/demo-data';
+import { coordinateCards, members } from '../../db/schema';
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const CSS = `
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef2f5;color:#14232b}
+header{background:#0b3f4a;color:#fff;padding:14px 20px;font-weight:700}main{max-width:960px;margin:0 auto;padding:20px}
+h1{font-size:1.5rem;margin:0 0 12px}.card{background:#fff;border:1px solid #d5dde2;border-radius:12px;padding:20px;margin-bottom:16px}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:8px;border-bottom:1px solid #e3e8ec;vertical-align:top}
+th{font-size:.85rem;color:#3f5661}a{color:#0b5563}.note{color:#3f5661;font-size:.9rem}
+.grid{display:grid;grid-template-columns:repeat(11,minmax(0,1fr));gap:4px;max-width:520px}.grid div{padding:6px;text-align:center;border:1px solid #d5dde2;border-radius:6px;font-variant-numeric:tabular-nums}
+.grid .h{background:#0b3f4a;color:#fff;font-weight:700}label{display:block;font-weight:600;margin-bottom:4px}
+input{font:inherit;padding:10px 12px;border:1px solid #73868f;border-radius:8px;width:100%;max-width:260px}
+button{font:inherit;font-weight:700;padding:10px 18px;border-radius:8px;border:0;cursor:pointer;min-height:44px}
+.approve{background:#0b5563;color:#fff}.reject{background:#fff;color:#8a1c1c;border:2px solid #8a1c1c}
+.push{display:flex;flex-wrap:wrap;gap:12px;align-items:center;justify-content:space-between}.amount{font-size:1.4rem;font-weight:700}
+.row{display:flex;gap:8px;flex-wrap:wrap;align-items:end}:focus-visible{outline:3px solid #f0a500;outline-offset:2px}
+`;
+
+// The authoriser page is static HTML plus this script (no inline script: the CSP allows our own files only).
+const AUTHORIZER_JS = `
+const form = document.getElementById('rut-form');
+const list = document.getElementById('pushes');
+const status = document.getElementById('status');
+let rut = new URLSearchParams(location.search).get('rut') || '';
+document.getElementById('rut').value = rut;
+function money(n){return '$' + String(Math.trunc(n)).replace(/\\B(?=(\\d{3})+(?!\\d))/g, '.');}
+async function refresh(){
+  if(!rut){return;}
+  const res = await fetch('/sandbox/api/authorizer/pending?rut=' + encodeURIComponent(rut));
+  const body = await res.json();
+  list.replaceChildren();
+  if(!body.pendientes || body.pendientes.length === 0){status.textContent = 'No hay solicitudes pendientes para este RUT.';return;}
+  status.textContent = body.pendientes.length + ' solicitud(es) pendiente(s).';
+  for(const p of body.pendientes){
+    const li = document.createElement('li'); li.className = 'card push';
+    const text = document.createElement('div');
+    text.innerHTML = '<div>Autorizar pago</div>';
+    const amount = document.createElement('div'); amount.className = 'amount'; amount.textContent = money(p.monto); text.append(amount);
+    const left = document.createElement('div'); left.className = 'note'; left.textContent = 'Expira en ' + p.expiraEn + ' s'; text.append(left);
+    const actions = document.createElement('div'); actions.className = 'row';
+    for(const [label, cls, action] of [['Aprobar','approve','approve'],['Rechazar','reject','reject']]){
+      const b = document.createElement('button'); b.type = 'button'; b.className = cls; b.textContent = label;
+      b.addEventListener('click', async () => {
+        const r = await fetch('/sandbox/api/authorizer/' + p.id + '/' + action, {method:'POST', headers:{'content-type':'application/json'}, body: JSON.stringify({rut})});
+        status.textContent = r.ok ? (action === 'approve' ? 'Pago aprobado.' : 'Pago rechazado.') : 'La solicitud ya no está pendiente.';
+        refresh();
+      });
+      actions.append(b);
+    }
+    li.append(text, actions); list.append(li);
+  }
+}
+form.addEventListener('submit', (e) => { e.preventDefault(); rut = document.getElementById('rut').value.trim(); history.replaceState(null, '', '?rut=' + encodeURIComponent(rut)); refresh(); });
+refresh(); setInterval(refresh, 2000);
+`;
+
+function page(reply: FastifyReply, title: string, body: string) {
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(
+      `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+        `<title>${escape(title)} | Sandbox Pago Online</title><link rel="stylesheet" href="/sandbox/assets/sandbox.css"></head>` +
+        `<body><header>Sandbox · Pago Online</header><main>${body}</main></body></html>`,
+    );
+}
+
+/** Sandbox mode only: the demo members, their coordinate cards, and the mobile authoriser app. */
+export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/sandbox/assets/sandbox.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(CSS));
+  r.get('/sandbox/assets/authorizer.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(AUTHORIZER_JS));
+
+  r.get('/sandbox', async (_request, reply) => {
+    const rows = DEMO_MEMBERS.map((m) => {
+      const factors = m.factors.length ? m.factors.map((f) => (f === 1 ? 'tarjeta de coordenadas' : 'autorizador móvil')).join(' y ') : '—';
+      const links = [
+        m.factors.includes(1) ? `<a href="/sandbox/coordinates?rut=${encodeURIComponent(m.rut)}">Tarjeta</a>` : '',
+        m.factors.includes(2) ? `<a href="/sandbox/authorizer?rut=${encodeURIComponent(m.rut)}">Autorizador</a>` : '',
+      ].filter(Boolean);
+      return `<tr><td>${escape(formatRut(m.rut))}</td><td>${escape(m.scenario)}</td><td>${m.password ? (m.password.blocked ? 'bloqueada' : escape(m.password.plain)) : '—'}</td>` +
+        `<td>${m.account ? escape(formatClp(m.account.saldo)) : '—'}</td><td>${escape(factors)}</td><td>${links.join(' · ')}</td></tr>`;
+    }).join('');
+    return page(
+      reply,
+      'Socios de demostración',
+      `<h1>Socios de demostración</h1><p class="note">Saldos iniciales; la base de datos guarda lo pagado desde entonces.</p>` +
+        `<div class="card" style="overflow-x:auto"><table><thead><tr><th>RUT</th><th>Escenario</th><th>Clave</th><th>Cuenta vista</th><th>Factores</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>` +
+        `<p><a href="/sandbox/authorizer">Autorizador móvil</a> · <a href="/">Ir a Pago Online</a></p>`,
+    );
+  });
+
+  r.get('/sandbox/coordinates', { schema: { querystring: z.object({ rut: z.string().max(16) }) } }, async (request, reply) => {
+    const rut = canonicalRut(request.query.rut);
+    const [card] = rut
+      ? await app.database.db
+          .select({ cells: coordinateCards.cells, blockedAt: coordinateCards.blockedAt })
+          .from(coordinateCards)
+          .innerJoin(members, eq(members.id, coordinateCards.memberId))
+          .where(eq(members.rut, rut))
+      : [];
+    if (!rut || !card) return page(reply.code(404), 'Tarjeta de coordenadas', '<h1>Tarjeta de coordenadas</h1><p>Este RUT no tiene tarjeta de coordenadas.</p>');
+    const header = `<div class="h"></div>${COORDINATE_COLUMNS.map((c) => `<div class="h">${c}</div>`).join('')}`;
+    const rows = COORDINATE_ROWS.map((row) => `<div class="h">${row}</div>${COORDINATE_COLUMNS.map((c) => `<div>${escape(card.cells[`${c}${row}`] ?? '')}</div>`).join('')}`).join('');
+    return page(
+      reply,
+      'Tarjeta de coordenadas',
+      `<h1>Tarjeta de coordenadas de ${escape(formatRut(rut))}</h1>${card.blockedAt ? '<p><strong>Tarjeta bloqueada.</strong></p>' : ''}` +
+        `<div class="card"><div class="grid" role="table" aria-label="Tarjeta de coordenadas">${header}${rows}</div></div>`,
+    );
+  });
+
+  r.get('/sandbox/authorizer', async (_request, reply) =>
+    page(
+      reply,
+      'Autorizador móvil',
+      `<h1>Autorizador móvil</h1><p class="note">Simula la app del socio: muestra las solicitudes de pago pendientes de un RUT.</p>` +
+        `<form id="rut-form" class="card row"><div><label for="rut">RUT</label><input id="rut" name="rut" autocomplete="off" placeholder="12345678-9"></div><button class="approve" type="submit">Ver solicitudes</button></form>` +
+        `<p id="status" role="status" aria-live="polite"></p><ul id="pushes" style="list-style:none;padding:0"></ul>` +
+        `<script type="module" src="/sandbox/assets/authorizer.js"></script>`,
+    ),
+  );
+
+  r.get(
+    '/sandbox/api/authorizer/pending',
+    { schema: { querystring: z.object({ rut: z.string().max(16) }) } },
+    async (request) => {
+      const rut = canonicalRut(request.query.rut);
+      return { pendientes: rut ? await app.services.authoriser.pending(rut) : [] };
+    },
+  );
+
+  r.post(
+    '/sandbox/api/authorizer/:id/:decision',
+    {
+      schema: {
+        params: z.object({ id: z.uuid(), decision: z.enum(['approve', 'reject']) }),
+        body: z.object({ rut: z.string().max(16) }).strict(),
+      },
+    },
+    async (request, reply) => {
+      const rut = canonicalRut(request.body.rut);
+      const done = rut ? await app.services.authoriser.decide(rut, request.params.id, request.params.decision === 'approve') : false;
+      return reply.code(done ? 200 : 409).send({ ok: done });
+    },
+  );
+}

@@ -1,0 +1,258 @@
+import { verify } from '@node-rs/argon2';
+import type { Pago } from '@pago/domain/call-consultar-pago';
+import { AUTHORISATION_SECONDS, type AutenticaRequest, type AutorizarRequest, type PagarRequest, type ProductoPagado } from '@pago/domain/call-cuenta-vista';
+import { toParameterMap } from '@pago/domain/parameters';
+import { canonicalRut, joinRut, maskRut } from '@pago/domain/rut';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { randomInt } from 'node:crypto';
+import type { Clock } from '../clock';
+import type { Db, DbOrTx } from '../db/client';
+import { accounts, authoriserEnrolments, authorizations, coordinateCards, members, transactions } from '../db/schema';
+import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '../db/demo-data';
+import { appendAudit } from '../repositories/audit-repository';
+import { listParameters } from '../repositories/parameters-repository';
+import { applyPayment, maskAccount, PaymentRefused, voucherOf } from './payment-service';
+import { touchSession, type SessionRow } from './session-service';
+
+/** Consecutive wrong passwords that block the online password (45203016). */
+export const MAX_PASSWORD_FAILURES = 3;
+/** Consecutive wrong coordinate answers that block the card (5203017). */
+export const MAX_COORDINATE_FAILURES = 3;
+/** After the password, the second factor must be asked for within this time (else 440). */
+const LOGIN_VALIDITY_MINUTES = 5;
+
+type Refusal = { ok: false; codigo: string };
+const refuse = (codigo: string): Refusal => ({ ok: false, codigo });
+
+export type AuthenticateResult = { ok: true; numeroCuenta: string; factores: (1 | 2)[] } | Refusal;
+export type AuthorizeResult = { ok: true; numeroCuenta: string; desafio?: string[]; vigencia: number } | Refusal;
+export type PayResult = { ok: true; pagados: ProductoPagado[] } | Refusal;
+
+export function toProductosPagados(pagos: Pago[]): ProductoPagado[] {
+  return pagos.map((p) => {
+    const detalles = Array.isArray(p.detallePago) ? p.detallePago : [p.detallePago];
+    return {
+      idTransaccion: p.idTransaccion,
+      numeroProducto: p.numeroProducto,
+      montoPagado: detalles.reduce((sum, d) => sum + d.montoPagado, 0),
+      numeroAutorizacion: detalles[0]?.numeroAutorizacion ?? '',
+    };
+  });
+}
+
+export type OwnAccountService = ReturnType<typeof createOwnAccountService>;
+
+/**
+ * Calls 4, 5 and 6. The calls carry the session token, not a transaction id: they act on the session's current
+ * transaction (the latest one call 3 created for this session).
+ */
+export function createOwnAccountService(db: Db, clock: Clock) {
+  /** `rut` undefined: the call names no member RUT; null: it named one that is not a valid RUT. */
+  async function session(token: string, rut: string | null | undefined): Promise<SessionRow | null> {
+    if (rut === null) return null;
+    const params = toParameterMap(await listParameters(db));
+    return touchSession(db, token, rut ?? null, Number(params.sessionTimeOut ?? 5));
+  }
+
+  /** The session's latest transaction, locked, with whether its login is recent enough for a second factor. */
+  async function currentTransaction(tx: DbOrTx, sessionId: string) {
+    const [row] = await tx
+      .select({
+        trx: transactions,
+        loginFresh: sql<boolean>`coalesce(${transactions.loginAt} > now() - make_interval(mins => ${LOGIN_VALIDITY_MINUTES}), false)`,
+      })
+      .from(transactions)
+      .where(eq(transactions.sessionId, sessionId))
+      .orderBy(desc(transactions.createdAt))
+      .limit(1)
+      .for('update');
+    return row ?? null;
+  }
+
+  return {
+    /** Call 4: the payer's password (argon2id), their account and factors. */
+    async authenticate(request: AutenticaRequest['autenticaConsultaFactoresRequest'], requestId: string): Promise<AuthenticateResult> {
+      const s = await session(request.token, undefined);
+      if (!s) return refuse('476');
+      const payerRut = joinRut(request.autenticacion.rut, request.autenticacion.dv.toUpperCase());
+      if (!payerRut) return refuse('45203113');
+
+      return db.transaction(async (tx) => {
+        const current = await currentTransaction(tx, s.id);
+        if (!current) return refuse('515');
+        const { trx } = current;
+        if (trx.status !== 'pending') return refuse('442');
+        // Spec §4/§6: nobody deposits into another member's savings account.
+        if (trx.family === 'AH' && payerRut !== s.rut) {
+          await appendAudit(tx, { kind: 'deposito.tercero.rechazado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
+          return refuse('451');
+        }
+        const [payer] = await tx.select().from(members).where(eq(members.rut, payerRut)).for('update');
+        if (!payer?.passwordHash) return refuse('45203113');
+        if (payer.passwordBlockedAt) return refuse('45203016');
+        const good = await verify(payer.passwordHash, request.autenticacion.clave).catch(() => false);
+        if (!good) {
+          const failures = payer.passwordFailures + 1;
+          const blocked = failures >= MAX_PASSWORD_FAILURES;
+          await tx
+            .update(members)
+            .set({ passwordFailures: failures, passwordBlockedAt: blocked ? sql`now()` : null })
+            .where(eq(members.id, payer.id));
+          await appendAudit(tx, { kind: blocked ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
+          return refuse(blocked ? '45203016' : '45203113');
+        }
+        const [account] = await tx.select().from(accounts).where(eq(accounts.memberId, payer.id));
+        if (!account) return refuse('45203113');
+        await tx.update(members).set({ passwordFailures: 0 }).where(eq(members.id, payer.id));
+        await tx
+          .update(transactions)
+          .set({ payerRut, accountId: account.id, loginAt: sql`now()`, medioPago: 'CUENTA VISTA', updatedAt: sql`now()` })
+          .where(eq(transactions.idTransaccion, trx.idTransaccion));
+        const factores: (1 | 2)[] = [];
+        const [card] = await tx.select().from(coordinateCards).where(eq(coordinateCards.memberId, payer.id));
+        if (card && !card.blockedAt) factores.push(1);
+        const [enrolment] = await tx.select().from(authoriserEnrolments).where(eq(authoriserEnrolments.memberId, payer.id));
+        if (enrolment && !enrolment.blockedAt) factores.push(2);
+        await appendAudit(tx, { kind: 'clave.correcta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
+        return { ok: true as const, numeroCuenta: account.numeroCuenta, factores };
+      });
+    },
+
+    /** Call 5: a coordinate challenge of three distinct cells (factor 1) or a push to the authoriser (factor 2). */
+    async authorize(request: AutorizarRequest['autorizarPagoProductoCVRequest']): Promise<AuthorizeResult> {
+      const s = await session(request.token, canonicalRut(request.rut));
+      if (!s) return refuse('476');
+      const payerRut = canonicalRut(request.rutPago);
+      return db.transaction(async (tx) => {
+        const current = await currentTransaction(tx, s.id);
+        if (!current) return refuse('515');
+        const { trx, loginFresh } = current;
+        if (trx.status !== 'pending') return refuse('442');
+        if (!trx.loginAt || !loginFresh || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
+        const [payer] = await tx.select().from(members).where(eq(members.rut, payerRut));
+        const [account] = await tx.select().from(accounts).where(eq(accounts.id, trx.accountId));
+        if (!payer || !account) return refuse('440');
+
+        // A new request supersedes any earlier one of this transaction.
+        await tx
+          .update(authorizations)
+          .set({ status: 'expired', decidedAt: sql`now()` })
+          .where(and(eq(authorizations.idTransaccion, trx.idTransaccion), eq(authorizations.status, 'pending')));
+        const expiresAt = sql`now() + make_interval(secs => ${AUTHORISATION_SECONDS})`;
+
+        if (request.factor === 1) {
+          const [card] = await tx.select().from(coordinateCards).where(eq(coordinateCards.memberId, payer.id));
+          if (!card) return refuse('5203002');
+          if (card.blockedAt) return refuse('45203017');
+          const cells = pickCells(3);
+          await tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 1, cells, amount: trx.total, expiresAt });
+          return { ok: true as const, numeroCuenta: account.numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
+        }
+        const [enrolment] = await tx.select().from(authoriserEnrolments).where(eq(authoriserEnrolments.memberId, payer.id));
+        if (!enrolment) return refuse('5203004');
+        if (enrolment.blockedAt) return refuse('7');
+        await tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 2, amount: trx.total, expiresAt });
+        return { ok: true as const, numeroCuenta: account.numeroCuenta, vigencia: AUTHORISATION_SECONDS };
+      });
+    },
+
+    /**
+     * Call 6, exactly once: under the transaction row's lock, a paid transaction answers its voucher again;
+     * otherwise the factor is checked and the payment applied in the same database transaction.
+     */
+    async pay(request: PagarRequest['pagarProductoCVRequest'], requestId: string): Promise<PayResult> {
+      const s = await session(request.token, canonicalRut(request.rutTitular));
+      if (!s) return refuse('476');
+      const payerRut = canonicalRut(request.rutPago);
+      const factor = request.factor ?? 1;
+      try {
+        return await db.transaction(async (tx) => {
+          const current = await currentTransaction(tx, s.id);
+          if (!current) return refuse('515');
+          const { trx } = current;
+          if (trx.status === 'paid') {
+            const pagos = await voucherOf(tx, trx.idTransaccion);
+            return pagos ? { ok: true as const, pagados: toProductosPagados(pagos) } : refuse('500');
+          }
+          if (trx.status !== 'pending') return refuse('442');
+          if (!trx.loginAt || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
+          const [account] = await tx.select().from(accounts).where(eq(accounts.id, trx.accountId));
+          if (!account || account.numeroCuenta !== request.numeroCuenta) return refuse('440');
+
+          const [latest] = await tx
+            .select({ auth: authorizations, expired: sql<boolean>`${authorizations.expiresAt} < now()` })
+            .from(authorizations)
+            .where(eq(authorizations.idTransaccion, trx.idTransaccion))
+            .orderBy(desc(authorizations.createdAt))
+            .limit(1)
+            .for('update');
+          if (!latest || latest.auth.factor !== factor) return refuse('485');
+          const { auth, expired } = latest;
+
+          if (factor === 1) {
+            if (auth.status !== 'pending') return refuse('485');
+            if (expired) {
+              await tx.update(authorizations).set({ status: 'expired', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));
+              return refuse('999');
+            }
+            const [card] = await tx.select().from(coordinateCards).where(eq(coordinateCards.memberId, auth.memberId)).for('update');
+            if (!card) return refuse('5203002');
+            if (card.blockedAt) return refuse('5203017');
+            const answers = request.desafio?.item.map((i) => i.valor) ?? [];
+            const expected = (auth.cells ?? []).map((cell) => card.cells[cell]);
+            const matches = answers.length === 3 && expected.every((value, i) => value === answers[i]);
+            // One answer per challenge: a wrong one spends it, and the member asks for new cells.
+            await tx.update(authorizations).set({ status: matches ? 'used' : 'expired', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));
+            if (!matches) {
+              const failures = card.failures + 1;
+              const blocked = failures >= MAX_COORDINATE_FAILURES;
+              await tx.update(coordinateCards).set({ failures, blockedAt: blocked ? sql`now()` : null }).where(eq(coordinateCards.id, card.id));
+              await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
+              return refuse(blocked ? '5203017' : '5203007');
+            }
+            await tx.update(coordinateCards).set({ failures: 0 }).where(eq(coordinateCards.id, card.id));
+          } else {
+            if (auth.status === 'pending' && expired) {
+              await tx.update(authorizations).set({ status: 'expired', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));
+              return refuse('999');
+            }
+            // Still waiting for the payer's phone: the browser polls every second and ignores 25.
+            if (auth.status === 'pending') return refuse('25');
+            if (auth.status === 'rejected') return refuse('8');
+            if (auth.status !== 'approved') return refuse('485');
+            await tx.update(authorizations).set({ status: 'used', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));
+          }
+
+          const pagos = await applyPayment(tx, trx, { medioPago: 'CUENTA VISTA', accountId: account.id, cuentaPago: maskAccount(account.numeroCuenta) }, clock());
+          await appendAudit(tx, { kind: 'pago.cuentavista', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total } });
+          return { ok: true as const, pagados: toProductosPagados(pagos) };
+        });
+      } catch (error) {
+        if (error instanceof PaymentRefused) {
+          if (error.codigo === '442') await markRejected(db, s.id);
+          return refuse(error.codigo);
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/** A transaction whose instalments were paid by another one can never be paid: close it. */
+async function markRejected(db: Db, sessionId: string) {
+  await db.execute(sql`
+    update transactions set status = 'rejected', updated_at = now(), settled_at = now()
+    where id_transaccion = (select id_transaccion from transactions where session_id = ${sessionId} order by created_at desc limit 1)
+      and status = 'pending'`);
+}
+
+/** Three distinct cells of the 10 × 5 card, chosen with a CSPRNG. */
+export function pickCells(count: number): string[] {
+  const all = COORDINATE_COLUMNS.flatMap((c) => COORDINATE_ROWS.map((r) => `${c}${r}`));
+  const chosen: string[] = [];
+  while (chosen.length < count) {
+    const cell = all[randomInt(all.length)]!;
+    if (!chosen.includes(cell)) chosen.push(cell);
+  }
+  return chosen;
+}

@@ -1,0 +1,150 @@
+import { santiagoParts } from '@pago/domain/business-time';
+import { DESCRIPCION_PRODUCTO, maskEmail, type DetallePago, type Pago } from '@pago/domain/call-consultar-pago';
+import type { Family } from '@pago/domain/families';
+import { maskProductNumber } from '@pago/domain/products';
+import { formatRut } from '@pago/domain/rut';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { randomInt } from 'node:crypto';
+import type { Tx } from '../db/client';
+import { accounts, instalments, members, products, transactionItems, transactions, vouchers } from '../db/schema';
+
+export type TransactionRow = typeof transactions.$inferSelect;
+type ItemRow = typeof transactionItems.$inferSelect;
+
+/** An expected refusal inside a payment: thrown to roll the whole database transaction back. */
+export class PaymentRefused extends Error {
+  constructor(readonly codigo: string) {
+    super(`payment refused: ${codigo}`);
+  }
+}
+
+export interface PaymentMethod {
+  medioPago: 'CUENTA VISTA' | 'WEBPAY';
+  /** Own account: the account debited. */
+  accountId?: string;
+  /** What the voucher shows as the paying account: a masked account or card number. */
+  cuentaPago: string;
+  /** Per product: the authorisation number (Webpay's per store); generated when absent. */
+  authorizationCodes?: Record<string, string>;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Applies a pending transaction's frozen items exactly once. Must run inside the database transaction that holds
+ * the transaction row's lock (`FOR UPDATE`). Locks the account and the product and instalment rows in a fixed
+ * order, re-checks that every item is still owed, debits the account, reduces instalments or card debt or credits
+ * savings, writes the voucher and marks the transaction paid. Throws PaymentRefused (and so rolls back) when an
+ * item is no longer owed (442) or the balance is short (47203).
+ */
+export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentMethod, now: Date): Promise<Pago[]> {
+  const items = await tx
+    .select()
+    .from(transactionItems)
+    .where(eq(transactionItems.idTransaccion, trx.idTransaccion))
+    .orderBy(asc(transactionItems.productId), asc(transactionItems.numeroCuota));
+  const productIds = [...new Set(items.map((i) => i.productId))].sort();
+  const instalmentIds = items.flatMap((i) => (i.instalmentId ? [i.instalmentId] : [])).sort();
+
+  // Lock order: account, products, instalments (each by id), the same on every path, so payments never deadlock.
+  let balanceAfter: number | null = null;
+  if (method.accountId) {
+    const [account] = await tx.select().from(accounts).where(eq(accounts.id, method.accountId)).for('update');
+    if (!account) throw new PaymentRefused('440');
+    if (account.saldo < trx.total) throw new PaymentRefused('47203');
+    balanceAfter = account.saldo - trx.total;
+  }
+  const productRows = await tx.select().from(products).where(inArray(products.id, productIds)).orderBy(asc(products.id)).for('update');
+  const instalmentRows = instalmentIds.length
+    ? await tx.select().from(instalments).where(inArray(instalments.id, instalmentIds)).orderBy(asc(instalments.id)).for('update')
+    : [];
+
+  for (const item of items) {
+    if (!item.instalmentId) continue;
+    const row = instalmentRows.find((r) => r.id === item.instalmentId);
+    // Paid or reduced since the selection (another tab, another transaction): money must not move twice.
+    if (!row || row.montoPendiente < item.monto) throw new PaymentRefused('442');
+  }
+
+  if (method.accountId && balanceAfter !== null) {
+    await tx.update(accounts).set({ saldo: balanceAfter }).where(eq(accounts.id, method.accountId));
+  }
+  for (const item of items) {
+    const product = productRows.find((p) => p.id === item.productId)!;
+    if (item.instalmentId) {
+      await tx
+        .update(instalments)
+        .set({
+          montoPendiente: sql`${instalments.montoPendiente} - ${item.monto}`,
+          pagoMinimo: sql`greatest(${instalments.pagoMinimo} - ${item.monto}, 0)`,
+          paidAt: sql`case when ${instalments.montoPendiente} - ${item.monto} = 0 then now() else null end`,
+        })
+        .where(eq(instalments.id, item.instalmentId));
+      await tx
+        .update(products)
+        .set({ deudaTotal: sql`greatest(${products.deudaTotal} - ${item.monto}, 0)` })
+        .where(eq(products.id, product.id));
+    } else {
+      await tx.update(products).set({ saldo: sql`${products.saldo} + ${item.monto}` }).where(eq(products.id, product.id));
+    }
+  }
+
+  const codes = new Map<string, string>();
+  for (const p of productRows) {
+    codes.set(p.id, method.authorizationCodes?.[p.numeroProducto] ?? String(randomInt(100_000, 1_000_000)));
+  }
+  for (const item of items) {
+    await tx
+      .update(transactionItems)
+      .set({ status: 'paid', authorizationCode: codes.get(item.productId)! })
+      .where(eq(transactionItems.id, item.id));
+  }
+
+  const [member] = await tx.select().from(members).where(eq(members.id, trx.memberId));
+  const parts = santiagoParts(now);
+  const pagos: Pago[] = productRows.map((product) => {
+    const own = items.filter((i) => i.productId === product.id);
+    return {
+      numeroProducto: product.numeroProducto,
+      descripcionProducto: DESCRIPCION_PRODUCTO[product.family as Family],
+      detallePago: detallesFor(product.family as Family, own, codes.get(product.id)!),
+      rutDeudor: formatRut(member?.rut ?? ''),
+      fechaPago: `${parts.year}${pad(parts.month)}${pad(parts.day)}`,
+      horaPago: `${pad(parts.hour)}:${pad(parts.minute)}:${pad(now.getUTCSeconds())}`,
+      medioPago: method.medioPago,
+      idTransaccion: trx.idTransaccion,
+      cuentaPago: method.cuentaPago,
+      email: member?.email ? maskEmail(member.email) : '',
+    };
+  });
+
+  await tx.insert(vouchers).values({ idTransaccion: trx.idTransaccion, payload: pagos });
+  await tx
+    .update(transactions)
+    .set({ status: 'paid', medioPago: method.medioPago, settledAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(transactions.idTransaccion, trx.idTransaccion), eq(transactions.status, 'pending')));
+  return pagos;
+}
+
+/** Credits: one line per instalment; participation shares: one line for the count; card and savings: one line. */
+function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: string): DetallePago[] {
+  if (family === 'CP') {
+    return [
+      {
+        numeroCuota: items[0]?.numeroCuota ?? 0,
+        montoPagado: items.reduce((sum, i) => sum + i.monto, 0),
+        numeroAutorizacion,
+        cantidadCuotas: items.length,
+      },
+    ];
+  }
+  return items.map((i) => ({ numeroCuota: i.numeroCuota, montoPagado: i.monto, numeroAutorizacion, cantidadCuotas: 1 }));
+}
+
+/** The voucher already written for a paid transaction. */
+export async function voucherOf(tx: Tx | Parameters<typeof applyPayment>[0], idTransaccion: string): Promise<Pago[] | null> {
+  const [row] = await tx.select().from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
+  return row ? (row.payload as Pago[]) : null;
+}
+
+export const maskAccount = (numeroCuenta: string) => maskProductNumber(numeroCuenta);

@@ -1,0 +1,35 @@
+import type { Pago } from '@pago/domain/call-consultar-pago';
+import { toParameterMap } from '@pago/domain/parameters';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { transactions } from '../db/schema';
+import { listParameters } from '../repositories/parameters-repository';
+import { voucherOf } from './payment-service';
+import { touchSession } from './session-service';
+
+export type VoucherResult = { ok: true; pagos: Pago[] } | { ok: false; codigo: string };
+
+export type VoucherService = ReturnType<typeof createVoucherService>;
+
+export function createVoucherService(db: Db) {
+  return {
+    /**
+     * Call 7: a voucher is answered only to the session that created the transaction; any other id, guessed or
+     * someone else's, is simply not found (516), so the answer tells nothing about other members' payments.
+     */
+    async query(token: string, idTransaccion: string): Promise<VoucherResult> {
+      const params = toParameterMap(await listParameters(db));
+      const session = await touchSession(db, token, null, Number(params.sessionTimeOut ?? 5));
+      if (!session) return { ok: false, codigo: '476' };
+      const [trx] = await db
+        .select({ status: transactions.status })
+        .from(transactions)
+        .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.sessionId, session.id)));
+      if (!trx) return { ok: false, codigo: '516' };
+      if (trx.status === 'pending') return { ok: false, codigo: '509' };
+      if (trx.status !== 'paid') return { ok: false, codigo: '516' };
+      const pagos = await db.transaction((tx) => voucherOf(tx, idTransaccion));
+      return pagos ? { ok: true, pagos } : { ok: false, codigo: '516' };
+    },
+  };
+}
