@@ -24,6 +24,9 @@ import { createAuthoriserService } from './services/authoriser-service';
 import { cuentaVistaRoutes } from './routes/prod/pago/cuenta-vista';
 import { consultarPagoRoute } from './routes/prod/pago/consultar';
 import { sandboxRoutes } from './routes/sandbox/sandbox-pages';
+import { pagoExpressRoutes } from './routes/api/pagoexpress';
+import { createCardPaymentService } from './services/card-payment-service';
+import { createWebpayClient, type WebpayClient } from './services/webpay-client';
 import { clockFromConfig, type Clock } from './clock';
 
 export interface AppServices {
@@ -34,6 +37,7 @@ export interface AppServices {
   ownAccount: ReturnType<typeof createOwnAccountService>;
   vouchers: ReturnType<typeof createVoucherService>;
   authoriser: ReturnType<typeof createAuthoriserService>;
+  card: ReturnType<typeof createCardPaymentService>;
 }
 
 declare module 'fastify' {
@@ -50,6 +54,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Business time; defaults to the system clock, or SANDBOX_CLOCK in the sandbox. */
   clock?: Clock;
+  /** Webpay; defaults to transbank-sdk against WEBPAY_BASE_URL. */
+  webpay?: WebpayClient;
 }
 
 // Anything a member, a card or a secret could leak through: never written to a log line.
@@ -91,13 +97,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ownAccount: createOwnAccountService(database.db, clock),
     vouchers: createVoucherService(database.db),
     authoriser: createAuthoriserService(database.db),
+    card: createCardPaymentService(
+      database.db,
+      clock,
+      options.webpay ?? createWebpayClient(config.webpay),
+      { publicBaseUrl: config.publicBaseUrl, settleAfterSeconds: config.webpay.settleAfterSeconds },
+      app.log,
+    ),
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
   registerErrorHandling(app);
-  await registerSecurityHeaders(app, { production: config.nodeEnv === 'production' });
+  await registerSecurityHeaders(app, { production: config.nodeEnv === 'production', formTargets: [new URL(config.webpay.baseUrl).origin] });
   await registerRateLimit(app, config.redisUrl);
 
   await app.register(healthRoutes);
@@ -107,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(seleccionarProductoRoute);
   await app.register(cuentaVistaRoutes);
   await app.register(consultarPagoRoute);
+  await app.register(pagoExpressRoutes);
   if (config.sandbox) await app.register(sandboxRoutes);
   await app.register(adminRoutes, { prefix: '/admin' });
 

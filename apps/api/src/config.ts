@@ -42,12 +42,26 @@ const envSchema = z
     RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
     // The authoriser screen polls call 6 every second for up to two minutes.
     RATE_LIMIT_PAY_PER_IP: z.coerce.number().int().min(1).default(600),
+    /** Where Transbank's REST API is: the simulator by default, Transbank's integration or production host for real. */
+    WEBPAY_BASE_URL: z.url().default('http://localhost:3001'),
+    WEBPAY_COMMERCE_CODE: z.string().regex(/^\d{12}$/, 'must be a 12-digit commerce code').optional(),
+    WEBPAY_API_KEY: z.string().min(16).optional(),
+    WEBPAY_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
+    /** The origin browsers use to reach this server; Webpay returns the member to it. */
+    PUBLIC_BASE_URL: z.url().optional(),
+    /** A card payment still pending this long after its form opened is settled by asking Webpay (form: 5 min). */
+    WEBPAY_SETTLE_AFTER_SECONDS: z.coerce.number().int().min(0).default(420),
+    RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
     /** Sandbox only: the business clock starts at this instant (ISO 8601) and runs from there. */
     SANDBOX_CLOCK: z.iso.datetime({ offset: true }).optional(),
   })
   .transform((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.ALTCHA_HMAC_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['ALTCHA_HMAC_SECRET'], message: 'is required in production' });
+      return z.NEVER;
+    }
+    if (env.NODE_ENV === 'production' && (!env.WEBPAY_COMMERCE_CODE || !env.WEBPAY_API_KEY)) {
+      ctx.addIssue({ code: 'custom', path: [env.WEBPAY_COMMERCE_CODE ? 'WEBPAY_API_KEY' : 'WEBPAY_COMMERCE_CODE'], message: 'is required in production' });
       return z.NEVER;
     }
     if (env.SANDBOX_CLOCK && !env.SANDBOX) {
@@ -95,6 +109,16 @@ const envSchema = z
         payPerIp: env.RATE_LIMIT_PAY_PER_IP,
       },
       sandboxClock: env.SANDBOX_CLOCK,
+      webpay: {
+        baseUrl: env.WEBPAY_BASE_URL.replace(/\/$/, ''),
+        // Transbank's public integration credentials: what the simulator (and Transbank's integration host) accept.
+        commerceCode: env.WEBPAY_COMMERCE_CODE ?? '597055555535',
+        apiKey: env.WEBPAY_API_KEY ?? '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C',
+        timeoutMs: env.WEBPAY_TIMEOUT_MS,
+        settleAfterSeconds: env.WEBPAY_SETTLE_AFTER_SECONDS,
+        reconcileIntervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
+      },
+      publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     };
   });
 

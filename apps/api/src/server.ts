@@ -63,6 +63,15 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
+  // Every replica runs the reconciliation: each pending card payment is taken by one of them (SKIP LOCKED).
+  if (config.webpay.reconcileIntervalSeconds > 0) {
+    const timer = setInterval(() => {
+      app.services.card.reconcileOnce().catch((error: unknown) => logger.error({ err: error }, 'webpay reconciliation failed'));
+    }, config.webpay.reconcileIntervalSeconds * 1000);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+
   const address = await app.listen({ host: config.host, port: config.port });
   logger.info({ address, database: database.kind, sandbox: config.sandbox }, 'Pago Online listening');
 }

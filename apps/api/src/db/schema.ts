@@ -178,8 +178,8 @@ export const transactions = pgTable(
     accountId: uuid('account_id').references(() => accounts.id),
     /** When the payer's password was checked for this transaction; the second factor must follow soon after. */
     loginAt: timestamp('login_at', { withTimezone: true }),
-    webpayToken: text('webpay_token').unique(),
-    buyOrder: text('buy_order').unique(),
+    /** Card path: hash of the payment host's token issued by /api/pagoexpress/auth for this transaction. */
+    hostTokenHash: text('host_token_hash').unique(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
@@ -207,8 +207,7 @@ export const transactionItems = pgTable(
     numeroCuota: integer('numero_cuota').notNull(),
     monto: integer('monto').notNull(),
     fechaVencimiento: date('fecha_vencimiento', { mode: 'string' }),
-    /** Webpay Mall child buy order and result, one store per product. */
-    storeBuyOrder: text('store_buy_order'),
+    /** The authorisation number the voucher shows for this line (Webpay's per store, or our own). */
     authorizationCode: text('authorization_code'),
     status: text('status').notNull().default('pending'),
   },
@@ -249,6 +248,40 @@ export const authorizations = pgTable(
     check('authorizations_status_chk', sql`${t.status} in ('pending','approved','rejected','used','expired')`),
   ],
 );
+
+/**
+ * One trip to Webpay for a transaction (a reload of the card screen makes another). Looked up by Webpay's token
+ * or buy order when the browser comes back; the reconciliation job settles the ones it never came back for.
+ */
+export const webpayAttempts = pgTable(
+  'webpay_attempts',
+  {
+    token: text('token').primaryKey(),
+    idTransaccion: text('id_transaccion')
+      .notNull()
+      .references(() => transactions.idTransaccion),
+    buyOrder: text('buy_order').notNull().unique(),
+    /** The stores sent: [{ productId, numeroProducto, amount, commerceCode, buyOrder }]. */
+    stores: jsonb('stores').$type<WebpayStore[]>().notNull(),
+    status: text('status').notNull().default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('webpay_attempts_trx_idx').on(t.idTransaccion),
+    index('webpay_attempts_pending_idx').on(t.status, t.createdAt),
+    check('webpay_attempts_status_chk', sql`${t.status} in ('pending','committed','rejected','cancelled','expired','refunded')`),
+  ],
+);
+
+export interface WebpayStore {
+  productId: string;
+  numeroProducto: string;
+  amount: number;
+  commerceCode: string;
+  buyOrder: string;
+}
 
 /** What the member was told they paid: written once, in the same database transaction as the money. */
 export const vouchers = pgTable('vouchers', {

@@ -26,6 +26,8 @@ export interface PaymentMethod {
   cuentaPago: string;
   /** Per product: the authorisation number (Webpay's per store); generated when absent. */
   authorizationCodes?: Record<string, string>;
+  /** Only these products are paid (a Mall payment approved store by store); all when absent. */
+  productIds?: ReadonlySet<string>;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -38,11 +40,13 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * item is no longer owed (442) or the balance is short (47203).
  */
 export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentMethod, now: Date): Promise<Pago[]> {
-  const items = await tx
+  const allItems = await tx
     .select()
     .from(transactionItems)
     .where(eq(transactionItems.idTransaccion, trx.idTransaccion))
     .orderBy(asc(transactionItems.productId), asc(transactionItems.numeroCuota));
+  const items = method.productIds ? allItems.filter((i) => method.productIds!.has(i.productId)) : allItems;
+  const total = items.reduce((sum, i) => sum + i.monto, 0);
   const productIds = [...new Set(items.map((i) => i.productId))].sort();
   const instalmentIds = items.flatMap((i) => (i.instalmentId ? [i.instalmentId] : [])).sort();
 
@@ -51,8 +55,8 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   if (method.accountId) {
     const [account] = await tx.select().from(accounts).where(eq(accounts.id, method.accountId)).for('update');
     if (!account) throw new PaymentRefused('440');
-    if (account.saldo < trx.total) throw new PaymentRefused('47203');
-    balanceAfter = account.saldo - trx.total;
+    if (account.saldo < total) throw new PaymentRefused('47203');
+    balanceAfter = account.saldo - total;
   }
   const productRows = await tx.select().from(products).where(inArray(products.id, productIds)).orderBy(asc(products.id)).for('update');
   const instalmentRows = instalmentIds.length
@@ -93,10 +97,11 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   for (const p of productRows) {
     codes.set(p.id, method.authorizationCodes?.[p.numeroProducto] ?? String(randomInt(100_000, 1_000_000)));
   }
-  for (const item of items) {
+  for (const item of allItems) {
+    const paid = items.includes(item);
     await tx
       .update(transactionItems)
-      .set({ status: 'paid', authorizationCode: codes.get(item.productId)! })
+      .set(paid ? { status: 'paid', authorizationCode: codes.get(item.productId)! } : { status: 'rejected' })
       .where(eq(transactionItems.id, item.id));
   }
 
@@ -107,7 +112,7 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
     return {
       numeroProducto: product.numeroProducto,
       descripcionProducto: DESCRIPCION_PRODUCTO[product.family as Family],
-      detallePago: detallesFor(product.family as Family, own, codes.get(product.id)!),
+      detallePago: oneOrMany(detallesFor(product.family as Family, own, codes.get(product.id)!)),
       rutDeudor: formatRut(member?.rut ?? ''),
       fechaPago: `${parts.year}${pad(parts.month)}${pad(parts.day)}`,
       horaPago: `${pad(parts.hour)}:${pad(parts.minute)}:${pad(now.getUTCSeconds())}`,
@@ -125,6 +130,9 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
     .where(and(eq(transactions.idTransaccion, trx.idTransaccion), eq(transactions.status, 'pending')));
   return pagos;
 }
+
+/** Spec §3: detallePago is an object when there is one line, a list otherwise. */
+const oneOrMany = <T>(list: T[]): T | T[] => (list.length === 1 ? list[0]! : list);
 
 /** Credits: one line per instalment; participation shares: one line for the count; card and savings: one line. */
 function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: string): DetallePago[] {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { businessToday } from '@pago/domain/business-time';
 import { buildApp } from '../app';
 import { shiftedClock, type Clock } from '../clock';
+import type { WebpayClient } from '../services/webpay-client';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { seedDemoMembers, seedParameters } from '../db/seed';
@@ -79,6 +80,8 @@ export interface TestAppOptions {
   rateLimits?: Partial<Config['rateLimits']>;
   /** Business time of the app and of the seed; defaults to today's business noon. */
   now?: Date;
+  /** Webpay client; defaults to the SDK against the configured base URL. */
+  webpay?: WebpayClient;
 }
 
 /** The whole API on a seeded database of its own, driven through inject. */
@@ -87,7 +90,7 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
   const database = await openTestDatabase(kind);
   await seedParameters(database.db);
   await seedDemoMembers(database.db, clock());
-  const app = await buildApp({ config: testConfig(options.config, options.rateLimits), database, clock });
+  const app = await buildApp({ config: testConfig(options.config, options.rateLimits), database, clock, ...(options.webpay ? { webpay: options.webpay } : {}) });
   await app.ready();
   return {
     app,

@@ -1,7 +1,8 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
-export async function registerSecurityHeaders(app: FastifyInstance, options: { production: boolean }) {
+/** formTargets: origins the member's browser may post a form to (Webpay's hosted form). */
+export async function registerSecurityHeaders(app: FastifyInstance, options: { production: boolean; formTargets: string[] }) {
   await app.register(helmet, {
     // The SPA is built with no inline script or style, so the policy allows our own origin only.
     contentSecurityPolicy: {
@@ -16,7 +17,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { p
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
-        formAction: ["'self'"],
+        formAction: ["'self'", ...options.formTargets],
         upgradeInsecureRequests: options.production ? [] : null,
       },
     },

@@ -1,0 +1,62 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorDetail } from '@pago/domain/errors';
+
+const bearer = (request: FastifyRequest) => {
+  const header = request.headers.authorization ?? '';
+  return header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+};
+
+const authBody = z.object({ idTransaction: z.string().regex(/^[0-9a-f]{32}$/) }).strict();
+const initMallBody = z
+  .object({
+    sessionId: z.string().min(1).max(200),
+    storesTransaction: z
+      .array(z.object({ amount: z.number().int().positive().max(9_999_999_999), commerceCode: z.string().regex(/^\d{12}$/), transactionId: z.string().min(1).max(32) }).strict())
+      .min(1)
+      .max(20),
+    transactionId: z.string().regex(/^[0-9a-f]{32}$/),
+  })
+  .strict();
+
+/** A refusal of the payment host: the spec's `code` (0 = ok) with the catalogue's description. */
+const refusal = (codigo: string) => ({ code: Number(codigo), descripcion: errorDetail(codigo).descripcion });
+
+/** The payment host (spec §7 calls 9 and 10) and the page Webpay sends the browser back to. */
+export async function pagoExpressRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(formbody, { bodyLimit: 8 * 1024 });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const perIp = app.createRateLimit({ max: app.config.rateLimits.loginPerIp, timeWindow: 60_000, keyGenerator: (req) => `pagoexpress:${req.ip}` });
+  const limit = async (request: FastifyRequest) => {
+    const result = await perIp(request);
+    if (!result.isAllowed && result.isExceeded) throw Object.assign(new Error('rate limited'), { statusCode: 429 });
+  };
+
+  r.post('/api/pagoexpress/auth', { schema: { body: authBody }, config: { responseName: 'authResponse' }, preHandler: limit }, async (request) => {
+    const token = bearer(request);
+    if (!token) return refusal('476');
+    const result = await app.services.card.auth(token, request.body.idTransaction, request.id);
+    return result.ok ? { code: 0, token: result.token } : refusal(result.codigo);
+  });
+
+  r.post('/api/pagoexpress/initMall', { schema: { body: initMallBody }, config: { responseName: 'initMallResponse' }, preHandler: limit }, async (request) => {
+    const token = bearer(request);
+    if (!token) return refusal('476');
+    const { transactionId, storesTransaction } = request.body;
+    const result = await app.services.card.initMall(token, transactionId, storesTransaction, request.id);
+    return result.ok ? { token: result.token, url: result.url } : refusal(result.codigo);
+  });
+
+  // Webpay returns by POST or GET depending on the flow and the environment: both land here. No cookie is
+  // read: the attempt is found by Webpay's token or buy order.
+  const onReturn = async (request: FastifyRequest, reply: FastifyReply) => {
+    const fields = { ...((request.query as Record<string, unknown>) ?? {}), ...((request.body as Record<string, unknown>) ?? {}) };
+    const outcome = await app.services.card.handleReturn(fields, request.id);
+    const query = new URLSearchParams({ estado: outcome.estado, ...(outcome.idTransaccion ? { idTransaccion: outcome.idTransaccion } : {}) });
+    return reply.redirect(`/pagoexpress/webpayresult?${query.toString()}`, 303);
+  };
+  app.post('/api/pagoexpress/webpay/return', { config: { responseName: 'webpayReturn' } }, onReturn);
+  app.get('/api/pagoexpress/webpay/return', { config: { responseName: 'webpayReturn' } }, onReturn);
+}

@@ -1,0 +1,73 @@
+import * as transbankModule from 'transbank-sdk';
+
+// transbank-sdk ships CommonJS: under Node's ESM loader its exports sit on `default`.
+const tb = ((transbankModule as unknown as { default?: typeof transbankModule }).default ?? transbankModule) as typeof transbankModule;
+
+export interface WebpayDetail {
+  amount: number;
+  status: string;
+  authorization_code?: string;
+  payment_type_code?: string;
+  response_code: number;
+  installments_number?: number;
+  commerce_code: string;
+  buy_order: string;
+}
+
+export interface WebpayResult {
+  vci?: string;
+  details: WebpayDetail[];
+  buy_order: string;
+  session_id: string;
+  card_detail?: { card_number?: string };
+  transaction_date?: string;
+}
+
+export type WebpayCall<T> =
+  | { ok: true; data: T }
+  /** Webpay answered and refused (4xx): the message is Webpay's, never to be shown to the member as is. */
+  | { ok: false; kind: 'refused'; status: number; message: string }
+  /** No usable answer (timeout, network, 5xx): the outcome is unknown and must be asked again later. */
+  | { ok: false; kind: 'unavailable'; message: string };
+
+export interface WebpayClient {
+  create(buyOrder: string, sessionId: string, returnUrl: string, stores: { amount: number; commerceCode: string; buyOrder: string }[]): Promise<WebpayCall<{ token: string; url: string }>>;
+  commit(token: string): Promise<WebpayCall<WebpayResult>>;
+  status(token: string): Promise<WebpayCall<WebpayResult>>;
+  refund(token: string, buyOrder: string, commerceCode: string, amount: number): Promise<WebpayCall<{ type: string }>>;
+}
+
+/**
+ * TransbankError carries no status: the SDK folds it into the message ("…status code 422\n<error_message>").
+ * Read it back so that a refusal is told apart from a failure to get an answer.
+ */
+function classify(error: unknown): WebpayCall<never> {
+  const text = error instanceof Error ? error.message : String(error);
+  const status = /status code (\d{3})/.exec(text)?.[1];
+  const message = text.split('\n').slice(1).join(' ').trim() || text;
+  if (status && Number(status) >= 400 && Number(status) < 500) return { ok: false, kind: 'refused', status: Number(status), message };
+  return { ok: false, kind: 'unavailable', message };
+}
+
+async function call<T>(run: () => Promise<T>): Promise<WebpayCall<T>> {
+  try {
+    return { ok: true, data: await run() };
+  } catch (error) {
+    return classify(error);
+  }
+}
+
+/** The real SDK's Mall transaction, pointed at WEBPAY_BASE_URL with a timeout of seconds, not the SDK's 10 minutes. */
+export function createWebpayClient(options: { baseUrl: string; commerceCode: string; apiKey: string; timeoutMs: number }): WebpayClient {
+  const mall = () => new tb.WebpayPlus.MallTransaction(new tb.Options(options.commerceCode, options.apiKey, options.baseUrl, options.timeoutMs));
+  return {
+    create: (buyOrder, sessionId, returnUrl, stores) =>
+      call(() => mall().create(buyOrder, sessionId, returnUrl, stores.map((s) => new tb.TransactionDetail(s.amount, s.commerceCode, s.buyOrder)))),
+    commit: (token) => call(() => mall().commit(token) as Promise<WebpayResult>),
+    status: (token) => call(() => mall().status(token) as Promise<WebpayResult>),
+    refund: (token, buyOrder, commerceCode, amount) => call(() => mall().refund(token, buyOrder, commerceCode, amount)),
+  };
+}
+
+/** Approved means response_code 0 and status AUTHORIZED, store by store (a Mall payment can be partly approved). */
+export const isApproved = (d: WebpayDetail) => d.response_code === 0 && d.status === 'AUTHORIZED';
