@@ -7,10 +7,19 @@ export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
 export interface Product {
   baseUrl: string;
+  /** The Webpay simulator's origin (its hosted card form). */
+  webpayUrl: string;
   /** Everything the API process wrote, for tests that read the logs. */
   output(): string;
   setParameter(nombre: string, valor: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface ProductOptions {
+  /** Extra environment of the API. */
+  env?: Record<string, string>;
+  /** Extra environment of the Webpay simulator. */
+  webpayEnv?: Record<string, string>;
 }
 
 /** Today (in Santiago) at 16:00 UTC: 12:00 or 13:00 there, inside every family's opening hours. */
@@ -31,55 +40,84 @@ export function freePort(): Promise<number> {
   });
 }
 
-/**
- * Starts the production build of the API (serving the built SPA) on a port and an in-memory database of its own,
- * seeded with the demo members, exactly as `npm start` would but isolated per test file.
- */
-export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
-  const port = await freePort();
+interface Running {
+  child: ChildProcess;
+  output(): string;
+}
+
+function run(script: string, env: Record<string, string>): Running {
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, ['apps/api/dist/server.js'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PGLITE_DIR: 'memory://',
-      SANDBOX: '1',
-      ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-      LOG_LEVEL: 'info',
-      // Business time starts at today's noon in Santiago, so opening hours never depend on when the suite runs.
-      SANDBOX_CLOCK: businessNoon().toISOString(),
-      RATE_LIMIT_LISTAR_PER_IP: '1000',
-      ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  return { child, output: () => log };
+}
 
+async function waitHealthy(url: string, proc: Running, name: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}:\n${log}`);
+    if (proc.child.exitCode !== null) throw new Error(`${name} exited with ${proc.child.exitCode}:\n${proc.output()}`);
     try {
-      const res = await fetch(`${baseUrl}/health`);
-      if (res.ok) break;
+      if ((await fetch(`${url}/health`)).ok) return;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`API did not start in time:\n${log}`);
+      proc.child.kill('SIGKILL');
+      throw new Error(`${name} did not start in time:\n${proc.output()}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts the production build as `npm start` would, isolated per test file: the API (serving the built SPA) on a
+ * port and an in-memory database of its own seeded with the demo members, and the Webpay simulator on its own.
+ */
+export async function startProduct(options: ProductOptions | Record<string, string> = {}): Promise<Product> {
+  const opts: ProductOptions = 'env' in options || 'webpayEnv' in options ? (options as ProductOptions) : { env: options as Record<string, string> };
+  const [port, simPort] = [await freePort(), await freePort()];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const webpayUrl = `http://127.0.0.1:${simPort}`;
+
+  const sim = run('apps/webpay-sim/dist/server.js', {
+    HOST: '127.0.0.1',
+    WEBPAY_SIM_PORT: String(simPort),
+    WEBPAY_SIM_PUBLIC_URL: webpayUrl,
+    ...opts.webpayEnv,
+  });
+  const api = run('apps/api/dist/server.js', {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_BASE_URL: baseUrl,
+    PGLITE_DIR: 'memory://',
+    SANDBOX: '1',
+    ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+    LOG_LEVEL: 'info',
+    WEBPAY_BASE_URL: webpayUrl,
+    // Business time starts at today's noon in Santiago, so opening hours never depend on when the suite runs.
+    SANDBOX_CLOCK: businessNoon().toISOString(),
+    RATE_LIMIT_LISTAR_PER_IP: '1000',
+    RATE_LIMIT_LOGIN_PER_IP: '1000',
+    ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+    ...opts.env,
+  });
+  await Promise.all([waitHealthy(webpayUrl, sim, 'Webpay simulator'), waitHealthy(baseUrl, api, 'API')]);
 
   return {
     baseUrl,
-    output: () => log,
+    webpayUrl,
+    output: api.output,
     async setParameter(nombre, valor) {
       const res = await fetch(`${baseUrl}/admin/parametros/${nombre}`, {
         method: 'PUT',
@@ -89,12 +127,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
       if (!res.ok) throw new Error(`setParameter ${nombre}=${valor}: ${res.status} ${await res.text()}`);
     },
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
+      await Promise.all([stopProcess(api.child), stopProcess(sim.child)]);
     },
   };
 }
