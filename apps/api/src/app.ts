@@ -25,6 +25,9 @@ import { cuentaVistaRoutes } from './routes/prod/pago/cuenta-vista';
 import { consultarPagoRoute } from './routes/prod/pago/consultar';
 import { sandboxRoutes } from './routes/sandbox/sandbox-pages';
 import { pagoExpressRoutes } from './routes/api/pagoexpress';
+import { notificacionesRoutes } from './routes/prod/notificaciones';
+import { createMailer, type Mailer } from './services/mail-service';
+import { createNotificationService } from './services/notification-service';
 import { createCardPaymentService } from './services/card-payment-service';
 import { createWebpayClient, type WebpayClient } from './services/webpay-client';
 import { clockFromConfig, type Clock } from './clock';
@@ -38,6 +41,8 @@ export interface AppServices {
   vouchers: ReturnType<typeof createVoucherService>;
   authoriser: ReturnType<typeof createAuthoriserService>;
   card: ReturnType<typeof createCardPaymentService>;
+  notifications: ReturnType<typeof createNotificationService>;
+  mailer: Mailer;
 }
 
 declare module 'fastify' {
@@ -89,6 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('config', config);
   app.decorate('database', database);
   const clock = options.clock ?? clockFromConfig(config);
+  const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
   app.decorate('services', {
     parameters: createParametersService(database.db),
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
@@ -104,6 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       { publicBaseUrl: config.publicBaseUrl, settleAfterSeconds: config.webpay.settleAfterSeconds },
       app.log,
     ),
+    notifications: createNotificationService(database.db, mailer, config.productName, app.log),
+    mailer,
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -121,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cuentaVistaRoutes);
   await app.register(consultarPagoRoute);
   await app.register(pagoExpressRoutes);
+  await app.register(notificacionesRoutes);
   if (config.sandbox) await app.register(sandboxRoutes);
   await app.register(adminRoutes, { prefix: '/admin' });
 

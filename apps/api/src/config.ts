@@ -42,6 +42,7 @@ const envSchema = z
     RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
     // The authoriser screen polls call 6 every second for up to two minutes.
     RATE_LIMIT_PAY_PER_IP: z.coerce.number().int().min(1).default(600),
+    RATE_LIMIT_MAIL_PER_SESSION: z.coerce.number().int().min(1).default(5),
     /** Where Transbank's REST API is: the simulator by default, Transbank's integration or production host for real. */
     WEBPAY_BASE_URL: z.url().default('http://localhost:3001'),
     WEBPAY_COMMERCE_CODE: z.string().regex(/^\d{12}$/, 'must be a 12-digit commerce code').optional(),
@@ -52,6 +53,12 @@ const envSchema = z
     /** A card payment still pending this long after its form opened is settled by asking Webpay (form: 5 min). */
     WEBPAY_SETTLE_AFTER_SECONDS: z.coerce.number().int().min(0).default(420),
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+    /** smtp(s)://user:pass@host:port for the voucher e-mails; unset: the sandbox outbox. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('Pago Online <no-reply@cooperativa.example>'),
     /** Sandbox only: the business clock starts at this instant (ISO 8601) and runs from there. */
     SANDBOX_CLOCK: z.iso.datetime({ offset: true }).optional(),
   })
@@ -62,6 +69,10 @@ const envSchema = z
     }
     if (env.NODE_ENV === 'production' && (!env.WEBPAY_COMMERCE_CODE || !env.WEBPAY_API_KEY)) {
       ctx.addIssue({ code: 'custom', path: [env.WEBPAY_COMMERCE_CODE ? 'WEBPAY_API_KEY' : 'WEBPAY_COMMERCE_CODE'], message: 'is required in production' });
+      return z.NEVER;
+    }
+    if (env.NODE_ENV === 'production' && !env.SANDBOX && !env.SMTP_URL) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the sandbox outbox delivers nothing)' });
       return z.NEVER;
     }
     if (env.SANDBOX_CLOCK && !env.SANDBOX) {
@@ -107,6 +118,7 @@ const envSchema = z
         listarPerRut: env.RATE_LIMIT_LISTAR_PER_RUT,
         loginPerIp: env.RATE_LIMIT_LOGIN_PER_IP,
         payPerIp: env.RATE_LIMIT_PAY_PER_IP,
+        mailPerSession: env.RATE_LIMIT_MAIL_PER_SESSION,
       },
       sandboxClock: env.SANDBOX_CLOCK,
       webpay: {
@@ -118,6 +130,8 @@ const envSchema = z
         settleAfterSeconds: env.WEBPAY_SETTLE_AFTER_SECONDS,
         reconcileIntervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
       },
+      smtpUrl: env.SMTP_URL,
+      mailFrom: env.MAIL_FROM,
       publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     };
   });

@@ -308,6 +308,20 @@ export const captchaUses = pgTable(
   (t) => [index('captcha_uses_expires_idx').on(t.expiresAt)],
 );
 
+/**
+ * Sandbox mail sink: without SMTP_URL the voucher e-mails land here and /sandbox/outbox shows them, as an SMTP
+ * server's mailbox would. Never used when SMTP is configured.
+ */
+export const outbox = pgTable('outbox', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  html: text('html').notNull(),
+  attachments: jsonb('attachments').$type<{ filename: string; contentType: string; base64: string }[]>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** Append-only: a trigger in the migrations refuses UPDATE and DELETE. */
 export const auditLog = pgTable(
   'audit_log',

@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COORDINATE_COLUMNS, COORDINATE_ROWS, DEMO_MEMBERS } from '../../db/demo-data';
-import { coordinateCards, members } from '../../db/schema';
+import { coordinateCards, members, outbox } from '../../db/schema';
+import { desc } from 'drizzle-orm';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -119,6 +120,39 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
         `<div class="card"><div class="grid" role="table" aria-label="Tarjeta de coordenadas">${header}${rows}</div></div>`,
     );
   });
+
+  r.get('/sandbox/outbox', async (_request, reply) => {
+    const mails = await app.database.db.select().from(outbox).orderBy(desc(outbox.createdAt)).limit(50);
+    const items = mails
+      .map(
+        (m) =>
+          `<li class="card"><div><strong>${escape(m.subject)}</strong></div><div class="note">Para ${escape(m.to)} · ${escape(m.createdAt.toISOString())}</div>` +
+          `<pre style="white-space:pre-wrap">${escape(m.text)}</pre>` +
+          m.attachments.map((a, i) => `<a href="/sandbox/outbox/${m.id}/attachments/${i}">${escape(a.filename)}</a>`).join(' ') +
+          `</li>`,
+      )
+      .join('');
+    return page(
+      reply,
+      'Correos enviados',
+      `<h1>Correos enviados</h1><p class="note">Sin SMTP_URL, los comprobantes por correo quedan aquí.</p>` +
+        (items ? `<ul style="list-style:none;padding:0">${items}</ul>` : '<p>No hay correos.</p>'),
+    );
+  });
+
+  r.get(
+    '/sandbox/outbox/:id/attachments/:index',
+    { schema: { params: z.object({ id: z.uuid(), index: z.coerce.number().int().min(0).max(20) }) } },
+    async (request, reply) => {
+      const [mail] = await app.database.db.select().from(outbox).where(eq(outbox.id, request.params.id));
+      const attachment = mail?.attachments[request.params.index];
+      if (!attachment) return reply.code(404).send({ error: 'not found' });
+      return reply
+        .type(attachment.contentType)
+        .header('content-disposition', `attachment; filename="${attachment.filename.replace(/"/g, '')}"`)
+        .send(Buffer.from(attachment.base64, 'base64'));
+    },
+  );
 
   r.get('/sandbox/authorizer', async (_request, reply) =>
     page(

@@ -1,0 +1,137 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCoordinateCard } from '../../db/demo-data';
+import { outbox } from '../../db/schema';
+import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../test/member-calls';
+import { readPdf } from '../../test/pdf-text';
+import { startTestApp, type TestApp } from '../../test/test-app';
+
+const basic = (rut: string, token: string) => `Basic ${Buffer.from(`${rut}:${token}`).toString('base64')}`;
+
+/** A member pays a PM instalment with coordinates; answers the session and the transaction. */
+async function paidSession(t: TestApp, numeroProducto = '630055667788') {
+  const rut = '11111111-1';
+  const { token, productos } = await listProducts(t.app, rut);
+  const pm = productos.find((p) => p.numeroProducto === numeroProducto)!;
+  const sel = (await postSeleccionar(t.app, token, rut, [oldest(pm, 1)])).json().seleccionarProductoResponse;
+  const login = await postAutentica(t.app, token, rut, '1234');
+  const numeroCuenta = login.json().autenticaConsultaFactoresResponse.numeroCuenta as string;
+  const challenge = await postAutorizar(t.app, token, rut, rut, 1);
+  const card = demoCoordinateCard(rut);
+  const valores = (challenge.json().autorizarPagoProductoCVResponse.desafio.item as { valor: string }[]).map((i) => card[i.valor]!);
+  const paid = await postPagar(t.app, { token, rutTitular: rut, rutPago: rut, numeroCuenta, factor: 1, valores });
+  const pagado = paid.json().pagarProductoCVResponse.productoPagadoCV as { numeroAutorizacion: string; montoPagado: number };
+  return { rut, token, idTransaccion: sel.idTransaccion as string, pagado };
+}
+
+const send = (t: TestApp, token: string, rut: string, correo: string, authorization = basic(rut, token)) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/prod/notificaciones/enviar',
+    headers: { authorization },
+    payload: { enviarComprobantePagoRequest: { userId: rut, canalLlamada: 'PGEX', token, rut, correo } },
+  });
+
+describe('voucher by e-mail over real SMTP, and as PDF', () => {
+  let t: TestApp;
+  let smtp: SMTPServer;
+  const received: ParsedMail[] = [];
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        simpleParser(stream).then((mail) => {
+          received.push(mail);
+          callback();
+        }, callback);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as { port: number }).port;
+    t = await startTestApp('pglite', { config: { smtpUrl: `smtp://127.0.0.1:${port}`, productName: 'Cooperativa Ñandú' }, rateLimits: { mailPerSession: 3 } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('downloads the voucher as an A4 download.pdf with the amounts, the authorisation number and accents', async () => {
+    const { token, idTransaccion, pagado } = await paidSession(t);
+    const res = await t.app.inject({ method: 'POST', url: '/api/comprobante/pdf', payload: { token, idTransaccion } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="download.pdf"');
+    const pdf = await readPdf(new Uint8Array(res.rawPayload));
+    expect(pdf.pages).toEqual([{ width: 595, height: 842 }]);
+    expect(pdf.text).toContain('$156.300');
+    expect(pdf.text).toContain(pagado.numeroAutorizacion);
+    expect(pdf.text).toContain('Cooperativa Ñandú');
+    expect(pdf.text).toContain('N° de transacción');
+  });
+
+  it('never gives the PDF to another session or for a guessed id', async () => {
+    const { idTransaccion } = await paidSession(t, '700011111111');
+    const stranger = await listProducts(t.app, '9876543-3');
+    expect((await t.app.inject({ method: 'POST', url: '/api/comprobante/pdf', payload: { token: stranger.token, idTransaccion } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/api/comprobante/pdf', payload: { token: 'nope', idTransaccion } })).statusCode).toBe(401);
+  });
+
+  it('sends the voucher with the PDF attached and answers the masked address', async () => {
+    const { rut, token, pagado } = await paidSession(t, '520011223344');
+    const res = await send(t, token, rut, 'camila.rojas@example.cl');
+    expect(res.json().enviarComprobantePagoResponse).toEqual({
+      codigo: '200',
+      descripcion: 'Su comprobante ha sido enviado con éxito al correo cam*********@example.cl',
+    });
+    const mail = received.at(-1)!;
+    expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('camila.rojas@example.cl');
+    expect(mail.text).toContain('$412.870');
+    const [attachment] = mail.attachments;
+    expect(attachment?.filename).toBe('download.pdf');
+    expect(attachment?.contentType).toBe('application/pdf');
+    expect((await readPdf(new Uint8Array(attachment!.content))).text).toContain(pagado.numeroAutorizacion);
+    expect(await t.database.db.$count(outbox)).toBe(0);
+  });
+
+  it('refuses a wrong Authorization, an invalid address and a session without payment, and limits the sends', async () => {
+    const { rut, token } = await paidSession(t, '520011223344');
+    expect(errorCode(await send(t, token, rut, 'a@b.cl', basic('9876543-3', token)), 'enviarComprobantePagoResponse')).toBe('476');
+    expect(errorCode(await send(t, token, rut, 'no-es-correo'), 'enviarComprobantePagoResponse')).toBe('400');
+    const unpaid = await listProducts(t.app, '9876543-3');
+    expect(errorCode(await send(t, unpaid.token, '9876543-3', 'x@y.cl'), 'enviarComprobantePagoResponse')).toBe('516');
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await send(t, token, rut, 'camila.rojas@example.cl')).statusCode);
+    expect(codes.at(-1)).toBe(429);
+  });
+});
+
+describe('voucher e-mail without SMTP', () => {
+  it('lands in the sandbox outbox, shown at /sandbox/outbox with its PDF', async () => {
+    const t = await startTestApp('pglite');
+    try {
+      const { rut, token } = await paidSession(t);
+      expect((await send(t, token, rut, 'jorge@example.cl')).json().enviarComprobantePagoResponse.codigo).toBe('200');
+      const [mail] = await t.database.db.select().from(outbox);
+      expect(mail?.to).toBe('jorge@example.cl');
+      const page = await t.app.inject({ method: 'GET', url: '/sandbox/outbox' });
+      expect(page.body).toContain('download.pdf');
+      const pdf = await t.app.inject({ method: 'GET', url: `/sandbox/outbox/${mail!.id}/attachments/0` });
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 502 when the SMTP server refuses, so the member can retry', async () => {
+    const t = await startTestApp('pglite', { config: { smtpUrl: 'smtp://127.0.0.1:9' } });
+    try {
+      const { rut, token } = await paidSession(t);
+      expect(errorCode(await send(t, token, rut, 'jorge@example.cl'), 'enviarComprobantePagoResponse')).toBe('502');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import {
+  COMPROBANTE_PDF_PATH,
+  comprobantePdfRequestSchema,
+  ENVIAR_COMPROBANTE_PATH,
+  ENVIAR_COMPROBANTE_RESPONSE,
+  enviarComprobanteRequestSchema,
+} from '@pago/domain/call-notificaciones';
+import { errorEnvelope } from '@pago/domain/envelope';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { allLimits } from '../../plugins/external/rate-limit';
+import { renderVoucherPdf, VOUCHER_FILENAME } from '../../services/voucher-document';
+
+/** Call 8 (the voucher by e-mail) and the voucher's PDF. */
+export async function notificacionesRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    ENVIAR_COMPROBANTE_PATH,
+    {
+      schema: { body: enviarComprobanteRequestSchema },
+      config: { responseName: ENVIAR_COMPROBANTE_RESPONSE },
+      // Per session: a voucher can be re-sent, not turned into a mail cannon.
+      preHandler: allLimits(
+        app.createRateLimit({
+          max: app.config.rateLimits.mailPerSession,
+          timeWindow: 10 * 60_000,
+          keyGenerator: (request) => `mail:${(request.body as { enviarComprobantePagoRequest?: { token?: string } })?.enviarComprobantePagoRequest?.token ?? request.ip}`,
+        }),
+      ),
+    },
+    async (request) => {
+      const { token, rut, correo } = request.body.enviarComprobantePagoRequest;
+      const expected = `Basic ${Buffer.from(`${rut}:${token}`).toString('base64')}`;
+      if (request.headers.authorization !== expected) return errorEnvelope(ENVIAR_COMPROBANTE_RESPONSE, '476');
+      const result = await app.services.notifications.sendVoucher(token, rut, correo, request.id);
+      if (!result.ok) return errorEnvelope(ENVIAR_COMPROBANTE_RESPONSE, result.codigo);
+      return { [ENVIAR_COMPROBANTE_RESPONSE]: { codigo: '200', descripcion: result.descripcion } };
+    },
+  );
+
+  r.post(COMPROBANTE_PDF_PATH, { schema: { body: comprobantePdfRequestSchema }, config: { responseName: 'comprobantePdfResponse' } }, async (request, reply) => {
+    const result = await app.services.vouchers.query(request.body.token, request.body.idTransaccion);
+    if (!result.ok) return reply.code(result.codigo === '476' ? 401 : 404).send(errorEnvelope('comprobantePdfResponse', result.codigo));
+    const pdf = await renderVoucherPdf({ cooperative: app.config.productName, pagos: result.pagos });
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${VOUCHER_FILENAME}"`)
+      .header('cache-control', 'no-store')
+      .send(pdf);
+  });
+}

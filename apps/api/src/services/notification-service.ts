@@ -1,0 +1,76 @@
+import { maskEmail } from '@pago/domain/call-consultar-pago';
+import { isValidVoucherEmail } from '@pago/domain/email';
+import { emailSentMessage } from '@pago/domain/errors';
+import { toParameterMap } from '@pago/domain/parameters';
+import { canonicalRut, maskRut } from '@pago/domain/rut';
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client';
+import { transactions } from '../db/schema';
+import { appendAudit } from '../repositories/audit-repository';
+import { listParameters } from '../repositories/parameters-repository';
+import type { Mailer } from './mail-service';
+import { voucherOf } from './payment-service';
+import { touchSession } from './session-service';
+import { renderVoucherPdf, totalOf, VOUCHER_FILENAME, voucherLines } from './voucher-document';
+import { formatClp } from '@pago/domain/money';
+
+export type SendResult = { ok: true; descripcion: string } | { ok: false; codigo: string };
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export type NotificationService = ReturnType<typeof createNotificationService>;
+
+export function createNotificationService(db: Db, mailer: Mailer, cooperative: string, log: FastifyBaseLogger) {
+  return {
+    /** Call 8: e-mails the voucher of the session's latest paid transaction, with the PDF attached. */
+    async sendVoucher(token: string, rutInput: string, correo: string, requestId: string): Promise<SendResult> {
+      const rut = canonicalRut(rutInput);
+      if (!rut) return { ok: false, codigo: '476' };
+      const params = toParameterMap(await listParameters(db));
+      const session = await touchSession(db, token, rut, Number(params.sessionTimeOut ?? 5));
+      if (!session) return { ok: false, codigo: '476' };
+      if (!isValidVoucherEmail(correo)) return { ok: false, codigo: '400' };
+      const [trx] = await db
+        .select({ idTransaccion: transactions.idTransaccion })
+        .from(transactions)
+        .where(and(eq(transactions.sessionId, session.id), eq(transactions.status, 'paid')))
+        .orderBy(desc(transactions.settledAt))
+        .limit(1);
+      const pagos = trx ? await db.transaction((tx) => voucherOf(tx, trx.idTransaccion)) : null;
+      if (!trx || !pagos) return { ok: false, codigo: '516' };
+
+      const view = { cooperative, pagos };
+      const lines = voucherLines(view);
+      const pdf = await renderVoucherPdf(view);
+      const text = [
+        `${cooperative} - Pago Online`,
+        'Pago exitoso',
+        `Total pagado: ${formatClp(totalOf(pagos))}`,
+        ...lines.heading.map(([k, v]) => `${k}: ${v}`),
+        ...lines.products.flatMap((p) => [p.title, ...p.lines.map(([k, v]) => `  ${k}: ${v}`)]),
+        'Adjuntamos tu comprobante en PDF.',
+      ].join('\n');
+      const html =
+        `<h1 style="font-family:Arial,sans-serif;color:#0b3f4a">Pago exitoso</h1><p style="font-family:Arial,sans-serif">Total pagado: <strong>${escape(lines.total)}</strong></p>` +
+        `<table style="font-family:Arial,sans-serif;font-size:14px">${lines.heading.map(([k, v]) => `<tr><td>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>` +
+        lines.products.map((p) => `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(p.title)}</h2><ul>${p.lines.map(([k, v]) => `<li>${escape(k)}: ${escape(v)}</li>`).join('')}</ul>`).join('') +
+        `<p style="font-family:Arial,sans-serif">Adjuntamos tu comprobante en PDF.</p>`;
+      try {
+        await mailer.send({
+          to: correo,
+          subject: `Comprobante de pago ${cooperative}`,
+          text,
+          html,
+          attachments: [{ filename: VOUCHER_FILENAME, contentType: 'application/pdf', content: pdf }],
+        });
+      } catch (error) {
+        log.error({ err: error instanceof Error ? error.message : String(error), idTransaccion: trx.idTransaccion }, 'voucher e-mail failed');
+        return { ok: false, codigo: '502' };
+      }
+      await appendAudit(db, { kind: 'comprobante.enviado', rutMasked: maskRut(rut), requestId, detail: { idTransaccion: trx.idTransaccion, correo: maskEmail(correo) } });
+      return { ok: true, descripcion: emailSentMessage(maskEmail(correo)) };
+    },
+  };
+}

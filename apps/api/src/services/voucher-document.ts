@@ -1,0 +1,85 @@
+import { asArray } from '@pago/domain/as-array';
+import type { Pago } from '@pago/domain/call-consultar-pago';
+import { wireToScreen } from '@pago/domain/dates';
+import { formatClp } from '@pago/domain/money';
+import { maskProductNumber } from '@pago/domain/products';
+import PDFDocument from 'pdfkit';
+
+export const VOUCHER_FILENAME = 'download.pdf';
+
+const PRIMARY = '#0b3f4a';
+const MUTED = '#4a5d66';
+
+export interface VoucherView {
+  cooperative: string;
+  pagos: Pago[];
+}
+
+export const totalOf = (pagos: Pago[]) => pagos.reduce((sum, p) => sum + asArray(p.detallePago).reduce((s, d) => s + d.montoPagado, 0), 0);
+
+/** 'Debito' for the own account, 'Webpay' for cards (spec §9). */
+export const medioLabel = (medio: Pago['medioPago']) => (medio === 'WEBPAY' ? 'Webpay' : 'Debito');
+
+/** The lines a voucher shows, shared by the PDF and the e-mail so that both say the same. */
+export function voucherLines(view: VoucherView): { heading: [string, string][]; products: { title: string; lines: [string, string][] }[]; total: string } {
+  const first = view.pagos[0]!;
+  return {
+    heading: [
+      ['N° de transacción', first.idTransaccion],
+      ['Fecha', `${wireToScreen(first.fechaPago)} ${first.horaPago}`],
+      ['Medio de pago', `${medioLabel(first.medioPago)} (${first.medioPago})`],
+      ['Cuenta de pago', first.cuentaPago],
+      ['RUT deudor', first.rutDeudor],
+    ],
+    products: view.pagos.map((p) => ({
+      title: `${p.descripcionProducto} N° ${maskProductNumber(p.numeroProducto)}`,
+      lines: asArray(p.detallePago).flatMap((d): [string, string][] => [
+        [d.cantidadCuotas > 1 ? `${d.cantidadCuotas} cuotas` : d.numeroCuota > 0 ? `Cuota N° ${d.numeroCuota}` : 'Monto', formatClp(d.montoPagado)],
+        ['N° de autorización', d.numeroAutorizacion],
+      ]),
+    })),
+    total: formatClp(totalOf(view.pagos)),
+  };
+}
+
+/** The voucher as an A4 PDF (pdfkit's standard fonts carry Spanish accents in WinAnsi). */
+export function renderVoucherPdf(view: VoucherView): Promise<Buffer> {
+  const lines = voucherLines(view);
+  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: 'Comprobante de pago', Author: view.cooperative } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const width = doc.page.width - 112;
+  doc.rect(0, 0, doc.page.width, 90).fill(PRIMARY);
+  doc.fillColor('#ffffff').font('Helvetica-Bold').fontSize(20).text(view.cooperative, 56, 30);
+  doc.font('Helvetica').fontSize(11).text('Pago Online · Comprobante de pago', 56, 56);
+  doc.moveDown(3);
+  doc.fillColor(PRIMARY).font('Helvetica-Bold').fontSize(18).text('Pago exitoso', 56, 120);
+  doc.fillColor('#000000').font('Helvetica-Bold').fontSize(13).text(`Total pagado: ${lines.total}`, 56, 148);
+  let y = 180;
+  const row = (label: string, value: string, bold = false) => {
+    doc.fillColor(MUTED).font('Helvetica').fontSize(10).text(label, 56, y, { width: width / 2 });
+    doc.fillColor('#000000').font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10).text(value, 56 + width / 2, y, { width: width / 2, align: 'right' });
+    y += 18;
+  };
+  for (const [label, value] of lines.heading) row(label, value);
+  for (const product of lines.products) {
+    y += 10;
+    doc.moveTo(56, y).lineTo(56 + width, y).strokeColor('#d5dde2').stroke();
+    y += 10;
+    doc.fillColor(PRIMARY).font('Helvetica-Bold').fontSize(11).text(product.title, 56, y, { width });
+    y += 20;
+    for (const [label, value] of product.lines) row(label, value, label !== 'N° de autorización');
+  }
+  y += 14;
+  doc.moveTo(56, y).lineTo(56 + width, y).strokeColor(PRIMARY).lineWidth(1.5).stroke();
+  y += 10;
+  row('Total pagado', lines.total, true);
+  doc.fillColor(MUTED).font('Helvetica').fontSize(8).text('Este comprobante es válido como constancia de pago. Consérvalo para cualquier consulta.', 56, doc.page.height - 90, { width, align: 'center' });
+  doc.end();
+  return done;
+}
