@@ -26,6 +26,7 @@ import { consultarPagoRoute } from './routes/prod/pago/consultar';
 import { sandboxRoutes } from './routes/sandbox/sandbox-pages';
 import { pagoExpressRoutes } from './routes/api/pagoexpress';
 import { notificacionesRoutes } from './routes/prod/notificaciones';
+import { auditoriaRoutes } from './routes/prod/auditoria';
 import { createMailer, type Mailer } from './services/mail-service';
 import { createNotificationService } from './services/notification-service';
 import { createCardPaymentService } from './services/card-payment-service';
@@ -130,6 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(consultarPagoRoute);
   await app.register(pagoExpressRoutes);
   await app.register(notificacionesRoutes);
+  await app.register(auditoriaRoutes);
   if (config.sandbox) await app.register(sandboxRoutes);
   await app.register(adminRoutes, { prefix: '/admin' });
 
