@@ -27,6 +27,8 @@ import { sandboxRoutes } from './routes/sandbox/sandbox-pages';
 import { pagoExpressRoutes } from './routes/api/pagoexpress';
 import { notificacionesRoutes } from './routes/prod/notificaciones';
 import { auditoriaRoutes } from './routes/prod/auditoria';
+import { registerOpenApi } from './plugins/external/openapi';
+import { registerMetrics, type Metrics } from './plugins/app/metrics';
 import { createMailer, type Mailer } from './services/mail-service';
 import { createNotificationService } from './services/notification-service';
 import { createCardPaymentService } from './services/card-payment-service';
@@ -49,6 +51,7 @@ export interface AppServices {
 declare module 'fastify' {
   interface FastifyInstance {
     services: AppServices;
+    metrics: Metrics;
     database: Database;
     config: Config;
   }
@@ -119,6 +122,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerErrorHandling(app);
+  app.decorate('metrics', registerMetrics(app));
+  await registerOpenApi(app);
   await registerSecurityHeaders(app, { production: config.nodeEnv === 'production', formTargets: [new URL(config.webpay.baseUrl).origin] });
   await registerRateLimit(app, config.redisUrl);
 

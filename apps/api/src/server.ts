@@ -66,7 +66,10 @@ async function main(): Promise<void> {
   // Every replica runs the reconciliation: each pending card payment is taken by one of them (SKIP LOCKED).
   if (config.webpay.reconcileIntervalSeconds > 0) {
     const timer = setInterval(() => {
-      app.services.card.reconcileOnce().catch((error: unknown) => logger.error({ err: error }, 'webpay reconciliation failed'));
+      app.services.card
+        .reconcileOnce()
+        .then(({ backlog }) => app.metrics.reconciliationBacklog.set(backlog))
+        .catch((error: unknown) => logger.error({ err: error }, 'webpay reconciliation failed'));
     }, config.webpay.reconcileIntervalSeconds * 1000);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));

@@ -4,10 +4,13 @@ import { SANDBOX_ADMIN_TOKEN } from '../config';
 const USAGE = `usage:
   npm run admin -- params list
   npm run admin -- params set NAME VALUE
+  npm run admin -- members unblock-password RUT
+  npm run admin -- members unblock-card RUT
+  npm run admin -- tx show ID_TRANSACCION
 
 environment: API_URL (default http://localhost:3000), ADMIN_TOKEN (default: the sandbox token)`;
 
-async function call(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<unknown> {
+async function call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<unknown> {
   const base = (process.env.API_URL ?? 'http://localhost:3000').replace(/\/$/, '');
   const token = process.env.ADMIN_TOKEN ?? SANDBOX_ADMIN_TOKEN;
   const response = await fetch(`${base}/admin${path}`, {
@@ -20,8 +23,8 @@ async function call(method: 'GET' | 'PUT', path: string, body?: unknown): Promis
   });
   const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const detail = (payload as { parametrosResponse?: { error?: { errores?: { detalleError?: { descripcion?: string } } } } })
-      ?.parametrosResponse?.error?.errores?.detalleError?.descripcion;
+    const envelope = Object.values((payload ?? {}) as Record<string, { error?: { errores?: { detalleError?: { descripcion?: string } } } }>)[0];
+    const detail = envelope?.error?.errores?.detalleError?.descripcion;
     throw new Error(`${response.status}: ${detail ?? 'error'}`);
   }
   return payload;
@@ -41,6 +44,17 @@ async function main(argv: string[]): Promise<number> {
     };
     const r = body.parametrosResponse;
     console.log(`${r.nombre}: ${r.anterior} -> ${r.valor}`);
+    return 0;
+  }
+  if (group === 'members' && (action === 'unblock-password' || action === 'unblock-card') && rest.length === 1) {
+    const what = action === 'unblock-password' ? 'desbloquear-clave' : 'desbloquear-tarjeta';
+    await call('POST', `/socios/${encodeURIComponent(rest[0]!)}/${what}`);
+    console.log(`${rest[0]}: ${action === 'unblock-password' ? 'password' : 'coordinate card'} unblocked`);
+    return 0;
+  }
+  if (group === 'tx' && action === 'show' && rest.length === 1) {
+    const body = (await call('GET', `/transacciones/${encodeURIComponent(rest[0]!)}`)) as { operacionesResponse: unknown };
+    console.log(JSON.stringify(body.operacionesResponse, null, 2));
     return 0;
   }
   console.error(USAGE);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { operationsRoutes } from './operaciones';
 
 const RESPONSE = 'parametrosResponse';
 
@@ -20,6 +21,8 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(401).send(errorEnvelope(RESPONSE, '400', 'No autorizado.'));
     }
   });
+
+  await app.register(operationsRoutes);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
 

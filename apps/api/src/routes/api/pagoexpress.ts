@@ -21,6 +21,15 @@ const initMallBody = z
   })
   .strict();
 
+const WEBPAY_OUTCOMES = {
+  aprobado: 'paid',
+  parcial: 'partial',
+  rechazado: 'rejected',
+  anulado: 'cancelled',
+  pendiente: 'pending',
+  error: 'error',
+} as const;
+
 /** A refusal of the payment host: the spec's `code` (0 = ok) with the catalogue's description. */
 const refusal = (codigo: string) => ({ code: Number(codigo), descripcion: errorDetail(codigo).descripcion });
 
@@ -54,6 +63,7 @@ export async function pagoExpressRoutes(app: FastifyInstance): Promise<void> {
   const onReturn = async (request: FastifyRequest, reply: FastifyReply) => {
     const fields = { ...((request.query as Record<string, unknown>) ?? {}), ...((request.body as Record<string, unknown>) ?? {}) };
     const outcome = await app.services.card.handleReturn(fields, request.id);
+    app.metrics.payments.inc({ method: 'webpay', outcome: WEBPAY_OUTCOMES[outcome.estado] });
     const query = new URLSearchParams({ estado: outcome.estado, ...(outcome.idTransaccion ? { idTransaccion: outcome.idTransaccion } : {}) });
     return reply.redirect(`/pagoexpress/webpayresult?${query.toString()}`, 303);
   };

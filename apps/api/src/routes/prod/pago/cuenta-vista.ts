@@ -84,6 +84,11 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: pagarRequestSchema }, config: { responseName: PAGAR_RESPONSE }, preHandler: perIp('pagar', payPerIp) },
     async (request) => {
       const result = await app.services.ownAccount.pay(request.body.pagarProductoCVRequest, request.id);
+      // 25 is the authoriser still waiting: the browser's polling, not an outcome.
+      if (result.ok || result.codigo !== '25') {
+        const outcome = result.ok ? 'paid' : result.codigo === '47203' ? 'insufficient_funds' : 'refused';
+        app.metrics.payments.inc({ method: 'cuenta_vista', outcome });
+      }
       if (!result.ok) return envelopeFor(PAGAR_RESPONSE, result.codigo, app.config.productSlug);
       // Spec §7.6: one product is an object, several a list.
       const pagados = result.pagados.length === 1 ? result.pagados[0] : result.pagados;

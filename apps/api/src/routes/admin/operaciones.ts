@@ -1,0 +1,34 @@
+import { errorEnvelope } from '@pago/domain/envelope';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createAdminService } from '../../services/admin-service';
+
+const RESPONSE = 'operacionesResponse';
+const rutParams = z.object({ rut: z.string().min(3).max(16) });
+
+/** Operator's calls for members and payments (same bearer token as the parameters). */
+export async function operationsRoutes(app: FastifyInstance): Promise<void> {
+  const admin = createAdminService(app.database.db);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const notFound = (what: string) => errorEnvelope(RESPONSE, '400', `${what} no encontrado.`);
+
+  r.post('/socios/:rut/desbloquear-clave', { schema: { params: rutParams }, config: { responseName: RESPONSE } }, async (request, reply) => {
+    const done = await admin.unblockPassword(request.params.rut, request.id);
+    return done ? { [RESPONSE]: { codigo: '200' } } : reply.code(404).send(notFound('Socio'));
+  });
+
+  r.post('/socios/:rut/desbloquear-tarjeta', { schema: { params: rutParams }, config: { responseName: RESPONSE } }, async (request, reply) => {
+    const done = await admin.unblockCard(request.params.rut, request.id);
+    return done ? { [RESPONSE]: { codigo: '200' } } : reply.code(404).send(notFound('Tarjeta de coordenadas'));
+  });
+
+  r.get(
+    '/transacciones/:id',
+    { schema: { params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }) }, config: { responseName: RESPONSE } },
+    async (request, reply) => {
+      const found = await admin.transaction(request.params.id);
+      return found ? { [RESPONSE]: found } : reply.code(404).send(notFound('Transacción'));
+    },
+  );
+}
