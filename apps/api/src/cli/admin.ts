@@ -1,5 +1,7 @@
 // Operator's command line over the admin API: `npm run admin -- params list | params set NAME VALUE`.
+import { readFile } from 'node:fs/promises';
 import { SANDBOX_ADMIN_TOKEN } from '../config';
+import { readLoad } from './import-file';
 
 const USAGE = `usage:
   npm run admin -- params list
@@ -7,6 +9,7 @@ const USAGE = `usage:
   npm run admin -- members unblock-password RUT
   npm run admin -- members unblock-card RUT
   npm run admin -- tx show ID_TRANSACCION
+  npm run admin -- import FILE.json|FILE.csv
 
 environment: API_URL (default http://localhost:3000), ADMIN_TOKEN (default: the sandbox token)`;
 
@@ -51,6 +54,21 @@ async function main(argv: string[]): Promise<number> {
     await call('POST', `/socios/${encodeURIComponent(rest[0]!)}/${what}`);
     console.log(`${rest[0]}: ${action === 'unblock-password' ? 'password' : 'coordinate card'} unblocked`);
     return 0;
+  }
+  if (group === 'import' && action && rest.length === 0) {
+    const rows = readLoad(action, await readFile(action, 'utf8'));
+    let aceptados = 0;
+    const rechazados: unknown[] = [];
+    // Sent in batches: a night's load can be large, each call stays small.
+    for (let i = 0; i < rows.length; i += 1_000) {
+      const body = (await call('POST', '/importacion', { socios: rows.slice(i, i + 1_000) })) as {
+        operacionesResponse: { aceptados: number; rechazados: { fila: number }[] };
+      };
+      aceptados += body.operacionesResponse.aceptados;
+      rechazados.push(...body.operacionesResponse.rechazados.map((r) => ({ ...r, fila: r.fila + i })));
+    }
+    console.log(JSON.stringify({ recibidos: rows.length, aceptados, rechazados }, null, 2));
+    return rechazados.length === 0 ? 0 : 3;
   }
   if (group === 'tx' && action === 'show' && rest.length === 1) {
     const body = (await call('GET', `/transacciones/${encodeURIComponent(rest[0]!)}`)) as { operacionesResponse: unknown };

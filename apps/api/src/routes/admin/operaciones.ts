@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createAdminService } from '../../services/admin-service';
+import { createImportService } from '../../services/import-service';
 
 const RESPONSE = 'operacionesResponse';
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
@@ -10,6 +11,7 @@ const rutParams = z.object({ rut: z.string().min(3).max(16) });
 /** Operator's calls for members and payments (same bearer token as the parameters). */
 export async function operationsRoutes(app: FastifyInstance): Promise<void> {
   const admin = createAdminService(app.database.db);
+  const importer = createImportService(app.database.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const notFound = (what: string) => errorEnvelope(RESPONSE, '400', `${what} no encontrado.`);
 
@@ -22,6 +24,13 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
     const done = await admin.unblockCard(request.params.rut, request.id);
     return done ? { [RESPONSE]: { codigo: '200' } } : reply.code(404).send(notFound('Tarjeta de coordenadas'));
   });
+
+  // Up to 5.000 members per call (the CLI splits bigger loads); each row is validated and written on its own.
+  r.post(
+    '/importacion',
+    { schema: { body: z.object({ socios: z.array(z.unknown()).min(1).max(5_000) }).strict() }, config: { responseName: RESPONSE }, bodyLimit: 20 * 1024 * 1024 },
+    async (request) => ({ [RESPONSE]: await importer.importMembers(request.body.socios, request.id) }),
+  );
 
   r.get(
     '/transacciones/:id',

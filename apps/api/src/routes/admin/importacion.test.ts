@@ -1,0 +1,71 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLoad } from '../../cli/import-file';
+import { accounts, instalments, members, products } from '../../db/schema';
+import { listProducts } from '../../test/member-calls';
+import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
+
+const CSV = `rut,nombre,correo,numeroCuenta,saldoCuenta,familia,numeroProducto,numeroCuota,monto,montoPendiente,pagoMinimo,fechaVencimiento,medioPago
+5.126.663-3,Ana Soto,ana@example.cl,000099990001,250000,PC,410055550001,1,40000,,,20301201,
+5.126.663-3,Ana Soto,ana@example.cl,000099990001,250000,PC,410055550001,2,40000,,,20310101,
+5.126.663-3,Ana Soto,ana@example.cl,000099990001,250000,AH,800055550001,,,,,,
+12.345.678-0,RUT malo,,,,PC,410055550002,1,1000,,,20301201,
+6.543.210-2,Otro,,,,PM,410012345678,1,1000,,,20301201,
+`;
+
+describe.each(DATABASE_KINDS)('nightly import on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const post = (socios: unknown[]) =>
+    t.app.inject({ method: 'POST', url: '/admin/importacion', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { socios } });
+
+  it('imports valid rows, reports the rejected ones row by row, and is idempotent', async () => {
+    const rows = readLoad('carga.csv', CSV);
+    expect(rows).toHaveLength(3);
+    const first = (await post(rows)).json().operacionesResponse;
+    expect(first.recibidos).toBe(3);
+    expect(first.aceptados).toBe(1);
+    expect(first.rechazados.map((r: { fila: number }) => r.fila)).toEqual([2, 3]);
+    expect(first.rechazados[0].motivos.join()).toContain('RUT inválido');
+    expect(first.rechazados[1].motivos.join()).toContain('pertenece a otro socio');
+
+    const counts = async () => ({
+      members: await t.database.db.$count(members),
+      products: await t.database.db.$count(products),
+      instalments: await t.database.db.$count(instalments),
+      accounts: await t.database.db.$count(accounts),
+    });
+    const after = await counts();
+    await post(rows);
+    expect(await counts()).toEqual(after);
+
+    const { productos } = await listProducts(t.app, '5126663-3');
+    expect(productos.map((p) => p.tipoFamiliaProducto).sort()).toEqual(['AH', 'PC']);
+    const [account] = await t.database.db.select().from(accounts).where(eq(accounts.numeroCuenta, '000099990001'));
+    expect(account?.saldo).toBe(250_000);
+  });
+
+  it('reflects the core system: a paid instalment (montoPendiente 0) leaves the list', async () => {
+    await post([
+      {
+        rut: '5126663-3',
+        nombre: 'Ana Soto',
+        productos: [{ familia: 'PC', numeroProducto: '410055550001', cuotas: [{ numeroCuota: 1, monto: 40000, montoPendiente: 0, fechaVencimiento: '20301201' }] }],
+      },
+    ]);
+    const { productos } = await listProducts(t.app, '5126663-3');
+    const pc = productos.find((p) => p.tipoFamiliaProducto === 'PC')!;
+    expect((pc.listaDetalleProductos as { numeroCuota: number }[]).map((d) => d.numeroCuota)).toEqual([2]);
+  });
+
+  it('refuses a malformed load with 400', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/admin/importacion', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { socios: 'no' } });
+    expect(res.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,170 @@
+import { familySchema } from '@pago/domain/families';
+import { isWireDate } from '@pago/domain/dates';
+import { canonicalRut, maskRut } from '@pago/domain/rut';
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { accounts, instalments, members, products } from '../db/schema';
+import { appendAudit } from '../repositories/audit-repository';
+
+const money = z.number().int().min(0).max(9_999_999_999);
+const wireDate = z.string().refine(isWireDate, 'fecha yyyymmdd inválida');
+const toIso = (wire: string) => `${wire.slice(0, 4)}-${wire.slice(4, 6)}-${wire.slice(6, 8)}`;
+
+/** One member as the core system's nightly load sends it. */
+export const importedMemberSchema = z
+  .object({
+    rut: z.string().refine((v) => canonicalRut(v) !== null, 'RUT inválido'),
+    nombre: z.string().min(1).max(120),
+    correo: z.email().max(254).optional(),
+    cuenta: z.object({ numeroCuenta: z.string().regex(/^\d{6,20}$/), saldo: money }).strict().optional(),
+    productos: z
+      .array(
+        z
+          .object({
+            familia: familySchema,
+            numeroProducto: z.string().regex(/^\d{6,20}$/),
+            permiteAbono: z.boolean().default(false),
+            permiteMultipleAbono: z.boolean().default(false),
+            montoMinimoAbonoMultiple: money.default(0),
+            fechaVigenciaAbono: wireDate.optional(),
+            fechaFacturacion: wireDate.optional(),
+            deudaTotal: money.optional(),
+            cupoTotal: money.default(0),
+            numeroCuotasPactadas: z.number().int().min(0).max(1000).default(0),
+            saldo: money.default(0),
+            cuotas: z
+              .array(
+                z
+                  .object({
+                    numeroCuota: z.number().int().min(0).max(1000),
+                    monto: money,
+                    montoPendiente: money.optional(),
+                    pagoMinimo: money.optional(),
+                    fechaVencimiento: wireDate,
+                    medioPago: z.enum(['CONVENIO']).optional(),
+                  })
+                  .strict()
+                  .refine((c) => (c.montoPendiente ?? c.monto) <= c.monto, 'montoPendiente mayor que monto'),
+              )
+              .max(600)
+              .default([]),
+          })
+          .strict(),
+      )
+      .max(50)
+      .default([]),
+  })
+  .strict();
+export type ImportedMember = z.infer<typeof importedMemberSchema>;
+
+export interface ImportReport {
+  recibidos: number;
+  aceptados: number;
+  rechazados: { fila: number; rut: string; motivos: string[] }[];
+}
+
+export type ImportService = ReturnType<typeof createImportService>;
+
+/**
+ * The nightly load from the core system: each member is validated on its own and written in its own database
+ * transaction (a bad row is reported, never half-written, and never stops the others). Upserts by natural keys
+ * (RUT, account number, product number, instalment number), so loading the same file twice changes nothing.
+ */
+export function createImportService(db: Db) {
+  async function upsert(member: ImportedMember): Promise<void> {
+    const rut = canonicalRut(member.rut)!;
+    await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(members)
+        .values({ rut, name: member.nombre, email: member.correo ?? null })
+        .onConflictDoUpdate({ target: members.rut, set: { name: member.nombre, email: member.correo ?? null } })
+        .returning({ id: members.id });
+      const memberId = row!.id;
+      if (member.cuenta) {
+        const [owner] = await tx.select({ memberId: accounts.memberId }).from(accounts).where(eq(accounts.numeroCuenta, member.cuenta.numeroCuenta));
+        if (owner && owner.memberId !== memberId) throw new Error(`la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`);
+        await tx
+          .insert(accounts)
+          .values({ memberId, numeroCuenta: member.cuenta.numeroCuenta, saldo: member.cuenta.saldo })
+          .onConflictDoUpdate({ target: accounts.numeroCuenta, set: { saldo: member.cuenta.saldo } });
+      }
+      for (const p of member.productos) {
+        const [existing] = await tx.select({ memberId: products.memberId, family: products.family }).from(products).where(eq(products.numeroProducto, p.numeroProducto));
+        if (existing && (existing.memberId !== memberId || existing.family !== p.familia)) {
+          throw new Error(`el producto ${p.numeroProducto} pertenece a otro socio o familia`);
+        }
+        const values = {
+          memberId,
+          family: p.familia,
+          numeroProducto: p.numeroProducto,
+          permiteAbono: p.permiteAbono,
+          permiteMultipleAbono: p.permiteMultipleAbono,
+          montoMinimoAbonoMultiple: p.montoMinimoAbonoMultiple,
+          fechaVigenciaAbono: p.fechaVigenciaAbono ? toIso(p.fechaVigenciaAbono) : null,
+          fechaFacturacion: p.fechaFacturacion ? toIso(p.fechaFacturacion) : null,
+          deudaTotal: p.deudaTotal ?? p.cuotas.reduce((sum, c) => sum + (c.montoPendiente ?? c.monto), 0),
+          cupoTotal: p.cupoTotal,
+          numeroCuotasPactadas: p.numeroCuotasPactadas,
+          saldo: p.saldo,
+        };
+        const { memberId: _m, numeroProducto: _n, family: _f, ...updatable } = values;
+        const [prod] = await tx
+          .insert(products)
+          .values(values)
+          .onConflictDoUpdate({ target: products.numeroProducto, set: updatable })
+          .returning({ id: products.id });
+        for (const c of p.cuotas) {
+          const pendiente = c.montoPendiente ?? c.monto;
+          await tx
+            .insert(instalments)
+            .values({
+              productId: prod!.id,
+              numeroCuota: c.numeroCuota,
+              montoOriginal: c.monto,
+              montoPendiente: pendiente,
+              pagoMinimo: c.pagoMinimo ?? c.monto,
+              fechaVencimiento: toIso(c.fechaVencimiento),
+              medioPago: c.medioPago ?? null,
+              paidAt: pendiente === 0 ? sql`now()` : null,
+            })
+            .onConflictDoUpdate({
+              target: [instalments.productId, instalments.numeroCuota],
+              set: {
+                montoOriginal: c.monto,
+                montoPendiente: pendiente,
+                pagoMinimo: c.pagoMinimo ?? c.monto,
+                fechaVencimiento: toIso(c.fechaVencimiento),
+                medioPago: c.medioPago ?? null,
+                paidAt: pendiente === 0 ? sql`coalesce(${instalments.paidAt}, now())` : null,
+              },
+            });
+        }
+      }
+    });
+  }
+
+  return {
+    async importMembers(rows: unknown[], requestId: string): Promise<ImportReport> {
+      const report: ImportReport = { recibidos: rows.length, aceptados: 0, rechazados: [] };
+      for (const [index, raw] of rows.entries()) {
+        const rutHint = typeof (raw as { rut?: unknown })?.rut === 'string' ? (raw as { rut: string }).rut : '';
+        const masked = canonicalRut(rutHint) ? maskRut(canonicalRut(rutHint)!) : '';
+        const parsed = importedMemberSchema.safeParse(raw);
+        if (!parsed.success) {
+          report.rechazados.push({ fila: index + 1, rut: masked, motivos: parsed.error.issues.map((i) => `${i.path.join('.') || 'fila'}: ${i.message}`) });
+          continue;
+        }
+        try {
+          await upsert(parsed.data);
+          report.aceptados++;
+        } catch (error) {
+          report.rechazados.push({ fila: index + 1, rut: masked, motivos: [error instanceof Error ? error.message : 'error al guardar'] });
+        }
+      }
+      await appendAudit(db, { kind: 'admin.importacion', requestId, detail: { recibidos: report.recibidos, aceptados: report.aceptados, rechazados: report.rechazados.length } });
+      return report;
+    },
+  };
+}
+
