@@ -9,6 +9,8 @@ const proxied = ['/prod', '/api', '/admin', '/sandbox'];
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // The cooperative's slug, name and site come from the same variables the API reads (README, Configuration).
+  envPrefix: ['PRODUCT_'],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

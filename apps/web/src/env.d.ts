@@ -1,8 +1,10 @@
 interface ImportMetaEnv {
   /** '{product}' in routes such as /pagoexpress/PC/{product}methodpay; 'coop' when unset. */
-  readonly VITE_PRODUCT_SLUG?: string;
+  readonly PRODUCT_SLUG?: string;
   /** The cooperative's name in the header; 'Cooperativa' when unset. */
-  readonly VITE_PRODUCT_NAME?: string;
+  readonly PRODUCT_NAME?: string;
+  /** The cooperative's site ('< Volver a {product}'); '/' when unset. */
+  readonly PRODUCT_SITE_URL?: string;
 }
 
 interface ImportMeta {

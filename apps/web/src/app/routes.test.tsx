@@ -3,6 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useAppStore } from '../lib/app-store';
+import { stubFetch } from '../test/fetch-stub';
 import { LocationDisplay } from '../test/location-display';
 import { AppRoutes } from './routes';
 
@@ -16,10 +17,35 @@ function renderAt(path: string) {
   return { location: () => screen.getByTestId('location').textContent };
 }
 
+const detalle = { montoPendiente: 85_430, pagoMinimo: 20_000, codigoEstadoCuota: 'A', diasMora: 0, medioPago: '' } as const;
+const credit = (tipoFamiliaProducto: 'PC' | 'HI', numeroProducto: string) => ({
+  tipoFamiliaProducto,
+  nombreFamiliaProducto: tipoFamiliaProducto === 'PC' ? 'Crédito de Consumo' : 'Crédito Hipotecario',
+  numeroProducto,
+  listaDetalleProductos: [{ ...detalle, numeroCuota: 1, fechaVencimiento: '20300612' }],
+  permiteAbono: false,
+  permiteMultipleAbono: false,
+  montoMinimoAbonoMultiple: 0,
+  fechaVigenciaAbono: '',
+  deudaTotal: 0,
+  deudaTotalInternacional: 0,
+  cupoTotal: 0,
+  numeroCuotasPactadas: 0,
+  numeroCuotasPendientes: 1,
+});
+
+/** An authenticated session as step 1 leaves it: a token and the products of more than one family. */
 function signIn() {
   useAppStore.setState({
     customer: { rut: '12345678-5', rememberMe: false, token: 'token-de-sesion' },
     config: { parameters: {}, isAuthenticated: true },
+    products: [credit('PC', '410012345678'), credit('HI', '610011112222')],
+    // What step 2 hands to step 3 (step 3 sends the member back to step 2 without it).
+    selection: {
+      family: 'HI',
+      productsToPay: [{ productNumber: '610011112222', installment: ['1|85430|20300612|A|0'] }],
+      amount: 85_430,
+    },
   });
 }
 
@@ -43,10 +69,10 @@ describe('routes for every session (specification §2)', () => {
     ['/pagoexpress/error', '¡Lo sentimos!'],
     ['/pagoexpress/customError', '¡Lo sentimos!'],
     ['/pagoexpress/ErrorLogin', 'No es posible realizar el depósito'],
-    ['/pagoexpress/successvoucher/ABC123', 'Pago exitoso'],
-    ['/pagoexpress/cancelvoucher/ABC123', 'Pago rechazado'],
-    ['/pagoexpress/webpayresult', 'Procesando tu pago'],
-    ['/pagoexpress/webpayfinal', 'Finalizando tu pago'],
+    // Without the session that paid it, the voucher is not shown (nothing is asked of the server).
+    ['/pagoexpress/successvoucher/ABC123', 'Comprobante no disponible'],
+    // The card provider's screens (webpayresult, webpayfinal, cancelvoucher) need their query or the card path's
+    // state: see 'the card provider's screens' below.
   ])('%s shows %j inside the page landmarks', async (path, title) => {
     const { location } = renderAt(path);
     await heading(title);
@@ -57,6 +83,8 @@ describe('routes for every session (specification §2)', () => {
   });
 
   it.each(['/pagoexpress/stepone', '/pagoonline/stepone'])('%s shows step 1 with the RUT', async (path) => {
+    // Without a session step 1 lists the products (captcha, then call 2): keep that call pending.
+    stubFetch(new Promise<Response>(() => {}));
     useAppStore.setState({ customer: { rut: '12345678-5', rememberMe: false, token: '' } });
     renderAt(path);
     await heading('Selecciona el producto que deseas pagar');
@@ -77,13 +105,40 @@ describe('routes for every session (specification §2)', () => {
   });
 });
 
+// Card path (features/card): the return from Webpay is routed by its URL, the cancel voucher by the method of payment.
+describe("the card provider's screens", () => {
+  const ID = '0123456789abcdef0123456789abcdef';
+
+  it('webpayresult with the return URL of a rejection shows the cancel voucher inside the page landmarks', async () => {
+    useAppStore.setState({ methodPay: 'webpaymethodpay' });
+    const { location } = renderAt(`/pagoexpress/webpayresult?estado=rechazado&idTransaccion=${ID}`);
+    await heading('Pago rechazado');
+    expect(location()).toBe(`/pagoexpress/cancelvoucher/${ID}`);
+    expect(screen.getByRole('banner')).toBeDefined();
+    expect(screen.getByRole('main')).toBeDefined();
+    expect(screen.getByRole('contentinfo')).toBeDefined();
+  });
+
+  it('webpayresult without the return URL of the payment host goes to the error page (specification §5)', async () => {
+    const { location } = renderAt('/pagoexpress/webpayresult');
+    await heading('¡Lo sentimos!');
+    expect(location()).toBe('/pagoexpress/error');
+  });
+
+  it('webpayfinal of a partial approval is open to every session', async () => {
+    const { location } = renderAt(`/pagoexpress/webpayfinal?idTransaccion=${ID}`);
+    await heading('Pago parcialmente aprobado');
+    expect(location()).toBe('/pagoexpress/webpayfinal');
+  });
+});
+
 const AUTHENTICATED_ONLY = [
   ['/pagoexpress/steptwo/PC', 'Crédito de Consumo'],
   ['/pagoexpress/steptwo/TC', 'Tarjetas de Crédito'],
   ['/pagoexpress/steptwo/AH', 'Cuenta de Ahorro'],
   ['/pagoexpress/stepthree/HI', 'Selecciona tu medio de pago'],
   ['/pagoexpress/PC/coopmethodpay', 'Paga con tu Cuenta Vista'],
-  ['/pagoexpress/CP/webpaymethodpay', 'Paga con tarjeta de débito o crédito'],
+  ['/pagoexpress/CP/webpaymethodpay', 'Pago con Webpay'],
   ['/pagoexpress/PM/SecurityFactor', 'Autoriza tu pago'],
   ['/pagoexpress/PC/coopmethodpaychallenge', 'Ingresa tus coordenadas'],
   ['/pagoexpress/bloquedUser', 'Tu clave ha sido bloqueada'],

@@ -33,9 +33,53 @@ describe('app state', () => {
     store.setSelection({ family: 'PC', productsToPay: [{ productNumber: '1', installment: ['1|100|20261201|A|0'] }], amount: 100 });
     store.setPayment({ idTrx: 'abc', amount: 100 });
     store.setMethodPay('webpaymethodpay');
+    store.setCardProvider({ idTrx: 'abc', tokenJWT: 'jwt', tokenWP: 'wp', urlInit: 'https://webpay.example/init' });
     useAppStore.getState().reset();
-    const { customer, config, customError, infoMessage, methodPay, products, selection, payment } = useAppStore.getState();
-    expect({ customer, config, customError, infoMessage, methodPay, products, selection, payment }).toEqual(initialAppData());
+    const { customer, config, customError, infoMessage, methodPay, products, selection, payment, cardProvider } =
+      useAppStore.getState();
+    expect({ customer, config, customError, infoMessage, methodPay, products, selection, payment, cardProvider }).toEqual(
+      initialAppData(),
+    );
+  });
+
+  it('keeps the own-account login with the payment, and a new payment from step 3 drops it', () => {
+    const store = useAppStore.getState();
+    store.setPayment({ idTrx: 'abc', amount: 100 });
+    store.setLogin({ loginResponse: { rut: '19191919-K', account: '0001', factores: [1, 2] }, selectedFactor: 2 });
+    expect(useAppStore.getState().payment).toEqual({
+      idTrx: 'abc',
+      amount: 100,
+      loginResponse: { rut: '19191919-K', account: '0001', factores: [1, 2] },
+      availableFactors: [1, 2],
+      selectedFactor: 2,
+    });
+    useAppStore.getState().setSelectedFactor(1);
+    expect(useAppStore.getState().payment.selectedFactor).toBe(1);
+    useAppStore.getState().setPayment({ idTrx: 'def', amount: 200 });
+    expect(useAppStore.getState().payment).toEqual({ idTrx: 'def', amount: 200 });
+    useAppStore.getState().setLogin({ loginResponse: { rut: '1-9', account: '1', factores: [] }, selectedFactor: null });
+    useAppStore.getState().reset();
+    expect(useAppStore.getState().payment).toEqual(initialAppData().payment);
+  });
+
+  it("startNewPayment (after a voucher's 'Nuevo Pago') keeps the RUT and parameters and forgets the rest", () => {
+    const store = useAppStore.getState();
+    store.setCustomer({ rut: '12345678-5', rememberMe: false });
+    store.setParameters({ sessionTimeOut: '5' });
+    store.setSession({ token: 'tok', products: [] });
+    store.setSelection({ family: 'PC', productsToPay: [{ productNumber: '1', installment: ['1|100|20261201|A|0'] }], amount: 100 });
+    store.setPayment({ idTrx: 'abc', amount: 100 });
+    store.setLogin({ loginResponse: { rut: '12345678-5', account: '1', factores: [1] }, selectedFactor: 1 });
+    useAppStore.getState().startNewPayment();
+    const { customer, config, selection, payment, products, methodPay } = useAppStore.getState();
+    expect(customer).toEqual({ rut: '12345678-5', rememberMe: false, token: '' });
+    expect(config).toEqual({ parameters: { sessionTimeOut: '5' }, isAuthenticated: false });
+    expect({ selection, payment, products, methodPay }).toEqual({
+      selection: initialAppData().selection,
+      payment: initialAppData().payment,
+      products: [],
+      methodPay: 'coopmethodpay',
+    });
   });
 
   it('keeps the RUT in localStorage only with remember-me, and reset does not forget it', () => {

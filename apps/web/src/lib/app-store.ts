@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import type { Factor } from '@pago/domain/call-cuenta-vista';
 import type { DetalleError } from '@pago/domain/errors';
 import type { Family } from '@pago/domain/families';
 import type { Producto } from '@pago/domain/products';
@@ -37,12 +38,46 @@ export interface Selection {
   amount: number;
 }
 
+/** Specification §3 'Login response': the payer who logged in to the checking account (call 4). */
+export interface LoginResponse {
+  /** Canonical RUT of the payer: the member, or a third party paying for them. */
+  rut: string;
+  /** numeroCuenta of the payer's checking account. */
+  account: string;
+  factores: Factor[];
+}
+
 /** Specification §3 'Payment state' (grows with the payment issues). */
 export interface Payment {
   /** idTransaccion of the pending transaction created by the selection call. */
   idTrx: string;
   /** The total the server computed. */
   amount: number;
+
+  // Own-account payment (specification §3 'Payment state' and 'Authorization'), written by features/own-account.
+  // Optional, so that step 3, which starts every payment with idTrx and amount only, also drops whatever an
+  // earlier transaction left here. The password and the coordinates are never stored.
+  /** Call 4's answer. */
+  loginResponse?: LoginResponse;
+  /** The payer's second factors: 1 the coordinate card, 2 the mobile authoriser. */
+  availableFactors?: Factor[];
+  /** The factor in use: 2 when both exist (specification §3), null when the payer has none. */
+  selectedFactor?: Factor | null;
+}
+
+/**
+ * Specification §3 'Card-provider tokens', written by features/card once calls 9 and 10 have answered. '' until then.
+ * idTrx names the transaction they were issued for, so that coming back to the card screen (Back from Webpay's
+ * form, a reload) reuses them instead of opening a second Webpay transaction for the same payment.
+ */
+export interface CardProviderTokens {
+  idTrx: string;
+  /** The payment host's token from call 9, sent as Bearer to call 10. */
+  tokenJWT: string;
+  /** Webpay's token from call 10, posted to it as token_ws. */
+  tokenWP: string;
+  /** Webpay's form URL from call 10. */
+  urlInit: string;
 }
 
 export interface AppData {
@@ -58,6 +93,8 @@ export interface AppData {
   products: Producto[];
   selection: Selection;
   payment: Payment;
+  /** Card-provider tokens (see CardProviderTokens). */
+  cardProvider: CardProviderTokens;
 }
 
 export interface AppActions {
@@ -71,6 +108,17 @@ export interface AppActions {
   setSelection: (selection: Selection) => void;
   setMethodPay: (methodPay: string) => void;
   setPayment: (payment: Payment) => void;
+  /** Card path: the tokens of calls 9 and 10 and Webpay's form URL. */
+  setCardProvider: (tokens: CardProviderTokens) => void;
+  /** After call 4: the payer's login, their factors and the factor to use first. */
+  setLogin: (login: { loginResponse: LoginResponse; selectedFactor: Factor | null }) => void;
+  /** The member switched factor ('Usar tarjeta de coordenadas' / 'Usar autorizador móvil'). */
+  setSelectedFactor: (factor: Factor) => void;
+  /**
+   * 'Nuevo Pago': forgets the payment, the selection and the product list, and the session token with them so that
+   * step 1 lists the products again (what was just paid is gone); keeps the member's RUT and the parameters.
+   */
+  startNewPayment: () => void;
   /** Restores every default. The remembered RUT in localStorage is not part of the app state and stays. */
   reset: () => void;
 }
@@ -90,6 +138,7 @@ export function initialAppData(): AppData {
     products: [],
     selection: { family: null, productsToPay: [], amount: 0 },
     payment: { idTrx: '', amount: 0 },
+    cardProvider: { idTrx: '', tokenJWT: '', tokenWP: '', urlInit: '' },
   };
 }
 
@@ -113,13 +162,25 @@ export const useAppStore = create<AppState>()(
       setSelection: (selection) => set({ selection }),
       setMethodPay: (methodPay) => set({ methodPay }),
       setPayment: (payment) => set({ payment }),
+      setCardProvider: (cardProvider) => set({ cardProvider }),
+      setLogin: ({ loginResponse, selectedFactor }) =>
+        set((state) => ({
+          payment: { ...state.payment, loginResponse, availableFactors: loginResponse.factores, selectedFactor },
+        })),
+      setSelectedFactor: (selectedFactor) => set((state) => ({ payment: { ...state.payment, selectedFactor } })),
+      startNewPayment: () =>
+        set((state) => ({
+          ...initialAppData(),
+          customer: { ...state.customer, token: '' },
+          config: { parameters: state.config.parameters, isAuthenticated: false },
+        })),
       reset: () => set(initialAppData()),
     }),
     {
       name: STORE_KEY,
       version: 2,
       storage: createJSONStorage(() => sessionStorage),
-      partialize: ({ customer, config, customError, infoMessage, methodPay, products, selection, payment }): AppData => ({
+      partialize: ({
         customer,
         config,
         customError,
@@ -128,6 +189,17 @@ export const useAppStore = create<AppState>()(
         products,
         selection,
         payment,
+        cardProvider,
+      }): AppData => ({
+        customer,
+        config,
+        customError,
+        infoMessage,
+        methodPay,
+        products,
+        selection,
+        payment,
+        cardProvider,
       }),
     },
   ),

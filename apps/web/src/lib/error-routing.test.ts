@@ -24,7 +24,7 @@ const EXPECTED_ROWS: Record<ErrorCall, Record<string, ErrorAction>> = {
     '463': 'customErrorDescription',
     '505': 'customErrorDescription',
   },
-  autentica: { '45203113': 'modal', '45203016': 'blockedUser' },
+  autentica: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin' },
   autorizar: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay' },
   pagar: {
     '5203000': 'modal',
@@ -118,6 +118,10 @@ describe('routeError', () => {
     expect(routeError('autentica', detail('45203113'))).toEqual({ kind: 'modal', message: 'Descripción del servidor.' });
     expect(routeError('autentica', detail('45203016'))).toEqual({ kind: 'navigate', to: '/pagoexpress/bloquedUser' });
     expect(routeError('autentica', detail('500'))).toEqual({ kind: 'navigate', to: '/pagoexpress/error' });
+  });
+
+  it("login: a deposit into another member's savings account opens ErrorLogin", () => {
+    expect(routeError('autentica', detail('451'))).toEqual({ kind: 'navigate', to: '/pagoexpress/ErrorLogin' });
   });
 
   it('challenge request: 440 goes back to the login of the category', () => {

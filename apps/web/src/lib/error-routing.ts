@@ -32,6 +32,8 @@ export type ErrorAction =
   | 'modal'
   | 'blockedUser'
   | 'insufficientFunds'
+  /** /pagoexpress/ErrorLogin: a deposit into another member's savings account (451). */
+  | 'errorLogin'
   /** Back to the checking-account login of the category. */
   | 'methodPay';
 
@@ -61,7 +63,7 @@ export const ERROR_ROUTING: Readonly<Record<ErrorCall, CallRule>> = {
     unknown: 'errorPage',
   },
   autentica: {
-    codes: { '45203113': 'modal', '45203016': 'blockedUser' },
+    codes: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin' },
     known: 'errorPage',
     unknown: 'errorPage',
   },
@@ -119,6 +121,8 @@ export function routeError(call: ErrorCall, error: DetalleError, context: ErrorC
       return { kind: 'navigate', to: paths.blockedUser };
     case 'insufficientFunds':
       return { kind: 'navigate', to: paths.insufficientFunds };
+    case 'errorLogin':
+      return { kind: 'navigate', to: paths.errorLogin };
     case 'methodPay':
       // Without a category there is no login to go back to.
       return { kind: 'navigate', to: context.category ? paths.methodPay(context.category) : paths.error };

@@ -85,6 +85,8 @@ export const paths = {
 
 /** Default method of payment (specification §3, 'Other state'): the last segment of the own-account route. */
 export const DEFAULT_METHOD_PAY = `${PRODUCT_SLUG}methodpay`;
+/** The card provider's method of payment: the last segment of its route. */
+export const WEBPAY_METHOD_PAY = 'webpaymethodpay';
 
 /**
  * The home's one call (specification §7.1). These constants repeat @pago/domain/call-parametros (a test checks

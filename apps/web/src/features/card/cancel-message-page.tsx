@@ -1,12 +1,15 @@
 import { MessageScreen } from '../../components/message-screen';
 import { useAppStore } from '../../lib/app-store';
 
+export const CANCELLED_TITLE = '¡Pago Anulado!';
+
+/** /pagoexpress/cancelMessage: a cancelled transaction outside the card provider's path. */
 export function CancelMessagePage() {
   // Specification §8: the text of a cancelled transaction comes from the cancelTrxMsg parameter.
-  const message = useAppStore((state) => state.config.parameters['cancelTrxMsg']);
+  const message = useAppStore((state) => state.config.parameters['cancelTrxMsg']?.trim());
   return (
-    <MessageScreen tone="warning" title="¡Pago Anulado!">
-      {message ? <p>{message}</p> : null}
+    <MessageScreen tone="warning" title={CANCELLED_TITLE}>
+      <p>{message || 'Tu pago fue anulado y no se realizó ningún cargo.'}</p>
     </MessageScreen>
   );
 }

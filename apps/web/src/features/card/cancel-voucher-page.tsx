@@ -1,27 +1,98 @@
-import { ButtonLink } from '../../components/button';
+import { useState } from 'react';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Button, ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';
-import { paths } from '../../lib/paths';
+import { useAppStore } from '../../lib/app-store';
+import { paths, WEBPAY_METHOD_PAY } from '../../lib/paths';
+import { useProviderName } from './provider-name';
+import { ID_TRANSACCION } from './webpay-return';
 
+export const REJECTED_TITLE = 'Pago rechazado';
+export const ABORTED_TITLE = '¡Pago Anulado!';
+export const REJECTION_CAUSES = [
+  'Error en el ingreso de los datos de tu tarjeta.',
+  'Tu tarjeta no tiene saldo o cupo suficiente.',
+  'Tu tarjeta no está habilitada para compras por internet.',
+] as const;
+
+/**
+ * /pagoexpress/cancelvoucher/{idtrx}: a card payment that was not made (specification §2 'Cancel voucher'). Webpay
+ * rejected it, or (?estado=anulado) the member cancelled it on Webpay's form. Nothing was charged in either case,
+ * and the instalments are still pending.
+ */
 export function CancelVoucherPage() {
+  const { idtrx = '' } = useParams();
+  const { search } = useLocation();
+  // Specification §4 'Payment flow (b)': on landing, a method other than the card provider's means this is not a
+  // card payment's voucher. Read once: 'Nuevo Pago' resets the method on its way out, and must not be taken there.
+  const [cardPath] = useState(() => useAppStore.getState().methodPay === WEBPAY_METHOD_PAY);
+  if (!cardPath) return <Navigate to={paths.cancelMessage} replace />;
+  if (!ID_TRANSACCION.test(idtrx)) return <Navigate to={paths.error} replace />;
+  const aborted = new URLSearchParams(search).get('estado') === 'anulado';
+  return aborted ? <AbortedPayment idTrx={idtrx} /> : <RejectedPayment idTrx={idtrx} />;
+}
+
+function RejectedPayment({ idTrx }: { idTrx: string }) {
+  const provider = useProviderName();
   return (
-    <MessageScreen
-      tone="error"
-      title="Pago rechazado"
-      actions={
-        <>
-          <ButtonLink to={paths.stepOne}>Nuevo Pago</ButtonLink>
-          <ButtonLink to={paths.home} variant="secondary">
-            Ir al Home
-          </ButtonLink>
-        </>
-      }
-    >
+    <MessageScreen tone="error" title={REJECTED_TITLE} actions={<Actions />}>
+      <p>{provider} no aprobó el pago. No se hizo ningún cargo y tus cuotas siguen pendientes.</p>
       <p>Las posibles causas del rechazo son:</p>
       <ul className="list-disc space-y-1 pl-6">
-        <li>Error en el ingreso de los datos de tu tarjeta.</li>
-        <li>Tu tarjeta no tiene saldo suficiente.</li>
-        <li>Tu tarjeta no está habilitada para pagos por internet.</li>
+        {REJECTION_CAUSES.map((cause) => (
+          <li key={cause}>{cause}</li>
+        ))}
       </ul>
+      <p>Revisa los datos de tu tarjeta o consulta con su emisor, y vuelve a intentarlo.</p>
+      <TransactionNumber idTrx={idTrx} />
     </MessageScreen>
+  );
+}
+
+function AbortedPayment({ idTrx }: { idTrx: string }) {
+  const provider = useProviderName();
+  const cancelTrxMsg = useAppStore((state) => state.config.parameters['cancelTrxMsg']?.trim());
+  return (
+    <MessageScreen tone="warning" title={ABORTED_TITLE} actions={<Actions />}>
+      <p>Anulaste el pago en {provider}.</p>
+      {/* Specification §8: the text of a cancelled transaction is the cancelTrxMsg parameter. */}
+      <p>{cancelTrxMsg || 'No se hizo ningún cargo y tus cuotas siguen pendientes.'}</p>
+      <TransactionNumber idTrx={idTrx} />
+    </MessageScreen>
+  );
+}
+
+function TransactionNumber({ idTrx }: { idTrx: string }) {
+  return (
+    <dl className="mt-5 rounded-xl border border-line bg-canvas/60 px-4 py-3 text-sm">
+      <dt className="text-muted">Nº de transacción</dt>
+      <dd className="font-mono break-all text-ink">{idTrx}</dd>
+    </dl>
+  );
+}
+
+/** 'Nuevo Pago' starts over at step 1 with the member's RUT while the session lasts; without it, at the home. */
+function Actions() {
+  const navigate = useNavigate();
+  const hasSession = useAppStore((state) => state.customer.token !== '' && state.customer.rut !== '');
+  const startNewPayment = useAppStore((state) => state.startNewPayment);
+
+  function newPayment() {
+    if (!hasSession) {
+      void navigate(paths.home);
+      return;
+    }
+    // Step 1 lists the products again: what was not paid is still there.
+    startNewPayment();
+    void navigate(paths.stepOne);
+  }
+
+  return (
+    <>
+      <Button onClick={newPayment}>Nuevo Pago</Button>
+      <ButtonLink to={paths.home} variant="secondary">
+        Ir al Home
+      </ButtonLink>
+    </>
   );
 }

@@ -1,10 +1,33 @@
 import { BLOCKED_PASSWORD_MESSAGE } from '@pago/domain/errors';
+import { ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';
+import { PRODUCT_SITE_URL } from '../../lib/env';
+import { paths } from '../../lib/paths';
 
+export const BLOCKED_TITLE = 'Tu clave ha sido bloqueada';
+
+/**
+ * /pagoexpress/bloquedUser. The state is left as it is: the screen is for authenticated sessions, and 'Ir al Home'
+ * clears it (the home resets the state on entry).
+ */
 export function BlockedUserPage() {
   return (
-    <MessageScreen tone="error" title="Tu clave ha sido bloqueada">
+    <MessageScreen
+      tone="error"
+      title={BLOCKED_TITLE}
+      actions={
+        <>
+          <a href={PRODUCT_SITE_URL} className="btn btn-primary">
+            Recuperar clave
+          </a>
+          <ButtonLink to={paths.home} variant="secondary">
+            Ir al Home
+          </ButtonLink>
+        </>
+      }
+    >
       <p>{BLOCKED_PASSWORD_MESSAGE}</p>
+      <p>{'Para volver a pagar con tu Cuenta Vista, recupera tu clave de internet en nuestro sitio.'}</p>
     </MessageScreen>
   );
 }

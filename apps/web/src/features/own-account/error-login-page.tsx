@@ -1,13 +1,22 @@
 import { errorDetail } from '@pago/domain/errors';
+import { useEffect } from 'react';
 import { MessageScreen } from '../../components/message-screen';
+import { useAppStore } from '../../lib/app-store';
 
 // Specification §6: deposits into another member's savings account are refused (catalogue code 451).
-const THIRD_PARTY_DEPOSIT = errorDetail('451').descripcion;
+export const THIRD_PARTY_DEPOSIT_MESSAGE = errorDetail('451').descripcion;
+export const ERROR_LOGIN_TITLE = 'No es posible realizar el depósito';
 
+/** /pagoexpress/ErrorLogin. Like the other error pages it clears the app state (specification §4). */
 export function ErrorLoginPage() {
+  const reset = useAppStore((state) => state.reset);
+  useEffect(() => {
+    reset();
+  }, [reset]);
   return (
-    <MessageScreen tone="warning" title="No es posible realizar el depósito">
-      <p>{THIRD_PARTY_DEPOSIT}</p>
+    <MessageScreen tone="warning" title={ERROR_LOGIN_TITLE}>
+      <p>{THIRD_PARTY_DEPOSIT_MESSAGE}</p>
+      <p>Solo el titular de la cuenta de ahorro puede depositar en ella desde su Cuenta Vista.</p>
     </MessageScreen>
   );
 }

@@ -1,9 +1,33 @@
 import { INSUFFICIENT_FUNDS_MESSAGE } from '@pago/domain/errors';
+import { isFamily } from '@pago/domain/families';
+import { ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';
+import { useAppStore } from '../../lib/app-store';
+import { paths } from '../../lib/paths';
 
+export const INSUFFICIENT_FUNDS_TITLE = 'Saldo insuficiente';
+
+/**
+ * /pagoexpress/InsufficientFunds. The selection is kept so that step 3 can offer another method of payment (it
+ * creates a new transaction); 'Ir al Home' clears everything.
+ */
 export function InsufficientFundsPage() {
+  const family = useAppStore((state) => state.selection.family);
   return (
-    <MessageScreen tone="warning" title="Saldo insuficiente">
+    <MessageScreen
+      tone="warning"
+      title={INSUFFICIENT_FUNDS_TITLE}
+      actions={
+        <>
+          {isFamily(family) ? (
+            <ButtonLink to={paths.stepThree(family)}>Seleccionar otro medio de pago</ButtonLink>
+          ) : null}
+          <ButtonLink to={paths.home} variant={isFamily(family) ? 'secondary' : 'primary'}>
+            Ir al Home
+          </ButtonLink>
+        </>
+      }
+    >
       <p>{INSUFFICIENT_FUNDS_MESSAGE}</p>
     </MessageScreen>
   );

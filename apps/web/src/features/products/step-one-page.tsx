@@ -1,17 +1,124 @@
+import { isUnavailableHour } from '@pago/domain/business-time';
+import { NO_PRODUCTS_MESSAGE } from '@pago/domain/errors';
+import { FAMILY_NAMES, type Family } from '@pago/domain/families';
+import type { Producto } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
-import { Navigate } from 'react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { Button } from '../../components/button';
+import { Loader } from '../../components/loader';
+import { Modal, ModalActions } from '../../components/modal';
+import { Notice } from '../../components/notice';
 import { StepScreen } from '../../components/step-screen';
 import { useAppStore } from '../../lib/app-store';
+import { PRODUCT_NAME, PRODUCT_SITE_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
+import { useFollowOutcome } from '../../lib/use-follow-outcome';
+import { FamilyIcon } from './family-icon';
+import { familiesOf, OFFER, offersPartialPayment } from './product-families';
+import { useProductsOnEntry } from './use-products-on-entry';
+
+export const STEP_ONE_TITLE = 'Selecciona el producto que deseas pagar';
+export const LOADING_PRODUCTS = 'Cargando tus productos…';
+export const PAC_PAT_NOTE =
+  'Si pagas tus cuotas con cargo automático en tu cuenta (PAC) o en tu tarjeta (PAT), no las pagues aquí y ' +
+  'evita cobros dobles.';
+export const UNAVAILABLE_HOURS_NOTE =
+  'El pago del Crédito Hipotecario no está disponible entre las 20:00 y las 02:00 hrs., y el de los demás ' +
+  'productos entre las 22:30 y las 02:00 hrs.';
 
 export function StepOnePage() {
   const rut = useAppStore((state) => state.customer.rut);
+  const token = useAppStore((state) => state.customer.token);
+  const products = useAppStore((state) => state.products);
+  const families = useMemo(() => familiesOf(products), [products]);
+  const followOutcome = useFollowOutcome();
+
+  useProductsOnEntry(rut, token);
+
+  // A stored session without a visible family (the list itself never stores one) has nothing to offer either.
+  const nothingToPay = rut !== '' && token !== '' && families.length === 0;
+  useEffect(() => {
+    if (nothingToPay) followOutcome({ kind: 'customError', message: NO_PRODUCTS_MESSAGE });
+  }, [nothingToPay, followOutcome]);
+
   if (!rut) return <Navigate to={paths.home} replace />;
+  // Specification §4: with exactly one family the member goes straight to step 2; replacing step 1 in the
+  // history keeps Back from bringing them here only to be sent forward again.
+  const [only] = families;
+  if (token && families.length === 1 && only) return <Navigate to={paths.stepTwo(only)} replace />;
+
   return (
-    <StepScreen step={1} title="Selecciona el producto que deseas pagar">
+    <StepScreen step={1} title={STEP_ONE_TITLE}>
       <p className="mt-2 text-muted">
         RUT <span className="font-semibold text-ink">{formatRut(rut)}</span>
       </p>
+      {token && families.length > 1 ? (
+        <FamilyChoice families={families} products={products} />
+      ) : (
+        <Loader label={LOADING_PRODUCTS} />
+      )}
     </StepScreen>
+  );
+}
+
+function FamilyChoice({ families, products }: { families: Family[]; products: Producto[] }) {
+  const navigate = useNavigate();
+  const [offerOpen, setOfferOpen] = useState(false);
+  const outsideHours = families.some((family) => isUnavailableHour(family, new Date()));
+
+  function choose(family: Family) {
+    if (offersPartialPayment(family, products)) setOfferOpen(true);
+    else void navigate(paths.stepTwo(family));
+  }
+
+  return (
+    <>
+      {outsideHours ? (
+        <Notice tone="warning" title="Fuera del horario de pago">
+          <p>{UNAVAILABLE_HOURS_NOTE}</p>
+        </Notice>
+      ) : null}
+
+      <ul aria-label="Tus productos" className="mt-6 grid gap-3 sm:grid-cols-2">
+        {families.map((family) => (
+          <li key={family}>
+            <button
+              type="button"
+              onClick={() => choose(family)}
+              className="group flex min-h-18 w-full items-center gap-4 rounded-xl border-2 border-line bg-white px-4 py-3 text-left transition-colors hover:border-brand-700 hover:bg-brand-50 active:bg-brand-100"
+            >
+              <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700 group-hover:bg-white">
+                <FamilyIcon family={family} className="size-6" />
+              </span>
+              <span className="min-w-0 flex-1 text-base font-semibold text-ink">{FAMILY_NAMES[family]}</span>
+              <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 shrink-0 fill-none stroke-brand-700" strokeWidth="2">
+                <path d="m7.5 4.5 5.5 5.5-5.5 5.5" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+            </button>
+          </li>
+        ))}
+      </ul>
+
+      <Notice tone="info" title="¿Tienes pago automático PAC o PAT?">
+        <p>{PAC_PAT_NOTE}</p>
+      </Notice>
+
+      <p className="mt-6">
+        <a
+          href={PRODUCT_SITE_URL}
+          className="inline-flex min-h-11 items-center font-semibold text-brand-700 underline-offset-4 hover:underline"
+        >
+          <span aria-hidden="true">{'<\u00a0'}</span>
+          {`Volver a ${PRODUCT_NAME}`}
+        </a>
+      </p>
+
+      <Modal open={offerOpen} onOpenChange={setOfferOpen} title={OFFER.title} description={OFFER.message}>
+        <ModalActions>
+          <Button onClick={() => void navigate(paths.stepTwo(OFFER.family))}>Continuar</Button>
+        </ModalActions>
+      </Modal>
+    </>
   );
 }

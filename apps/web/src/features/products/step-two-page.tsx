@@ -1,16 +1,34 @@
 import { STEP_TWO_TITLES, type Family } from '@pago/domain/families';
 import { StepScreen } from '../../components/step-screen';
 import { useCategory } from '../../lib/use-category';
+import { CpStep } from './step-two/cp-step';
+import { CreditCardStep } from './step-two/credit-card-step';
+import { CreditsStep } from './step-two/credits-step';
+import { SavingsStep } from './step-two/savings-step';
+import { CARDS_SUBTITLE, CREDITS_SUBTITLE, SAVINGS_SUBTITLE } from './step-two/texts';
 
 // Specification §2, 'Step 2': the subtitle of each kind of product; CP has none.
 const SUBTITLES: Readonly<Record<Family, string | null>> = {
-  PC: 'Selecciona las cuotas a pagar de cada producto',
-  HI: 'Selecciona las cuotas a pagar de cada producto',
-  PM: 'Selecciona las cuotas a pagar de cada producto',
+  PC: CREDITS_SUBTITLE,
+  HI: CREDITS_SUBTITLE,
+  PM: CREDITS_SUBTITLE,
   CP: null,
-  AH: 'Selecciona la cuenta y el monto que quieres depositar',
-  TC: 'Selecciona una opción de pago de tus monto(s) facturados',
+  AH: SAVINGS_SUBTITLE,
+  TC: CARDS_SUBTITLE,
 };
+
+function FamilyStep({ family }: { family: Family }) {
+  switch (family) {
+    case 'CP':
+      return <CpStep />;
+    case 'AH':
+      return <SavingsStep />;
+    case 'TC':
+      return <CreditCardStep />;
+    default:
+      return <CreditsStep family={family} />;
+  }
+}
 
 export function StepTwoPage() {
   const category = useCategory();
@@ -18,6 +36,8 @@ export function StepTwoPage() {
   return (
     <StepScreen step={2} title={STEP_TWO_TITLES[category]}>
       {subtitle ? <p className="mt-2 text-muted">{subtitle}</p> : null}
+      {/* A new family starts from its own defaults. */}
+      <FamilyStep key={category} family={category} />
     </StepScreen>
   );
 }

@@ -1,21 +1,135 @@
-import { ButtonLink } from '../../components/button';
+import { formatClp } from '@pago/domain/money';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Button, ButtonLink } from '../../components/button';
+import { Loader } from '../../components/loader';
 import { MessageScreen } from '../../components/message-screen';
+import { useAppStore } from '../../lib/app-store';
+import { FAILURE_OUTCOME, routeError } from '../../lib/error-routing';
 import { paths } from '../../lib/paths';
+import { useFollowOutcome } from '../../lib/use-follow-outcome';
+import { consultarPago, consultarPagoRequest } from './api/consultar-pago';
+import { factorLabel, voucherView, type VoucherView } from './voucher-view';
 
-/** /pagoexpress/successvoucher/{idtrx}. */
+export const VOUCHER_TITLE = 'Pago exitoso';
+export const LOADING_VOUCHER = 'Cargando tu comprobante…';
+export const NO_VOUCHER_TITLE = 'Comprobante no disponible';
+
+/** /pagoexpress/successvoucher/{idtrx}: the paid transaction, read with call 7 (specification §2 'Voucher (success)'). */
 export function SuccessVoucherPage() {
+  const { idtrx = '' } = useParams();
+  const [search] = useSearchParams();
+  const followOutcome = useFollowOutcome();
+  const rut = useAppStore((state) => state.customer.rut);
+  const token = useAppStore((state) => state.customer.token);
+
+  const voucher = useQuery({
+    queryKey: ['consultarPago', idtrx, token],
+    queryFn: () => consultarPago(consultarPagoRequest(rut, token, idtrx)),
+    enabled: token !== '' && idtrx !== '',
+    // A paid transaction's voucher does not change.
+    staleTime: Infinity,
+  });
+
+  const answer = voucher.data;
+  const failed = voucher.isError;
+  useEffect(() => {
+    if (failed) followOutcome(FAILURE_OUTCOME);
+    else if (answer?.kind === 'error') followOutcome(routeError('consultarPago', answer.error));
+  }, [answer, failed, followOutcome]);
+
+  if (!token || !idtrx) {
+    // Call 7 answers only to the session that paid: without it there is nothing to show.
+    return (
+      <MessageScreen tone="info" title={NO_VOUCHER_TITLE}>
+        <p>El comprobante se muestra en el navegador y la sesión en que realizaste el pago.</p>
+      </MessageScreen>
+    );
+  }
+  const view = answer?.kind === 'voucher' ? voucherView(answer.pagos) : null;
+  if (!view) return <Loader label={LOADING_VOUCHER} />;
+  return <Voucher view={view} factor={factorLabel(search.get('factor'))} />;
+}
+
+function Voucher({ view, factor }: { view: VoucherView; factor: string | null }) {
+  const navigate = useNavigate();
+  const startNewPayment = useAppStore((state) => state.startNewPayment);
+
+  function newPayment() {
+    // Step 1 lists the products again, without what was just paid; the member's RUT is kept.
+    startNewPayment();
+    void navigate(paths.stepOne);
+  }
+
+  const details: { label: string; value: string }[] = [
+    { label: 'Fecha', value: view.date },
+    { label: 'Hora', value: `${view.time} hrs.` },
+    { label: 'Medio de pago', value: view.paymentMethod },
+    { label: 'Cuenta', value: view.account },
+    ...(factor ? [{ label: 'Autorizado con', value: factor }] : []),
+    { label: 'RUT del socio', value: view.rutDeudor },
+    { label: 'Nº de transacción', value: view.idTransaccion },
+  ];
+
   return (
     <MessageScreen
       tone="success"
-      title="Pago exitoso"
+      title={VOUCHER_TITLE}
       actions={
         <>
-          <ButtonLink to={paths.stepOne}>Nuevo Pago</ButtonLink>
+          <Button onClick={newPayment}>Nuevo Pago</Button>
           <ButtonLink to={paths.home} variant="secondary">
             Ir al Home
           </ButtonLink>
         </>
       }
-    />
+    >
+      <p>Tu pago se realizó correctamente. Este es el detalle de tu transacción.</p>
+      <div className="rounded-xl bg-success-50 px-4 py-4 text-ink">
+        <p className="text-sm">Total pagado</p>
+        <p className="text-3xl font-bold tracking-tight tabular-nums">{formatClp(view.total)}</p>
+      </div>
+
+      <section aria-labelledby="voucher-products" className="text-ink">
+        <h2 id="voucher-products" className="text-base font-semibold">
+          Productos pagados
+        </h2>
+        <ul className="mt-2 space-y-3">
+          {view.products.map((product) => (
+            <li key={product.number + product.authorisation} className="rounded-xl border border-line px-4 py-3">
+              <p className="font-semibold">{product.name}</p>
+              <p className="text-sm text-muted">{`Nº ${product.number}`}</p>
+              <dl className="mt-2 space-y-1 text-sm">
+                {product.lines.map((line, index) => (
+                  <div key={`${line.label}-${index}`} className="flex justify-between gap-4">
+                    <dt>{line.label}</dt>
+                    <dd className="font-semibold tabular-nums">{formatClp(line.amount)}</dd>
+                  </div>
+                ))}
+                <div className="flex justify-between gap-4 border-t border-line/70 pt-1">
+                  <dt className="text-muted">Nº de autorización</dt>
+                  <dd className="font-semibold tabular-nums">{product.authorisation}</dd>
+                </div>
+              </dl>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="voucher-details" className="text-ink">
+        <h2 id="voucher-details" className="text-base font-semibold">
+          Detalle de la transacción
+        </h2>
+        <dl className="mt-2 divide-y divide-line/70 text-sm">
+          {details.map((row) => (
+            <div key={row.label} className="flex flex-wrap justify-between gap-x-4 py-1.5">
+              <dt className="text-muted">{row.label}</dt>
+              <dd className="min-w-0 font-semibold break-all">{row.value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    </MessageScreen>
   );
 }

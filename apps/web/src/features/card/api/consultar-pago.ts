@@ -1,0 +1,25 @@
+import {
+  CONSULTAR_PAGO_PATH,
+  CONSULTAR_PAGO_REQUEST,
+  CONSULTAR_PAGO_RESPONSE,
+  type ConsultarPagoRequest,
+} from '@pago/domain/call-consultar-pago';
+import { CANAL } from '@pago/domain/channel';
+import type { DetalleError } from '@pago/domain/errors';
+import { ApiError } from '../../../lib/api-client';
+import { postEnvelope } from '../../../lib/post-envelope';
+
+/** Call 7 as the card path uses it: only whether the voucher exists yet; the voucher screen reads its contents. */
+export type PaymentCheck = { kind: 'paid' } | { kind: 'error'; error: DetalleError };
+
+/** Throws ApiError without a business answer. */
+export async function checkPayment(rut: string, token: string, idTransaccion: string): Promise<PaymentCheck> {
+  const request: ConsultarPagoRequest = { [CONSULTAR_PAGO_REQUEST]: { userId: rut, canalLlamada: CANAL, idTransaccion, token } };
+  const answer = await postEnvelope(CONSULTAR_PAGO_PATH, request, CONSULTAR_PAGO_RESPONSE);
+  if (answer.kind === 'error') return answer;
+  const lista = answer.response['listaPago'];
+  if (typeof lista !== 'object' || lista === null || !('pago' in lista)) {
+    throw new ApiError('parse', CONSULTAR_PAGO_PATH, 200);
+  }
+  return { kind: 'paid' };
+}

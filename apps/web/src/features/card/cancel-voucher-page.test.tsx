@@ -1,0 +1,91 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { initialAppData, useAppStore } from '../../lib/app-store';
+import { cardPaymentState, ID, PARAMETERS, RUT, renderAt } from './card-test-kit';
+import { CancelMessagePage } from './cancel-message-page';
+import { CancelVoucherPage } from './cancel-voucher-page';
+
+const enter = (url: string) =>
+  renderAt(url, '/pagoexpress/cancelvoucher/:idtrx', <CancelVoucherPage />);
+
+beforeEach(() => {
+  useAppStore.getState().reset();
+  cardPaymentState();
+});
+
+describe('cancelvoucher: a card payment that was not made', () => {
+  it("shows 'Pago rechazado' with the possible causes and the transaction", () => {
+    enter(`/pagoexpress/cancelvoucher/${ID}`);
+    expect(screen.getByRole('heading', { level: 1, name: 'Pago rechazado' })).toBeDefined();
+    const causes = screen.getAllByRole('listitem').map((item) => item.textContent);
+    expect(causes).toEqual([
+      'Error en el ingreso de los datos de tu tarjeta.',
+      'Tu tarjeta no tiene saldo o cupo suficiente.',
+      'Tu tarjeta no está habilitada para compras por internet.',
+    ]);
+    expect(screen.getByText(ID)).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Nuevo Pago' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Ir al Home' }).getAttribute('href')).toBe('/');
+  });
+
+  it('words a payment the member cancelled on Webpay as a cancellation, with the cancelTrxMsg text', () => {
+    enter(`/pagoexpress/cancelvoucher/${ID}?estado=anulado`);
+    expect(screen.getByRole('heading', { level: 1, name: '¡Pago Anulado!' })).toBeDefined();
+    expect(screen.getByText('Anulaste el pago en Webpay.')).toBeDefined();
+    expect(screen.getByText(PARAMETERS['cancelTrxMsg']!)).toBeDefined();
+    expect(screen.queryByText('Pago rechazado')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Nuevo Pago' })).toBeDefined();
+  });
+
+  it("'Nuevo Pago' starts over at step 1 with the member's RUT, listing the products again", async () => {
+    const user = userEvent.setup();
+    const { location } = enter(`/pagoexpress/cancelvoucher/${ID}`);
+    await user.click(screen.getByRole('button', { name: 'Nuevo Pago' }));
+    await waitFor(() => expect(location()).toBe('/pagoonline/stepone'));
+    const state = useAppStore.getState();
+    expect(state.customer.rut).toBe(RUT);
+    expect(state.payment).toEqual(initialAppData().payment);
+    expect(state.cardProvider).toEqual(initialAppData().cardProvider);
+  });
+
+  it("'Nuevo Pago' goes to the home when the session is gone", async () => {
+    const user = userEvent.setup();
+    useAppStore.setState({ customer: { rut: '', rememberMe: false, token: '' } });
+    const { location } = enter(`/pagoexpress/cancelvoucher/${ID}`);
+    await user.click(screen.getByRole('button', { name: 'Nuevo Pago' }));
+    await waitFor(() => expect(location()).toBe('/'));
+  });
+
+  it('goes to cancelMessage when the method of payment is not the card provider (specification §4)', async () => {
+    useAppStore.setState({ methodPay: 'coopmethodpay' });
+    const { location, navigation } = enter(`/pagoexpress/cancelvoucher/${ID}`);
+    await waitFor(() => expect(location()).toBe('/pagoexpress/cancelMessage'));
+    expect(navigation()).toBe('REPLACE');
+  });
+
+  it('goes to the error page for an id that is not a transaction', async () => {
+    const { location } = enter('/pagoexpress/cancelvoucher/abc');
+    await waitFor(() => expect(location()).toBe('/pagoexpress/error'));
+  });
+});
+
+describe('cancelMessage', () => {
+  it("shows '¡Pago Anulado!' with the cancelTrxMsg parameter and 'Ir al Home'", () => {
+    renderAt('/pagoexpress/cancelMessage', '/pagoexpress/cancelMessage', <CancelMessagePage />);
+    expect(screen.getByRole('heading', { level: 1, name: '¡Pago Anulado!' })).toBeDefined();
+    expect(screen.getByText(PARAMETERS['cancelTrxMsg']!)).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Ir al Home' }).getAttribute('href')).toBe('/');
+  });
+});
+
+describe('the card-provider tokens in the app state', () => {
+  it('are kept with the rest of the state and restored to their defaults by reset', () => {
+    const tokens = { idTrx: ID, tokenJWT: 'host', tokenWP: 'wp', urlInit: 'https://webpay.example/init' };
+    useAppStore.getState().setCardProvider(tokens);
+    const stored = JSON.parse(sessionStorage.getItem('pago-online') ?? 'null') as { state: { cardProvider: unknown } };
+    expect(stored.state.cardProvider).toEqual(tokens);
+    useAppStore.getState().reset();
+    expect(useAppStore.getState().cardProvider).toEqual({ idTrx: '', tokenJWT: '', tokenWP: '', urlInit: '' });
+  });
+});

@@ -1,0 +1,32 @@
+import {
+  CODIGO_OK,
+  SELECCIONAR_PRODUCTO_PATH,
+  SELECCIONAR_PRODUCTO_RESPONSE,
+  type SeleccionarProductoRequest,
+} from '@pago/domain/call-seleccionar';
+import type { DetalleError } from '@pago/domain/errors';
+import { ApiError } from '../../../lib/api-client';
+import { postEnvelope } from '../../../lib/post-envelope';
+
+/** What the selection answered: the pending transaction and the total the server computed, or a business error. */
+export type SeleccionarAnswer =
+  | { kind: 'transaction'; idTransaccion: string; montoTotal: number }
+  | { kind: 'error'; error: DetalleError };
+
+/** Call 3 (specification §7.3). Throws ApiError when there is no business answer. */
+export async function seleccionarProducto(request: SeleccionarProductoRequest): Promise<SeleccionarAnswer> {
+  const answer = await postEnvelope(SELECCIONAR_PRODUCTO_PATH, request, SELECCIONAR_PRODUCTO_RESPONSE);
+  if (answer.kind === 'error') return answer;
+  const { codigo, idTransaccion, montoTotal } = answer.response;
+  if (
+    codigo !== CODIGO_OK ||
+    typeof idTransaccion !== 'string' ||
+    idTransaccion === '' ||
+    typeof montoTotal !== 'number' ||
+    !Number.isSafeInteger(montoTotal) ||
+    montoTotal <= 0
+  ) {
+    throw new ApiError('parse', SELECCIONAR_PRODUCTO_PATH, 200);
+  }
+  return { kind: 'transaction', idTransaccion, montoTotal };
+}

@@ -1,0 +1,14 @@
+// Texts of step 2 that are not field messages (those live in @pago/domain/selection), exactly as the
+// specification writes them.
+
+export const CREDITS_SUBTITLE = 'Selecciona las cuotas a pagar de cada producto';
+export const SAVINGS_SUBTITLE = 'Selecciona la cuenta y el monto que quieres depositar';
+export const CARDS_SUBTITLE = 'Selecciona una opción de pago de tus monto(s) facturados';
+
+export const CONVENIO_NOTICE =
+  'Atención: Pagarás una cuota de tu crédito de consumo originalmente registrada con la modalidad descuento por planilla.';
+
+/** 'Seleccionado para pagar N cuotas' (one instalment reads 'cuota'). */
+export const instalmentsCount = (n: number) => `Seleccionado para pagar ${n} ${n === 1 ? 'cuota' : 'cuotas'}`;
+
+export const billedCount = (n: number) => `Seleccionado para pagar ${n} monto(s) facturado(s)`;

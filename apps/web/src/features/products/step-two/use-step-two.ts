@@ -1,0 +1,31 @@
+import type { Family } from '@pago/domain/families';
+import { payButtonName } from '@pago/domain/parameters';
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router';
+import { useAppStore, type Selection } from '../../../lib/app-store';
+import { paths } from '../../../lib/paths';
+import { backPath, productsOfFamily } from './common';
+
+/** What every kind of step 2 reads from the store, and how it hands the member's choice to step 3. */
+export function useStepTwo(family: Family) {
+  const products = useAppStore((state) => state.products);
+  const parameters = useAppStore((state) => state.config.parameters);
+  const setSelection = useAppStore((state) => state.setSelection);
+  const navigate = useNavigate();
+  const ofFamily = useMemo(() => productsOfFamily(products, family), [products, family]);
+  const buttonName = payButtonName(family);
+
+  return {
+    products: ofFamily,
+    parameters,
+    /** Read once, for the screen's first state: what the member chose before coming back from step 3. */
+    previousSelection: () => useAppStore.getState().selection,
+    back: backPath(products),
+    /** btnPay{family}; savings always say 'Continuar'. */
+    payLabel: (buttonName && parameters[buttonName]) || (family === 'AH' ? 'Continuar' : 'Pagar'),
+    proceed: (selection: Selection) => {
+      setSelection(selection);
+      void navigate(paths.stepThree(family));
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import type { Pago } from '@pago/domain/call-consultar-pago';
+import { describe, expect, it } from 'vitest';
+import { factorLabel, voucherView } from './voucher-view';
+
+const pago = (over: Partial<Pago> = {}): Pago => ({
+  numeroProducto: '630055667788',
+  descripcionProducto: 'CREDITO MYPE',
+  detallePago: { numeroCuota: 9, montoPagado: 156_300, numeroAutorizacion: '557248', cantidadCuotas: 1 },
+  rutDeudor: '11.111.111-1',
+  fechaPago: '20261121',
+  horaPago: '13:00:42',
+  medioPago: 'CUENTA VISTA',
+  idTransaccion: 'trx-1',
+  cuentaPago: '****5601',
+  email: 'cam***@example.cl',
+  ...over,
+});
+
+describe('voucherView', () => {
+  it('shows one credit instalment with its number, masked product, date and time', () => {
+    expect(voucherView([pago()])).toEqual({
+      idTransaccion: 'trx-1',
+      total: 156_300,
+      date: '21/11/2026',
+      time: '13:00',
+      paymentMethod: 'Débito Cuenta Vista',
+      account: '****5601',
+      rutDeudor: '11.111.111-1',
+      products: [
+        {
+          name: 'Crédito MYPE',
+          number: '****7788',
+          authorisation: '557248',
+          lines: [{ label: 'Cuota Nº 9', amount: 156_300 }],
+          subtotal: 156_300,
+        },
+      ],
+    });
+  });
+
+  it('adds up several products and instalments', () => {
+    const view = voucherView([
+      pago({
+        descripcionProducto: 'CREDITO DE CONSUMO',
+        detallePago: [
+          { numeroCuota: 21, montoPagado: 85_430, numeroAutorizacion: '1', cantidadCuotas: 1 },
+          { numeroCuota: 22, montoPagado: 85_430, numeroAutorizacion: '1', cantidadCuotas: 1 },
+        ],
+      }),
+      pago({ numeroProducto: '410087654321', descripcionProducto: 'CREDITO DE CONSUMO', detallePago: { numeroCuota: 11, montoPagado: 62_150, numeroAutorizacion: '2', cantidadCuotas: 1 } }),
+    ]);
+    expect(view?.total).toBe(233_010);
+    expect(view?.products.map((p) => p.lines.map((l) => l.label))).toEqual([['Cuota Nº 21', 'Cuota Nº 22'], ['Cuota Nº 11']]);
+    expect(view?.products[1]?.name).toBe('Crédito de Consumo');
+  });
+
+  it('labels shares by count, deposits and card payments by amount, and keeps unknown descriptions', () => {
+    const shares = voucherView([pago({ descripcionProducto: 'CUOTAS DE PARTICIPACIÓN', detallePago: { numeroCuota: 1, montoPagado: 15_000, numeroAutorizacion: '1', cantidadCuotas: 3 } })]);
+    expect(shares?.products[0]?.lines[0]?.label).toBe('3 cuotas');
+    const deposit = voucherView([pago({ descripcionProducto: 'CUENTAS DE AHORRO', detallePago: { numeroCuota: 0, montoPagado: 20_000, numeroAutorizacion: '1', cantidadCuotas: 1 } })]);
+    expect(deposit?.products[0]?.lines[0]?.label).toBe('Monto depositado');
+    const card = voucherView([pago({ descripcionProducto: 'TARJETA DE CREDITO', detallePago: { numeroCuota: 0, montoPagado: 35_000, numeroAutorizacion: '1', cantidadCuotas: 1 } })]);
+    expect(card?.products[0]?.lines[0]?.label).toBe('Monto pagado');
+    expect(card?.products[0]?.name).toBe('Tarjeta de Crédito');
+    expect(voucherView([pago({ descripcionProducto: 'OTRO PRODUCTO' })])?.products[0]?.name).toBe('OTRO PRODUCTO');
+    expect(voucherView([pago({ medioPago: 'WEBPAY' })])?.paymentMethod).toBe('Webpay');
+  });
+
+  it('has nothing to show without payments', () => {
+    expect(voucherView([])).toBeNull();
+  });
+});
+
+describe('factorLabel', () => {
+  it('names the factor the payment was authorised with', () => {
+    expect(factorLabel('TCOO')).toBe('Tarjeta de coordenadas');
+    expect(factorLabel('PassCoop')).toBe('PassCoop');
+    expect(factorLabel(null)).toBeNull();
+    expect(factorLabel('<script>')).toBeNull();
+  });
+});

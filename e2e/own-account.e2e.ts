@@ -1,0 +1,309 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot, type Viewport } from './support/browser';
+import { startProduct, type Product } from './support/product';
+
+// Paying from the cooperative's own checking account (cuenta vista): login, second factor, voucher, and the pages
+// where it can end instead. Every journey starts at the home and goes through steps 1 to 3 as a member would.
+
+const PASSWORD = '1234';
+const COLUMNS = 'ABCDEFGHIJ';
+
+/** demo-members.md: value(column, row) = (n + 7·c + 13·row) mod 100, n the RUT number mod 100. */
+function coordinate(rut: string, cell: string): string {
+  const n = Number(rut.replace(/[.-]/g, '').slice(0, -1)) % 100;
+  const c = COLUMNS.indexOf(cell.charAt(0));
+  const row = Number(cell.slice(1));
+  return String((n + 7 * c + 13 * row) % 100).padStart(2, '0');
+}
+
+describe('own-account payment', () => {
+  let product: Product;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
+  });
+  afterEach(async () => {
+    await page?.context().close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  const h1 = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+  const visible = (locator: ReturnType<Page['getByRole']>) => expect.poll(() => locator.isVisible()).toBe(true);
+
+  /** A new phone (or desktop). Without motion: axe must not judge a button's colour halfway through its transition. */
+  async function open(viewport: Viewport = PHONE) {
+    page = await openPage(browser, viewport);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+  }
+
+  /** axe, then a screenshot at the phone's and the desktop's size, back at the size the test runs in. */
+  async function check(name: string) {
+    await expectAccessible(page);
+    const size = page.viewportSize() ?? PHONE;
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await screenshot(page, `own-account-${name}`);
+      // Nothing may stick out sideways on a phone.
+      if (viewport === PHONE) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    }
+    await page.setViewportSize(size);
+  }
+
+  /**
+   * Home → step 1 (if the member has several families) → step 2 with the oldest instalment chosen → step 3 with
+   * the own account → the login screen.
+   */
+  async function reachLogin(memberRut: string, family: string | null, viewport: Viewport = PHONE) {
+    await open(viewport);
+    await page.goto(`${product.baseUrl}/`);
+    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(memberRut.replace(/[.-]/g, ''));
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    if (family) {
+      await page.getByRole('button', { name: family }).click();
+      // The partial-payment offer of a consumer credit, when the member has one.
+      const offer = page.getByRole('dialog');
+      await Promise.race([page.waitForURL('**/pagoexpress/steptwo/**'), offer.waitFor()]);
+      if (await offer.isVisible()) await offer.getByRole('button', { name: 'Continuar' }).click();
+    }
+    await page.waitForURL('**/pagoexpress/steptwo/**');
+  }
+
+  /** From step 2 (credits, oldest instalment already chosen) to the own-account login. */
+  async function payFromStepTwo(payLabel = 'Pagar cuotas') {
+    await page.getByRole('button', { name: payLabel }).click();
+    // A payroll-deduction (CONVENIO) instalment asks first.
+    const convenio = page.getByRole('dialog', { name: 'Descuento por planilla' });
+    await Promise.race([page.waitForURL('**/pagoexpress/stepthree/**'), convenio.waitFor()]);
+    if (await convenio.isVisible()) await convenio.getByRole('button', { name: 'Pagar' }).click();
+    await page.waitForURL('**/pagoexpress/stepthree/**');
+    await page.getByText(/^Cuenta Vista/).first().click();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.waitForURL('**/coopmethodpay');
+    await visible(h1('Paga con tu Cuenta Vista'));
+  }
+
+  async function logIn(payerRut: string, password = PASSWORD) {
+    const rut = page.getByRole('textbox', { name: 'RUT' });
+    await rut.fill('');
+    await rut.pressSequentially(payerRut.replace(/[.-]/g, ''));
+    await page.getByLabel('Clave de internet').fill(password);
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+  }
+
+  /** The three cells on screen, answered from the card formula. */
+  async function answerCoordinates(payerRut: string, wrong = false) {
+    const fields = page.getByRole('textbox', { name: /^Coordenada [A-J][1-5]$/ });
+    await expect.poll(() => fields.count()).toBe(3);
+    const autorizar = page.getByRole('button', { name: 'Autorizar' });
+    for (let i = 0; i < 3; i++) {
+      const field = fields.nth(i);
+      const label = await field.evaluate((input: HTMLInputElement) => input.labels?.[0]?.textContent ?? '');
+      const cell = /[A-J][1-5]/.exec(label)?.[0] ?? '';
+      expect(await autorizar.isDisabled()).toBe(true);
+      const value = coordinate(payerRut, cell);
+      await field.fill(wrong ? String((Number(value) + 1) % 100).padStart(2, '0') : value);
+    }
+    expect(await autorizar.isEnabled()).toBe(true);
+    return autorizar;
+  }
+
+  it('11.111.111-1 pays a MYPE instalment with the coordinate card; the voucher shows it and it is gone from the list', async () => {
+    await reachLogin('11.111.111-1', 'Crédito MYPE');
+    await expect.poll(() => page.getByRole('checkbox').count()).toBe(2);
+    await payFromStepTwo();
+    const rut = page.getByRole('textbox', { name: 'RUT' });
+    expect(await rut.inputValue()).toBe('11.111.111-1');
+    expect(await page.getByLabel('Clave de internet').getAttribute('type')).toBe('password');
+    expect(await page.getByLabel('Clave de internet').getAttribute('maxlength')).toBe('8');
+    await visible(page.getByText('$156.300').first());
+    await check('login');
+
+    await page.getByLabel('Clave de internet').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.waitForURL('**/pagoexpress/PM/coopmethodpaychallenge');
+    // Both factors: the mobile authoriser comes first; the card is one link away.
+    await visible(h1('Autoriza tu pago'));
+    await check('challenge-authoriser');
+    await page.getByRole('button', { name: 'Usar tarjeta de coordenadas' }).click();
+    await visible(h1('Ingresa tus coordenadas'));
+    await visible(page.getByRole('timer'));
+    expect(await page.getByRole('timer').innerText()).toMatch(/^[12]:\d\d$/);
+    const autorizar = await answerCoordinates('11.111.111-1');
+    await check('challenge-coordinates');
+    await autorizar.click();
+
+    await page.waitForURL(/\/pagoexpress\/successvoucher\/[^/?]+\?categoria=PM&factor=TCOO$/);
+    await visible(h1('Pago exitoso'));
+    await visible(page.getByText('Crédito MYPE'));
+    // The total and the instalment's line.
+    await expect.poll(() => page.getByText('$156.300', { exact: true }).count()).toBe(2);
+    await visible(page.getByText('Débito Cuenta Vista'));
+    await visible(page.getByText('Tarjeta de coordenadas'));
+    await check('voucher');
+
+    await page.getByRole('button', { name: 'Nuevo Pago' }).click();
+    await page.waitForURL('**/pagoonline/stepone');
+    await page.getByRole('button', { name: 'Crédito MYPE' }).click();
+    await page.waitForURL('**/pagoexpress/steptwo/PM');
+    await expect.poll(() => page.getByRole('checkbox').count()).toBe(1);
+  });
+
+  it('14.141.414-3 pays with the push approved in the mobile authoriser', async () => {
+    await reachLogin('14.141.414-3', null);
+    await payFromStepTwo();
+    await logIn('14.141.414-3');
+    await page.waitForURL('**/pagoexpress/PM/coopmethodpaychallenge');
+    await visible(h1('Autoriza tu pago'));
+    // Only the authoriser: nothing to switch to.
+    expect(await page.getByRole('button', { name: 'Usar tarjeta de coordenadas' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Autorizar' }).click();
+    await visible(page.getByText('Revisa tu celular y aprueba la solicitud en la app PassCoop.'));
+    await visible(page.getByRole('timer'));
+    await check('authoriser-waiting');
+
+    const phone = await page.context().newPage();
+    await phone.goto(`${product.baseUrl}/sandbox/authorizer?rut=14141414-3`);
+    await phone.getByRole('button', { name: 'Aprobar' }).first().click();
+    await phone.close();
+
+    await page.waitForURL(/\/pagoexpress\/successvoucher\/[^/?]+\?categoria=PM&factor=PassCoop$/);
+    await visible(h1('Pago exitoso'));
+    await expect.poll(() => page.getByText('$121.480', { exact: true }).count()).toBe(2);
+    await visible(page.getByText('PassCoop'));
+  });
+
+  it('shows the rejection when the push is rejected, and Reintentar starts over', async () => {
+    await reachLogin('14.141.414-3', null);
+    await payFromStepTwo();
+    await logIn('14.141.414-3');
+    await page.waitForURL('**/coopmethodpaychallenge');
+    await page.getByRole('button', { name: 'Autorizar' }).click();
+    await visible(page.getByText('Revisa tu celular y aprueba la solicitud en la app PassCoop.'));
+
+    const phone = await page.context().newPage();
+    await phone.goto(`${product.baseUrl}/sandbox/authorizer?rut=14141414-3`);
+    await phone.getByRole('button', { name: 'Rechazar' }).first().click();
+    await phone.close();
+
+    const dialog = page.getByRole('dialog', { name: 'No pudimos autorizar tu pago' });
+    await visible(dialog);
+    await visible(dialog.getByText('La autorización desde tu celular ha sido rechazada, reintenta…'));
+    await check('authoriser-rejected');
+    await dialog.getByRole('button', { name: 'Reintentar' }).click();
+    await visible(page.getByRole('button', { name: 'Autorizar' }));
+  });
+
+  it('19.191.919-K pays 11.111.111-1’s consumer-credit instalment through the security-factor screen', async () => {
+    await reachLogin('11.111.111-1', 'Crédito de Consumo', DESKTOP);
+    await payFromStepTwo();
+    await logIn('19.191.919-K');
+    await page.waitForURL('**/pagoexpress/PC/SecurityFactor');
+    await visible(h1('Autoriza tu pago'));
+    const summary = page.getByRole('definition');
+    await expect.poll(() => summary.allInnerTexts()).toEqual(expect.arrayContaining(['19.191.919-K', 'Cuenta Vista', '11.111.111-1']));
+    await visible(page.getByText('RUT titular de la cuenta'));
+    await visible(page.getByText('RUT beneficiario'));
+    await check('security-factor');
+
+    await page.getByRole('button', { name: 'Usar tarjeta de coordenadas' }).click();
+    const autorizar = await answerCoordinates('19.191.919-K');
+    await autorizar.click();
+    await page.waitForURL(/\/pagoexpress\/successvoucher\/[^/?]+\?categoria=PC&factor=TCOO$/);
+    await visible(h1('Pago exitoso'));
+    await visible(page.getByText('Crédito de Consumo').first());
+    await check('voucher-third-party');
+  });
+
+  it('15.432.876-9 retries a wrong password and wrong coordinates, then pays', async () => {
+    await reachLogin('15.432.876-9', 'Crédito MYPE');
+    await payFromStepTwo();
+    await logIn('15.432.876-9', 'mala');
+    const loginError = page.getByRole('dialog', { name: 'No pudimos validar tus datos' });
+    await visible(loginError);
+    await check('login-wrong-password');
+    await loginError.getByRole('button', { name: 'Reintentar' }).click();
+    expect(await page.getByLabel('Clave de internet').inputValue()).toBe('');
+    await page.getByLabel('Clave de internet').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+
+    // Factor 1 only: straight to the coordinates, with no link to switch.
+    await page.waitForURL('**/pagoexpress/PM/coopmethodpaychallenge');
+    await visible(h1('Ingresa tus coordenadas'));
+    expect(await page.getByRole('button', { name: 'Usar autorizador móvil' }).count()).toBe(0);
+    await (await answerCoordinates('15.432.876-9', true)).click();
+    const dialog = page.getByRole('dialog', { name: 'No pudimos autorizar tu pago' });
+    await visible(dialog.getByText('Las coordenadas no corresponden. Por favor, intenta nuevamente.'));
+    await check('coordinates-wrong');
+    await dialog.getByRole('button', { name: 'Reintentar' }).click();
+    // New cells, empty fields.
+    await (await answerCoordinates('15.432.876-9')).click();
+    await page.waitForURL('**/pagoexpress/successvoucher/**');
+    await visible(h1('Pago exitoso'));
+  });
+
+  it('16.789.012-1 reaches the insufficient-funds page and may choose another method', async () => {
+    await reachLogin('16.789.012-1', null);
+    await payFromStepTwo();
+    await logIn('16.789.012-1');
+    await page.waitForURL('**/coopmethodpaychallenge');
+    await (await answerCoordinates('16.789.012-1')).click();
+    await page.waitForURL('**/pagoexpress/InsufficientFunds');
+    await visible(h1('Saldo insuficiente'));
+    await visible(page.getByText('Tu saldo es insuficiente. Abona saldo a tu cuenta o selecciona otro medio de pago.'));
+    await check('insufficient-funds');
+    await page.getByRole('link', { name: 'Seleccionar otro medio de pago' }).click();
+    await page.waitForURL('**/pagoexpress/stepthree/PC');
+  });
+
+  it('13.579.246-2 reaches the blocked-password page', async () => {
+    await reachLogin('13.579.246-2', null);
+    await payFromStepTwo();
+    await logIn('13.579.246-2');
+    await page.waitForURL('**/pagoexpress/bloquedUser');
+    await visible(h1('Tu clave ha sido bloqueada'));
+    await visible(page.getByText('Por seguridad tu clave de internet ha sido bloqueada.'));
+    expect(await page.getByRole('link', { name: 'Recuperar clave' }).getAttribute('href')).not.toBe('#');
+    await visible(page.getByRole('link', { name: 'Ir al Home' }));
+    await check('blocked');
+  });
+
+  it('refuses a deposit into another member’s savings account (ErrorLogin)', async () => {
+    await open();
+    await page.goto(`${product.baseUrl}/`);
+    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially('123456785');
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.waitForURL('**/pagoexpress/steptwo/AH');
+    await page.getByRole('checkbox').first().check();
+    await page.getByRole('textbox', { name: /Monto que quieres depositar/ }).first().fill('20000');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.waitForURL('**/pagoexpress/stepthree/AH');
+    await page.getByText(/^Cuenta Vista/).first().click();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.waitForURL('**/coopmethodpay');
+    await logIn('19.191.919-K');
+    await page.waitForURL('**/pagoexpress/ErrorLogin');
+    await visible(h1('No es posible realizar el depósito'));
+    await visible(page.getByText('No es posible realizar un depósito en la cuenta de ahorro de otro socio.'));
+    await check('error-login');
+  });
+
+  it('ends the session after the inactivity delay with the modal and Aceptar', async () => {
+    await reachLogin('9.876.543-3', 'Crédito de Consumo');
+    await payFromStepTwo();
+    // sessionTimeOut is 5 minutes in the seed: the phone's clock jumps past it.
+    await page.clock.fastForward('05:01');
+    const dialog = page.getByRole('dialog', { name: 'Tiempo de inactividad agotado' });
+    await visible(dialog);
+    await check('inactivity');
+    await dialog.getByRole('button', { name: 'Aceptar' }).click();
+    await page.waitForURL(`${product.baseUrl}/pagoexpress`);
+    await visible(h1('Pago Online'));
+    expect(await page.evaluate(() => sessionStorage.getItem('pago-online'))).not.toContain('"isAuthenticated":true');
+  });
+});
