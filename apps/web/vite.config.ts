@@ -18,7 +18,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       treeshake: {
-        // @pago/domain keeps each value's zod schema beside it (rut.ts has rutSchema, families.ts familySchema).
+        // @pago/domain keeps some zod schemas beside plain values (rut.ts has rutSchema).
         // Building a schema has no side effect, but bundlers cannot know that of a call, so an unused schema would
         // drag all of zod (~20 KB gzip) into the home chunk. Treating `z.…(…)` as pure lets unused schemas go.
         // Never write a bare `z.config(…)` statement in code the web bundles: it would be dropped.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canalSchema } from './channel';
+import { canalSchema } from './wire-schemas';
 import { errorFieldSchema } from './envelope';
 import type { Family } from './families';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canalSchema } from './channel';
+import { canalSchema } from './wire-schemas';
 import { errorFieldSchema } from './envelope';
 
 // Calls 4, 5 and 6 (spec §7): paying from the cooperative's own checking account (cuenta vista).

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CANAL, CANAL_SPUB, TIPO_PARAMETRO } from './channel';
+import { TIPO_PARAMETRO } from './channel';
+import { canalSchema } from './wire-schemas';
 import { errorResponseSchema } from './envelope';
 
 /** Spec §7.1. */
@@ -12,7 +13,7 @@ export const consultarParametrosRequestSchema = z
     consultarParametrosRequest: z
       .object({
         userId: z.string().min(1).max(64),
-        canalLlamada: z.enum([CANAL, CANAL_SPUB]),
+        canalLlamada: canalSchema,
         tipo: z.literal(TIPO_PARAMETRO),
       })
       .strict(),

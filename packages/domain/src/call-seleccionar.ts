@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { canalSchema } from './channel';
 import { errorFieldSchema } from './envelope';
-import { familySchema } from './families';
+import { canalSchema, familySchema } from './wire-schemas';
 
 export const SELECCIONAR_PRODUCTO_PATH = '/prod/producto/seleccionar';
 export const SELECCIONAR_PRODUCTO_REQUEST = 'seleccionarProductoRequest';

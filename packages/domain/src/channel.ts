@@ -1,10 +1,7 @@
-import { z } from 'zod';
-
+// No zod here: the home's bundle imports this module (wire-schemas.ts holds its schema).
 /** canalLlamada of every call the member's browser makes. */
 export const CANAL = 'PGEX';
 export const CANAL_SPUB = 'SPUB';
 /** tipo of the parameter query: the payment site's parameters. */
 export const TIPO_PARAMETRO = 'PE';
-
-export const canalSchema = z.enum([CANAL, CANAL_SPUB]);
-export type Canal = z.infer<typeof canalSchema>;
+export type Canal = typeof CANAL | typeof CANAL_SPUB;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FAMILIES, FAMILY_NAMES, STEP_TWO_TITLES, familySchema, isFamily } from './families';
+import { FAMILIES, FAMILY_NAMES, STEP_TWO_TITLES, isFamily } from './families';
+import { familySchema } from './wire-schemas';
 
 describe('families', () => {
   it('are the six of the spec', () => {

@@ -1,10 +1,7 @@
-import { z } from 'zod';
-
+// No zod here: the home's bundle imports this module (wire-schemas.ts holds its schema).
 export const FAMILIES = ['PC', 'CP', 'HI', 'TC', 'PM', 'AH'] as const;
 
-export const familySchema = z.enum(FAMILIES);
-
-export type Family = z.infer<typeof familySchema>;
+export type Family = (typeof FAMILIES)[number];
 
 /** nombreFamiliaProducto as the product list sends it. */
 export const FAMILY_NAMES: Readonly<Record<Family, string>> = {

@@ -61,7 +61,11 @@ const commerceCode = z.string().regex(/^\d{12}$/, { error: 'Debe ser un código 
 const text = z
   .string()
   .refine((v) => v.trim() !== '', { error: 'No puede estar vacío' })
-  .refine((v) => v.length <= 200, { error: 'No puede superar 200 caracteres' });
+  .refine((v) => v.length <= 200, { error: 'No puede superar 200 caracteres' })
+  // Neither a screen nor the database can hold a NUL or half of a UTF-16 surrogate pair.
+  .refine((v) => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v), {
+    error: 'Contiene caracteres no válidos',
+  });
 
 function hasName<T extends string>(names: readonly T[], nombre: string): nombre is T {
   return (names as readonly string[]).includes(nombre);

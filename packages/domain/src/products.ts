@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { asArray } from './as-array';
 import { daysBetweenWire } from './dates';
-import { familySchema } from './families';
+import { familySchema } from './wire-schemas';
 
 /** 'V' overdue (vencida), 'A' current (al día). */
 export const estadoCuotaSchema = z.enum(['V', 'A']);

@@ -1,4 +1,4 @@
-import { familySchema } from '@pago/domain/families';
+import { familySchema } from '@pago/domain/wire-schemas';
 import { isWireDate } from '@pago/domain/dates';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import { eq, sql } from 'drizzle-orm';
