@@ -199,7 +199,7 @@ describe('step 2: what the member pays', () => {
   it('shows the mortgage and MYPE credits of 11.111.111-1 with their own pay buttons', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       await openStepTwo('111111111', 'Crédito Hipotecario', 'HI', viewport);
-      expect(await page.getByRole('region', { name: 'Crédito Nº ****3344' }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('region', { name: 'Crédito Nº ****3344' }).isVisible()).toBe(true);
       expect(await checkbox('Cuota 37').isChecked()).toBe(true);
       expect(await page.getByRole('button', { name: 'Ver más' }).isVisible()).toBe(true);
       expect(await page.getByRole('switch').count()).toBe(0);
