@@ -1,0 +1,20 @@
+// The end-to-end tests drive Debian's Chromium, and the scale-out test puts nginx in front of two API processes:
+// install them with apt when they are missing (root on these machines).
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const tools = [
+  { path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pkg: 'chromium', env: 'CHROMIUM_PATH' },
+  { path: process.env.NGINX_PATH ?? '/usr/sbin/nginx', pkg: 'nginx-light', env: 'NGINX_PATH' },
+];
+const missing = tools.filter((t) => !existsSync(t.path));
+if (missing.length > 0) {
+  const pkgs = missing.map((t) => t.pkg).join(' ');
+  console.log(`${missing.map((t) => t.path).join(', ')} not found: installing ${pkgs}`);
+  try {
+    execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkgs}`, { stdio: 'inherit' });
+  } catch {
+    console.error(`Could not install ${pkgs}. Install them with apt-get (or set ${missing.map((t) => t.env).join(', ')}).`);
+    process.exit(1);
+  }
+}
