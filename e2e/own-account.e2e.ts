@@ -143,7 +143,7 @@ describe('own-account payment', () => {
     await visible(page.getByText('Crédito MYPE'));
     // The total and the instalment's line.
     await expect.poll(() => page.getByText('$156.300', { exact: true }).count()).toBe(2);
-    await visible(page.getByText('Débito Cuenta Vista'));
+    await visible(page.getByText('Debito', { exact: true }));
     await visible(page.getByText('Tarjeta de coordenadas'));
     await check('voucher');
 

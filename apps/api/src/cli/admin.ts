@@ -9,6 +9,7 @@ const USAGE = `usage:
   npm run admin -- members unblock-password RUT
   npm run admin -- members unblock-card RUT
   npm run admin -- tx show ID_TRANSACCION
+  npm run admin -- audit [KIND]
   npm run admin -- import FILE.json|FILE.csv
 
 environment: API_URL (default http://localhost:3000), ADMIN_TOKEN (default: the sandbox token)`;
@@ -69,6 +70,12 @@ async function main(argv: string[]): Promise<number> {
     }
     console.log(JSON.stringify({ recibidos: rows.length, aceptados, rechazados }, null, 2));
     return rechazados.length === 0 ? 0 : 3;
+  }
+  if (group === 'audit' && rest.length === 0) {
+    const query = action ? `?kind=${encodeURIComponent(action)}` : '';
+    const body = (await call('GET', `/auditoria${query}`)) as { operacionesResponse: { eventos: unknown[] } };
+    for (const e of body.operacionesResponse.eventos) console.log(JSON.stringify(e));
+    return 0;
   }
   if (group === 'tx' && action === 'show' && rest.length === 1) {
     const body = (await call('GET', `/transacciones/${encodeURIComponent(rest[0]!)}`)) as { operacionesResponse: unknown };

@@ -1,5 +1,5 @@
 import { canonicalRut, maskRut } from '@pago/domain/rut';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { auditLog, authorizations, coordinateCards, members, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
@@ -35,6 +35,16 @@ export function createAdminService(db: Db) {
         await appendAudit(tx, { kind: 'admin.tarjeta.desbloqueada', rutMasked: maskRut(canonicalRut(rutInput)!), requestId });
         return true;
       });
+    },
+
+    /** The latest audit events, newest first, optionally of one kind. */
+    audit(kind: string | undefined, limit: number) {
+      return db
+        .select()
+        .from(auditLog)
+        .where(kind ? eq(auditLog.kind, kind) : undefined)
+        .orderBy(desc(auditLog.id))
+        .limit(limit);
     },
 
     /** A transaction with its lines, second-factor requests, Webpay attempts, voucher and audit trail. */

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Loader } from '../components/loader';
+import { pageName, track } from '../lib/analytics';
 import { PageShell } from '../components/page-shell';
 import { ScreenErrorBoundary } from './screen-error-boundary';
 
@@ -8,6 +9,10 @@ export function RootLayout() {
   const mainRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const firstRender = useRef(true);
+
+  useEffect(() => {
+    track({ event: 'page_view', page: pageName(pathname) });
+  }, [pathname]);
 
   // After a navigation, start reading (and scrolling) at the new screen, not where the last one ended.
   useEffect(() => {

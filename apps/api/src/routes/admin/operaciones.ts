@@ -33,6 +33,12 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
   );
 
   r.get(
+    '/auditoria',
+    { schema: { querystring: z.object({ kind: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }) }, config: { responseName: RESPONSE } },
+    async (request) => ({ [RESPONSE]: { eventos: await admin.audit(request.query.kind, request.query.limit) } }),
+  );
+
+  r.get(
     '/transacciones/:id',
     { schema: { params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }) }, config: { responseName: RESPONSE } },
     async (request, reply) => {

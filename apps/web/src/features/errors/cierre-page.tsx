@@ -1,7 +1,9 @@
 import { MessageScreen } from '../../components/message-screen';
 import { useResetOnEnter } from './use-reset-on-enter';
+import { useErrorPageReached } from '../../lib/analytics';
 
 export function CierrePage() {
+  useErrorPageReached('cierre');
   useResetOnEnter();
   return (
     <MessageScreen tone="info" title="Cierre diario">

@@ -1,7 +1,9 @@
 import { MessageScreen } from '../../components/message-screen';
 import { useResetOnEnter } from './use-reset-on-enter';
+import { useErrorPageReached } from '../../lib/analytics';
 
 export function MaintenancePage() {
+  useErrorPageReached('maintenance');
   useResetOnEnter();
   return (
     <MessageScreen tone="warning" title="Sitio Web en Mantención">

@@ -3,6 +3,7 @@ import { ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';
 import { PRODUCT_SITE_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
+import { useErrorPageReached } from '../../lib/analytics';
 
 export const BLOCKED_TITLE = 'Tu clave ha sido bloqueada';
 
@@ -11,6 +12,7 @@ export const BLOCKED_TITLE = 'Tu clave ha sido bloqueada';
  * clears it (the home resets the state on entry).
  */
 export function BlockedUserPage() {
+  useErrorPageReached('bloquedUser');
   return (
     <MessageScreen
       tone="error"

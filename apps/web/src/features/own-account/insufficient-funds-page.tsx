@@ -4,6 +4,7 @@ import { ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';
 import { useAppStore } from '../../lib/app-store';
 import { paths } from '../../lib/paths';
+import { useErrorPageReached } from '../../lib/analytics';
 
 export const INSUFFICIENT_FUNDS_TITLE = 'Saldo insuficiente';
 
@@ -12,6 +13,7 @@ export const INSUFFICIENT_FUNDS_TITLE = 'Saldo insuficiente';
  * creates a new transaction); 'Ir al Home' clears everything.
  */
 export function InsufficientFundsPage() {
+  useErrorPageReached('InsufficientFunds');
   const family = useAppStore((state) => state.selection.family);
   return (
     <MessageScreen

@@ -9,6 +9,7 @@ import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { autorizar, autorizarRequest, pagar, pagarRequest, type Parties } from './api/cuenta-vista';
 import { voucherPath } from './factors';
 import { AUTHORISER_TIMEOUT, authoriserOutcome, type PanelOutcome } from './outcomes';
+import { paymentResult } from '../../lib/analytics';
 
 /** Specification §9: the payment is polled every second while the push waits for the payer's phone. */
 export const POLL_INTERVAL_MS = 1000;
@@ -68,6 +69,7 @@ export function useAuthoriser(parties: Parties, numeroCuenta: string, category: 
     failures.count = 0;
     if (answer.kind === 'paid') {
       // A payment the server made is never hidden, even if the countdown ended while this answer was on its way.
+      paymentResult(category, 'cuenta_vista', 'approved');
       if (mounted.current) void navigate(voucherPath(answer.idTransaccion, category, AUTHORISER_FACTOR));
       return false;
     }

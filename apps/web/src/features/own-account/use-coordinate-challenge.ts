@@ -8,6 +8,7 @@ import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { autorizar, autorizarRequest, pagar, pagarRequest, type Parties } from './api/cuenta-vista';
 import { voucherPath } from './factors';
 import { COORDINATE_TIMEOUT, coordinateOutcome, type PanelOutcome } from './outcomes';
+import { paymentResult } from '../../lib/analytics';
 
 export type CoordinateState =
   /** Call 5 is asking for three cells. */
@@ -84,7 +85,10 @@ export function useCoordinateChallenge(parties: Parties, numeroCuenta: string, c
     pagar(pagarRequest(parties, numeroCuenta, COORDINATE_FACTOR, values)).then(
       (answer) => {
         if (!mounted.current) return;
-        if (answer.kind === 'paid') void navigate(voucherPath(answer.idTransaccion, category, COORDINATE_FACTOR));
+        if (answer.kind === 'paid') {
+          paymentResult(category, 'cuenta_vista', 'approved');
+          void navigate(voucherPath(answer.idTransaccion, category, COORDINATE_FACTOR));
+        }
         else settle(coordinateOutcome('pagar', answer.error, category));
       },
       () => {

@@ -17,6 +17,7 @@ import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { FamilyIcon } from './family-icon';
 import { familiesOf, OFFER, offersPartialPayment } from './product-families';
 import { useProductsOnEntry } from './use-products-on-entry';
+import { track } from '../../lib/analytics';
 
 export const STEP_ONE_TITLE = 'Selecciona el producto que deseas pagar';
 export const LOADING_PRODUCTS = 'Cargando tus productos…';
@@ -68,6 +69,7 @@ function FamilyChoice({ families, products }: { families: Family[]; products: Pr
   const outsideHours = families.some((family) => isUnavailableHour(family, new Date()));
 
   function choose(family: Family) {
+    track({ event: 'family_selected', family });
     if (offersPartialPayment(family, products)) setOfferOpen(true);
     else void navigate(paths.stepTwo(family));
   }

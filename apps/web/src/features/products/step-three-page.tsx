@@ -16,6 +16,7 @@ import { seleccionarProducto, type SeleccionarAnswer } from './api/seleccionar-p
 import { paymentMethods, warnsBeforeCard, type MethodKind, type PaymentMethod } from './payment-methods';
 import { resolveSelection, toSeleccionarRequest, type SelectedProduct } from './selection-request';
 import { SelectionSummary } from './selection-summary';
+import { track } from '../../lib/analytics';
 
 export const STEP_THREE_TITLE = 'Selecciona tu medio de pago';
 export const CARD_WARNING_TITLE = 'Usa una tarjeta de débito o prepago';
@@ -93,6 +94,7 @@ function MethodChoice({ category, selected, amount, methods }: MethodChoiceProps
     // The total is the server's: it re-validated the selection and computed it.
     setPayment({ idTrx: answer.idTransaccion, amount: answer.montoTotal });
     setMethodPay(picked.methodPay);
+    track({ event: 'payment_method_selected', family: category, method: picked.kind === 'card' ? 'webpay' : 'cuenta_vista' });
     await navigate(picked.kind === 'card' ? paths.webpayMethodPay(category) : paths.methodPay(category));
   }
 

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../lib/app-store';
 import { ROUTES } from '../../lib/paths';
 import { jsonResponse, sentBody, stubFetch } from '../../test/fetch-stub';
@@ -50,6 +50,11 @@ beforeEach(() => {
   });
 });
 
+/** The value (dd) of the voucher's term (dt) `term`. */
+function detail(term: string): string | null | undefined {
+  return screen.getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
+}
+
 describe('success voucher', () => {
   it('reads the voucher with call 7 and shows the paid summary', async () => {
     const fetch = stubFetch(voucher());
@@ -63,10 +68,11 @@ describe('success voucher', () => {
     expect(screen.getByText('Nº ****7788')).toBeDefined();
     expect(screen.getByText('Cuota Nº 9')).toBeDefined();
     expect(screen.getByText('557248')).toBeDefined();
-    expect(screen.getByText('21/11/2026')).toBeDefined();
-    expect(screen.getByText('13:00 hrs.')).toBeDefined();
-    expect(screen.getByText('Débito Cuenta Vista')).toBeDefined();
-    expect(screen.getByText('****5601')).toBeDefined();
+    expect(screen.getByText('21/11/2026 13:00:42')).toBeDefined();
+    expect(screen.getByText('Debito')).toBeDefined();
+    expect(screen.getByText('Cuenta Vista ****5601')).toBeDefined();
+    expect(detail('Cantidad de cuotas')).toBe('1');
+    expect(detail('Nº de autorización')).toBe('557248');
     expect(screen.getByText('Tarjeta de coordenadas')).toBeDefined();
     expect(screen.getByRole('link', { name: 'Ir al Home' }).getAttribute('href')).toBe('/');
   });
@@ -111,5 +117,123 @@ describe('success voucher', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Comprobante no disponible' })).toBeDefined();
     expect(screen.queryByText('Pago exitoso')).toBeNull();
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('voucher actions', () => {
+  const ID = '0123456789abcdef0123456789abcdef';
+  const withId = () => jsonResponse({ consultarPagoResponse: { listaPago: { pago: { ...pago, idTransaccion: ID } } } });
+  const pdf = () =>
+    new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), {
+      status: 200,
+      headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="download.pdf"' },
+    });
+
+  // jsdom has no object URLs: they are given to it, and nothing else is replaced. The link's click is watched from
+  // the document, and not followed, since jsdom cannot.
+  const clicked: HTMLAnchorElement[] = [];
+  const onClick = (event: MouseEvent) => {
+    if (event.target instanceof HTMLAnchorElement && event.target.download) {
+      clicked.push(event.target);
+      event.preventDefault();
+    }
+  };
+  beforeEach(() => {
+    clicked.length = 0;
+    URL.createObjectURL = vi.fn(() => 'blob:http://localhost/voucher');
+    URL.revokeObjectURL = vi.fn();
+    document.addEventListener('click', onClick);
+  });
+  afterEach(() => {
+    document.removeEventListener('click', onClick);
+    Reflect.deleteProperty(URL, 'createObjectURL');
+    Reflect.deleteProperty(URL, 'revokeObjectURL');
+  });
+
+  it("'Descargar' fetches the PDF of the session's transaction and saves it as download.pdf", async () => {
+    const user = userEvent.setup();
+    const fetch = stubFetch(withId(), pdf());
+    renderVoucher(`/pagoexpress/successvoucher/${ID}?categoria=PM&factor=TCOO`);
+    await user.click(await screen.findByRole('button', { name: 'Descargar' }));
+
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(fetch.mock.calls[1]?.[0]).toBe('/api/comprobante/pdf');
+    expect(sentBody(fetch, 1)).toEqual({ token: 'token-de-sesion', idTransaccion: ID });
+    const saved = vi.mocked(URL.createObjectURL).mock.calls[0]?.[0] as Blob;
+    expect(saved.type).toBe('application/pdf');
+    expect(new Uint8Array(await saved.arrayBuffer())).toEqual(new Uint8Array([0x25, 0x50, 0x44, 0x46]));
+    expect(clicked[0]?.download).toBe('download.pdf');
+    expect(clicked[0]?.href).toBe('blob:http://localhost/voucher');
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).not.toContain(
+      'No pudimos descargar tu comprobante. Vuelve a intentarlo.',
+    );
+  });
+
+  it("a failed download says so, saves nothing, and 'Descargar' again works", async () => {
+    const user = userEvent.setup();
+    const fetch = stubFetch(withId(), jsonResponse({ comprobantePdfResponse: {} }, 404), new TypeError('Failed to fetch'), pdf());
+    renderVoucher(`/pagoexpress/successvoucher/${ID}`);
+    const descargar = await screen.findByRole('button', { name: 'Descargar' });
+    await user.click(descargar);
+    expect(await screen.findByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeDefined();
+    await user.click(descargar);
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(3));
+    expect(await screen.findByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeDefined();
+    expect(URL.createObjectURL).not.toHaveBeenCalled();
+    await user.click(descargar);
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(screen.queryByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeNull();
+  });
+
+  it("an answer that is not a PDF is not saved as one", async () => {
+    const user = userEvent.setup();
+    stubFetch(withId(), new Response('<html></html>', { status: 200, headers: { 'Content-Type': 'text/html' } }));
+    renderVoucher(`/pagoexpress/successvoucher/${ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Descargar' }));
+    expect(await screen.findByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeDefined();
+    expect(clicked).toHaveLength(0);
+  });
+
+  it("'Imprimir' opens the browser's print dialog", async () => {
+    const user = userEvent.setup();
+    // jsdom cannot print.
+    const print = vi.spyOn(window, 'print').mockImplementation(() => {});
+    stubFetch(withId());
+    renderVoucher(`/pagoexpress/successvoucher/${ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Imprimir' }));
+    expect(print).toHaveBeenCalledOnce();
+    print.mockRestore();
+  });
+
+  it("'Enviar por email' sends the voucher with the session's RUT and token and shows the masked address", async () => {
+    const user = userEvent.setup();
+    const fetch = stubFetch(
+      withId(),
+      jsonResponse({
+        enviarComprobantePagoResponse: {
+          codigo: '200',
+          descripcion: 'Su comprobante ha sido enviado con éxito al correo cam*********@example.cl',
+        },
+      }),
+    );
+    renderVoucher(`/pagoexpress/successvoucher/${ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Enviar por email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enviar comprobante por email' });
+    await user.type(screen.getByRole('textbox', { name: 'Correo electrónico' }), 'camila.rojas@example.cl');
+    await user.click(screen.getByRole('button', { name: 'Enviar' }));
+    await waitFor(() =>
+      expect(dialog.querySelector('[role=status]')?.textContent).toBe(
+        'Su comprobante ha sido enviado con éxito al correo cam*********@example.cl',
+      ),
+    );
+    expect(sentBody(fetch, 1)).toEqual({
+      enviarComprobantePagoRequest: {
+        userId: '11111111-1',
+        canalLlamada: 'PGEX',
+        token: 'token-de-sesion',
+        rut: '11111111-1',
+        correo: 'camila.rojas@example.cl',
+      },
+    });
   });
 });

@@ -6,10 +6,12 @@ import { Button, ButtonLink } from '../../components/button';
 import { Loader } from '../../components/loader';
 import { MessageScreen } from '../../components/message-screen';
 import { useAppStore } from '../../lib/app-store';
+import { PRODUCT_NAME } from '../../lib/env';
 import { FAILURE_OUTCOME, routeError } from '../../lib/error-routing';
 import { paths } from '../../lib/paths';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { consultarPago, consultarPagoRequest } from './api/consultar-pago';
+import { VoucherActions } from './voucher-actions';
 import { factorLabel, voucherView, type VoucherView } from './voucher-view';
 
 export const VOUCHER_TITLE = 'Pago exitoso';
@@ -63,10 +65,9 @@ function Voucher({ view, factor }: { view: VoucherView; factor: string | null })
   }
 
   const details: { label: string; value: string }[] = [
-    { label: 'Fecha', value: view.date },
-    { label: 'Hora', value: `${view.time} hrs.` },
+    { label: 'Fecha y hora', value: `${view.date} ${view.time}` },
     { label: 'Medio de pago', value: view.paymentMethod },
-    { label: 'Cuenta', value: view.account },
+    { label: 'Cuenta de pago', value: view.account },
     ...(factor ? [{ label: 'Autorizado con', value: factor }] : []),
     { label: 'RUT del socio', value: view.rutDeudor },
     { label: 'Nº de transacción', value: view.idTransaccion },
@@ -77,14 +78,18 @@ function Voucher({ view, factor }: { view: VoucherView; factor: string | null })
       tone="success"
       title={VOUCHER_TITLE}
       actions={
-        <>
+        // Printing shows the voucher, not what can be done with it (styles.css, @media print).
+        <div data-print="hide" className="flex flex-col gap-3">
+          <VoucherActions idTransaccion={view.idTransaccion} />
           <Button onClick={newPayment}>Nuevo Pago</Button>
           <ButtonLink to={paths.home} variant="secondary">
             Ir al Home
           </ButtonLink>
-        </>
+        </div>
       }
     >
+      {/* On paper the site's header is gone: the voucher names the cooperative itself. */}
+      <p data-print="only" className="hidden">{`${PRODUCT_NAME} · Pago Online · Comprobante de pago`}</p>
       <p>Tu pago se realizó correctamente. Este es el detalle de tu transacción.</p>
       <div className="rounded-xl bg-success-50 px-4 py-4 text-ink">
         <p className="text-sm">Total pagado</p>
@@ -109,8 +114,14 @@ function Voucher({ view, factor }: { view: VoucherView; factor: string | null })
                 ))}
                 <div className="flex justify-between gap-4 border-t border-line/70 pt-1">
                   <dt className="text-muted">Nº de autorización</dt>
-                  <dd className="font-semibold tabular-nums">{product.authorisation}</dd>
+                  <dd className="min-w-0 font-semibold break-all tabular-nums">{product.authorisation}</dd>
                 </div>
+                {product.instalments !== null ? (
+                  <div className="flex justify-between gap-4">
+                    <dt className="text-muted">Cantidad de cuotas</dt>
+                    <dd className="font-semibold tabular-nums">{product.instalments}</dd>
+                  </div>
+                ) : null}
               </dl>
             </li>
           ))}

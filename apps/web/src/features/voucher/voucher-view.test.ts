@@ -17,14 +17,14 @@ const pago = (over: Partial<Pago> = {}): Pago => ({
 });
 
 describe('voucherView', () => {
-  it('shows one credit instalment with its number, masked product, date and time', () => {
+  it('shows one credit instalment with its number, masked product, date and time to the second', () => {
     expect(voucherView([pago()])).toEqual({
       idTransaccion: 'trx-1',
       total: 156_300,
       date: '21/11/2026',
-      time: '13:00',
-      paymentMethod: 'Débito Cuenta Vista',
-      account: '****5601',
+      time: '13:00:42',
+      paymentMethod: 'Debito',
+      account: 'Cuenta Vista ****5601',
       rutDeudor: '11.111.111-1',
       products: [
         {
@@ -32,6 +32,7 @@ describe('voucherView', () => {
           number: '****7788',
           authorisation: '557248',
           lines: [{ label: 'Cuota Nº 9', amount: 156_300 }],
+          instalments: 1,
           subtotal: 156_300,
         },
       ],
@@ -52,18 +53,38 @@ describe('voucherView', () => {
     expect(view?.total).toBe(233_010);
     expect(view?.products.map((p) => p.lines.map((l) => l.label))).toEqual([['Cuota Nº 21', 'Cuota Nº 22'], ['Cuota Nº 11']]);
     expect(view?.products[1]?.name).toBe('Crédito de Consumo');
+    expect(view?.products.map((p) => p.instalments)).toEqual([2, 1]);
+    expect(view?.products.map((p) => p.authorisation)).toEqual(['1', '2']);
+  });
+
+  it('lists every authorisation number of a product once', () => {
+    const view = voucherView([
+      pago({
+        detallePago: [
+          { numeroCuota: 9, montoPagado: 1_000, numeroAutorizacion: 'A1', cantidadCuotas: 1 },
+          { numeroCuota: 10, montoPagado: 1_000, numeroAutorizacion: 'A2', cantidadCuotas: 1 },
+          { numeroCuota: 11, montoPagado: 1_000, numeroAutorizacion: 'A2', cantidadCuotas: 1 },
+        ],
+      }),
+    ]);
+    expect(view?.products[0]?.authorisation).toBe('A1, A2');
   });
 
   it('labels shares by count, deposits and card payments by amount, and keeps unknown descriptions', () => {
     const shares = voucherView([pago({ descripcionProducto: 'CUOTAS DE PARTICIPACIÓN', detallePago: { numeroCuota: 1, montoPagado: 15_000, numeroAutorizacion: '1', cantidadCuotas: 3 } })]);
     expect(shares?.products[0]?.lines[0]?.label).toBe('3 cuotas');
+    expect(shares?.products[0]?.instalments).toBe(3);
     const deposit = voucherView([pago({ descripcionProducto: 'CUENTAS DE AHORRO', detallePago: { numeroCuota: 0, montoPagado: 20_000, numeroAutorizacion: '1', cantidadCuotas: 1 } })]);
     expect(deposit?.products[0]?.lines[0]?.label).toBe('Monto depositado');
+    expect(deposit?.products[0]?.instalments).toBeNull();
     const card = voucherView([pago({ descripcionProducto: 'TARJETA DE CREDITO', detallePago: { numeroCuota: 0, montoPagado: 35_000, numeroAutorizacion: '1', cantidadCuotas: 1 } })]);
     expect(card?.products[0]?.lines[0]?.label).toBe('Monto pagado');
     expect(card?.products[0]?.name).toBe('Tarjeta de Crédito');
+    expect(card?.products[0]?.instalments).toBeNull();
     expect(voucherView([pago({ descripcionProducto: 'OTRO PRODUCTO' })])?.products[0]?.name).toBe('OTRO PRODUCTO');
-    expect(voucherView([pago({ medioPago: 'WEBPAY' })])?.paymentMethod).toBe('Webpay');
+    const webpay = voucherView([pago({ medioPago: 'WEBPAY', cuentaPago: '**** 6623' })]);
+    expect(webpay?.paymentMethod).toBe('Webpay');
+    expect(webpay?.account).toBe('**** 6623');
   });
 
   it('has nothing to show without payments', () => {

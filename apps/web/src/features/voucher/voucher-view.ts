@@ -15,8 +15,11 @@ export interface VoucherProduct {
   name: string;
   /** Masked: only the last four characters show. */
   number: string;
+  /** The authorisation number(s) of the product's payment, as sent (one per product in practice). */
   authorisation: string;
   lines: VoucherLine[];
+  /** How many instalments were paid (cantidadCuotas added up): credits and shares only, else null. */
+  instalments: number | null;
   subtotal: number;
 }
 
@@ -25,9 +28,11 @@ export interface VoucherView {
   total: number;
   /** dd/mm/yyyy */
   date: string;
-  /** HH:MM */
+  /** HH:MM:SS, as call 7 sends it (business time). */
   time: string;
+  /** 'Debito' or 'Webpay' (specification §9). */
   paymentMethod: string;
+  /** The account or card paid from: 'Cuenta Vista ****5601', '**** 6623'. */
   account: string;
   rutDeudor: string;
   products: VoucherProduct[];
@@ -38,10 +43,15 @@ const NAME_BY_DESCRIPTION: ReadonlyMap<string, string> = new Map(
 );
 const SAVINGS = DESCRIPCION_PRODUCTO.AH;
 const SHARES = DESCRIPCION_PRODUCTO.CP;
+/** A deposit and a card payment are an amount, not instalments. */
+const BY_AMOUNT: ReadonlySet<string> = new Set([SAVINGS, DESCRIPCION_PRODUCTO.TC]);
 
-/** Specification §9: vouchers tell a checking-account debit from a card-provider payment. */
+/**
+ * Specification §9: vouchers tell a checking-account debit ('Debito', spelt as the specification and the PDF spell
+ * it) from a card-provider payment ('Webpay').
+ */
 export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
-  [MEDIO_PAGO_CUENTA_VISTA]: 'Débito Cuenta Vista',
+  [MEDIO_PAGO_CUENTA_VISTA]: 'Debito',
   [MEDIO_PAGO_WEBPAY]: 'Webpay',
 };
 
@@ -60,11 +70,13 @@ export function voucherView(pagos: readonly Pago[]): VoucherView | null {
   const products = pagos.map((pago): VoucherProduct => {
     const detalles = asArray(pago.detallePago);
     const lines = detalles.map((d) => ({ label: lineLabel(pago, d.numeroCuota, d.cantidadCuotas), amount: d.montoPagado }));
+    const byInstalments = !BY_AMOUNT.has(pago.descripcionProducto);
     return {
       name: NAME_BY_DESCRIPTION.get(pago.descripcionProducto) ?? pago.descripcionProducto,
       number: maskProductNumber(pago.numeroProducto),
-      authorisation: detalles[0]?.numeroAutorizacion ?? '',
+      authorisation: [...new Set(detalles.map((d) => d.numeroAutorizacion).filter(Boolean))].join(', '),
       lines,
+      instalments: byInstalments ? detalles.reduce((sum, d) => sum + d.cantidadCuotas, 0) : null,
       subtotal: lines.reduce((sum, line) => sum + line.amount, 0),
     };
   });
@@ -72,9 +84,9 @@ export function voucherView(pagos: readonly Pago[]): VoucherView | null {
     idTransaccion: first.idTransaccion,
     total: products.reduce((sum, product) => sum + product.subtotal, 0),
     date: isWireDate(first.fechaPago) ? wireToScreen(first.fechaPago) : first.fechaPago,
-    time: first.horaPago.slice(0, 5),
+    time: first.horaPago,
     paymentMethod: PAYMENT_METHOD_LABELS[first.medioPago] ?? first.medioPago,
-    account: first.cuentaPago,
+    account: first.medioPago === MEDIO_PAGO_CUENTA_VISTA ? `Cuenta Vista ${first.cuentaPago}` : first.cuentaPago,
     rutDeudor: first.rutDeudor,
     products,
   };

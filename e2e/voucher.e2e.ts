@@ -1,0 +1,257 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { Browser, Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot } from './support/browser';
+import { startProduct, type Product } from './support/product';
+
+// The success voucher's actions: the PDF download, the e-mail (over a real SMTP server) and printing. Each test pays
+// an MYPE instalment from the checking account with the coordinate card first, through the screens, from the home.
+
+const PASSWORD = '1234';
+const COLUMNS = 'ABCDEFGHIJ';
+const A4 = { width: 595, height: 842 };
+
+/** demo-members.md: value(column, row) = (n + 7·c + 13·row) mod 100, n the RUT number mod 100. */
+function coordinate(rut: string, cell: string): string {
+  const n = Number(rut.replace(/[.-]/g, '').slice(0, -1)) % 100;
+  const column = COLUMNS.indexOf(cell.charAt(0));
+  return String((n + 7 * column + 13 * Number(cell.slice(1))) % 100).padStart(2, '0');
+}
+
+// The standard fonts of the voucher's PDF, so that pdfjs reads its text without warnings.
+const standardFontDataUrl = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
+
+/** A PDF's page sizes (points) and text, read the way a viewer reads them. */
+async function readPdf(data: Uint8Array): Promise<{ pages: { width: number; height: number }[]; text: string }> {
+  const doc = await getDocument({ data, useSystemFonts: false, isEvalSupported: false, standardFontDataUrl }).promise;
+  const pages = [];
+  let text = '';
+  for (let i = 1; i <= doc.numPages; i++) {
+    const page = await doc.getPage(i);
+    const viewport = page.getViewport({ scale: 1 });
+    pages.push({ width: Math.round(viewport.width), height: Math.round(viewport.height) });
+    text += `${(await page.getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' ')}\n`;
+  }
+  await doc.destroy();
+  return { pages, text };
+}
+
+describe('success voucher: download, e-mail and print', () => {
+  let product: Product;
+  let browser: Browser;
+  let smtp: SMTPServer;
+  let page: Page;
+  const received: ParsedMail[] = [];
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        simpleParser(stream).then((mail) => {
+          received.push(mail);
+          callback();
+        }, callback);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as { port: number };
+    [product, browser] = await Promise.all([
+      startProduct({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } }),
+      launchBrowser(),
+    ]);
+  });
+  afterEach(async () => {
+    await page?.context().close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  });
+
+  const h1 = (name: string) => page.getByRole('heading', { level: 1, name });
+  const visible = (locator: ReturnType<Page['getByRole']>) => expect.poll(() => locator.isVisible()).toBe(true);
+  /** The value (dd) of a term (dt) of the voucher. */
+  const detail = (term: string) => page.locator('dt', { hasText: term }).first().locator('xpath=following-sibling::dd[1]');
+
+  /** axe, and screenshots at the phone's and the desktop's size, with nothing sticking out sideways on the phone. */
+  async function check(name: string) {
+    await expectAccessible(page);
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await screenshot(page, `voucher-${name}`);
+      if (viewport === PHONE) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    }
+    await page.setViewportSize(PHONE);
+  }
+
+  /**
+   * Home → step 1 → 'Crédito MYPE' → step 2 (oldest instalment chosen) → step 3, Cuenta Vista → login → coordinates
+   * → the success voucher. Answers what the voucher shows: the amount paid and the authorisation number.
+   */
+  async function payMypeInstalment(rut: string): Promise<{ amount: string; authorisation: string }> {
+    page = await openPage(browser, PHONE);
+    // Without motion: axe must not judge a button's colour halfway through its transition.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(`${product.baseUrl}/`);
+    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(rut.replace(/[.-]/g, ''));
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.getByRole('button', { name: 'Crédito MYPE' }).click();
+    await page.waitForURL('**/pagoexpress/steptwo/PM');
+    await page.getByRole('button', { name: 'Pagar cuotas' }).click();
+    await page.waitForURL('**/pagoexpress/stepthree/PM');
+    await page.getByText(/^Cuenta Vista/).first().click();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.waitForURL('**/coopmethodpay');
+    await page.getByLabel('Clave de internet').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.waitForURL('**/pagoexpress/PM/coopmethodpaychallenge');
+    // With both factors the mobile authoriser comes first; the card is one link away.
+    const useCard = page.getByRole('button', { name: 'Usar tarjeta de coordenadas' });
+    const fields = page.getByRole('textbox', { name: /^Coordenada [A-J][1-5]$/ });
+    await expect.poll(async () => (await useCard.isVisible()) || (await fields.count()) === 3).toBe(true);
+    if (await useCard.isVisible()) await useCard.click();
+    await expect.poll(() => fields.count()).toBe(3);
+    for (const field of await fields.all()) {
+      const label = await field.evaluate((input: HTMLInputElement) => input.labels?.[0]?.textContent ?? '');
+      await field.fill(coordinate(rut, /[A-J][1-5]/.exec(label)?.[0] ?? ''));
+    }
+    await page.getByRole('button', { name: 'Autorizar' }).click();
+    await page.waitForURL(/\/pagoexpress\/successvoucher\/[0-9a-f]{32}\?categoria=PM&factor=TCOO$/);
+    await visible(h1('Pago exitoso'));
+
+    const amount = (await page.getByText('Total pagado').locator('xpath=following-sibling::p[1]').innerText()).trim();
+    const authorisation = (await detail('Nº de autorización').innerText()).trim();
+    expect(amount).toMatch(/^\$\d{1,3}(\.\d{3})+$/);
+    expect(authorisation).not.toBe('');
+    return { amount, authorisation };
+  }
+
+  it("shows the payment's detail, and 'Descargar' saves download.pdf, an A4 page with the amount and the authorisation number", async () => {
+    const { amount, authorisation } = await payMypeInstalment('11.111.111-1');
+    expect(amount).toBe('$156.300');
+    // The voucher's detail, all from call 7.
+    await visible(page.getByText('Crédito MYPE'));
+    await visible(page.getByText('Cuota Nº', { exact: false }));
+    expect(await detail('Cantidad de cuotas').innerText()).toBe('1');
+    expect(await detail('Medio de pago').innerText()).toBe('Debito');
+    expect(await detail('Cuenta de pago').innerText()).toMatch(/^Cuenta Vista \*+\d{4}$/);
+    expect(await detail('Fecha y hora').innerText()).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+    expect(await detail('Autorizado con').innerText()).toBe('Tarjeta de coordenadas');
+    await check('success');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Descargar' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('download.pdf');
+    expect(await download.failure()).toBeNull();
+    const pdf = await readPdf(new Uint8Array(await readFile(await download.path())));
+    expect(pdf.pages).toEqual([A4]);
+    expect(pdf.text).toContain(amount);
+    expect(pdf.text).toContain(authorisation);
+    // Nothing went wrong on screen either.
+    expect(await page.getByText('No pudimos descargar tu comprobante').count()).toBe(0);
+  });
+
+  it("'Enviar por email' refuses an invalid address, then mails the voucher with download.pdf over SMTP", async () => {
+    const { amount, authorisation } = await payMypeInstalment('15.432.876-9');
+    await page.getByRole('button', { name: 'Enviar por email' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enviar comprobante por email' });
+    await visible(dialog);
+    const field = dialog.getByRole('textbox', { name: 'Correo electrónico' });
+    const enviar = dialog.getByRole('button', { name: 'Enviar' });
+    expect(await field.inputValue()).toBe('');
+    expect(await enviar.isDisabled()).toBe(true);
+    await check('email-empty');
+
+    await field.pressSequentially('camila.rojas@example');
+    await visible(dialog.getByText('Correo inválido'));
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await enviar.isDisabled()).toBe(true);
+    await check('email-invalid');
+
+    await field.pressSequentially('.cl');
+    await expect.poll(() => dialog.getByText('Correo inválido').count()).toBe(0);
+    expect(await enviar.isEnabled()).toBe(true);
+    await enviar.click();
+
+    const status = dialog.getByRole('status');
+    await expect
+      .poll(() => status.innerText())
+      .toBe('Su comprobante ha sido enviado con éxito al correo cam*********@example.cl');
+    await check('email-sent');
+
+    await expect.poll(() => received.length).toBeGreaterThan(0);
+    const mail = received.find((m) => (m.to && 'text' in m.to ? m.to.text : '') === 'camila.rojas@example.cl');
+    expect(mail).toBeDefined();
+    const attachment = mail?.attachments.find((a) => a.filename === 'download.pdf');
+    expect(attachment?.contentType).toBe('application/pdf');
+    const pdf = await readPdf(new Uint8Array(attachment?.content ?? []));
+    expect(pdf.pages).toEqual([A4]);
+    expect(pdf.text).toContain(amount);
+    expect(pdf.text).toContain(authorisation);
+
+    await dialog.getByRole('button', { name: 'Aceptar' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await visible(h1('Pago exitoso'));
+  });
+
+  it('prints the voucher alone, on one A4 page', async () => {
+    const { amount } = await payMypeInstalment('11.111.111-1');
+    // 'Imprimir' opens the browser's print dialog, which a headless browser cannot show: the call is counted.
+    await page.evaluate(() => {
+      const counted = window as Window & { prints?: number };
+      counted.prints = 0;
+      window.print = () => {
+        counted.prints = (counted.prints ?? 0) + 1;
+      };
+    });
+    await page.getByRole('button', { name: 'Imprimir' }).click();
+    expect(await page.evaluate(() => (window as Window & { prints?: number }).prints)).toBe(1);
+
+    await page.emulateMedia({ media: 'print', reducedMotion: 'reduce' });
+    await visible(h1('Pago exitoso'));
+    await visible(page.getByText(amount, { exact: true }).first());
+    await visible(page.getByText('Comprobante de pago', { exact: false }));
+    for (const hidden of [
+      page.getByRole('banner'),
+      page.getByRole('contentinfo'),
+      page.getByRole('link', { name: 'Saltar al contenido' }),
+      page.getByRole('button', { name: 'Descargar' }),
+      page.getByRole('button', { name: 'Enviar por email' }),
+      page.getByRole('button', { name: 'Imprimir' }),
+      page.getByRole('button', { name: 'Nuevo Pago' }),
+      page.getByRole('link', { name: 'Ir al Home' }),
+    ]) {
+      expect(await hidden.isVisible()).toBe(false);
+    }
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await screenshot(page, 'voucher-print');
+    }
+
+    const printed = await page.pdf({ format: 'A4' });
+    // Beside the screenshots, for a person to look at the paper.
+    await mkdir(fileURLToPath(new URL('../.e2e-artifacts', import.meta.url)), { recursive: true });
+    await writeFile(fileURLToPath(new URL('../.e2e-artifacts/voucher-print.pdf', import.meta.url)), printed);
+    const pdf = await readPdf(new Uint8Array(printed));
+    // One page. Chromium sizes it in whole CSS pixels: 794 × 1123 px, 595.5 × 842.25 points.
+    expect(pdf.pages).toHaveLength(1);
+    expect(Math.abs((pdf.pages[0]?.width ?? 0) - A4.width)).toBeLessThanOrEqual(1);
+    expect(Math.abs((pdf.pages[0]?.height ?? 0) - A4.height)).toBeLessThanOrEqual(1);
+    expect(pdf.text).toContain('Pago exitoso');
+    expect(pdf.text).toContain(amount);
+    expect(pdf.text).not.toContain('Nuevo Pago');
+    expect(pdf.text).not.toContain('Sitio seguro');
+    await page.emulateMedia({ media: 'screen' });
+    await visible(page.getByRole('button', { name: 'Nuevo Pago' }));
+  });
+});
