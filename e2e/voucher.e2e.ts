@@ -1,13 +1,10 @@
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Browser, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot } from './support/browser';
+import { readPdf } from '../apps/api/src/test/pdf-text';
+import { startSmtpSink, type SmtpSink } from '../apps/api/src/test/smtp-sink';
 import { startProduct, type Product } from './support/product';
 
 // The success voucher's actions: the PDF download, the e-mail (over a real SMTP server) and printing. Each test pays
@@ -24,46 +21,16 @@ function coordinate(rut: string, cell: string): string {
   return String((n + 7 * column + 13 * Number(cell.slice(1))) % 100).padStart(2, '0');
 }
 
-// The standard fonts of the voucher's PDF, so that pdfjs reads its text without warnings.
-const standardFontDataUrl = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-
-/** A PDF's page sizes (points) and text, read the way a viewer reads them. */
-async function readPdf(data: Uint8Array): Promise<{ pages: { width: number; height: number }[]; text: string }> {
-  const doc = await getDocument({ data, useSystemFonts: false, isEvalSupported: false, standardFontDataUrl }).promise;
-  const pages = [];
-  let text = '';
-  for (let i = 1; i <= doc.numPages; i++) {
-    const page = await doc.getPage(i);
-    const viewport = page.getViewport({ scale: 1 });
-    pages.push({ width: Math.round(viewport.width), height: Math.round(viewport.height) });
-    text += `${(await page.getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' ')}\n`;
-  }
-  await doc.destroy();
-  return { pages, text };
-}
-
 describe('success voucher: download, e-mail and print', () => {
   let product: Product;
   let browser: Browser;
-  let smtp: SMTPServer;
+  let smtp: SmtpSink;
   let page: Page;
-  const received: ParsedMail[] = [];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        simpleParser(stream).then((mail) => {
-          received.push(mail);
-          callback();
-        }, callback);
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as { port: number };
+    smtp = await startSmtpSink();
     [product, browser] = await Promise.all([
-      startProduct({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } }),
+      startProduct({ env: { SMTP_URL: smtp.url } }),
       launchBrowser(),
     ]);
   });
@@ -73,7 +40,7 @@ describe('success voucher: download, e-mail and print', () => {
   afterAll(async () => {
     await browser?.close();
     await product?.stop();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
   });
 
   const h1 = (name: string) => page.getByRole('heading', { level: 1, name });
@@ -189,8 +156,8 @@ describe('success voucher: download, e-mail and print', () => {
       .toBe('Su comprobante ha sido enviado con éxito al correo cam*********@example.cl');
     await check('email-sent');
 
-    await expect.poll(() => received.length).toBeGreaterThan(0);
-    const mail = received.find((m) => (m.to && 'text' in m.to ? m.to.text : '') === 'camila.rojas@example.cl');
+    await expect.poll(() => smtp.received.length).toBeGreaterThan(0);
+    const mail = smtp.received.find((m) => (m.to && 'text' in m.to ? m.to.text : '') === 'camila.rojas@example.cl');
     expect(mail).toBeDefined();
     const attachment = mail?.attachments.find((a) => a.filename === 'download.pdf');
     expect(attachment?.contentType).toBe('application/pdf');

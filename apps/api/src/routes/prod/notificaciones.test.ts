@@ -1,10 +1,9 @@
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../db/demo-data';
 import { outbox } from '../../db/schema';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../test/member-calls';
 import { readPdf } from '../../test/pdf-text';
+import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink';
 import { startTestApp, type TestApp } from '../../test/test-app';
 
 const basic = (rut: string, token: string) => `Basic ${Buffer.from(`${rut}:${token}`).toString('base64')}`;
@@ -35,27 +34,16 @@ const send = (t: TestApp, token: string, rut: string, correo: string, authorizat
 
 describe('voucher by e-mail over real SMTP, and as PDF', () => {
   let t: TestApp;
-  let smtp: SMTPServer;
-  const received: ParsedMail[] = [];
+  let smtp: SmtpSink;
+  const received = () => smtp.received;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        simpleParser(stream).then((mail) => {
-          received.push(mail);
-          callback();
-        }, callback);
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as { port: number }).port;
-    t = await startTestApp('pglite', { config: { smtpUrl: `smtp://127.0.0.1:${port}`, productName: 'Cooperativa Ñandú' }, rateLimits: { mailPerSession: 3 } });
+    smtp = await startSmtpSink();
+    t = await startTestApp('pglite', { config: { smtpUrl: smtp.url, productName: 'Cooperativa Ñandú' }, rateLimits: { mailPerSession: 3 } });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it('downloads the voucher as an A4 download.pdf with the amounts, the authorisation number and accents', async () => {
@@ -86,7 +74,7 @@ describe('voucher by e-mail over real SMTP, and as PDF', () => {
       codigo: '200',
       descripcion: 'Su comprobante ha sido enviado con éxito al correo cam*********@example.cl',
     });
-    const mail = received.at(-1)!;
+    const mail = received().at(-1)!;
     expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('camila.rojas@example.cl');
     expect(mail.text).toContain('$412.870');
     const [attachment] = mail.attachments;
