@@ -11,8 +11,9 @@ export type UpdateResult =
   | { ok: false; reason: 'invalid'; message: string };
 
 /**
- * Parameters are read from the database on every call, so an operator's change takes effect on the next call on
- * every replica without a restart.
+ * Parameters are checked against the database on every call (a digest of the table; the rows themselves are read
+ * again only when it changed: repositories/parameters-repository.ts), so an operator's change takes effect on the
+ * next call on every replica without a restart.
  */
 export function createParametersService(db: Db) {
   return {

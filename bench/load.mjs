@@ -1,0 +1,210 @@
+#!/usr/bin/env node
+// The load generator of bench/run.mjs, in a process of its own: one autocannon run (no pipelining), described by the
+// JSON file named on the command line; prints one JSON line with autocannon's result and what the answers said.
+//
+// Scenarios:
+//   post     one request, the same body each time (parameters; the bare node:http server)
+//   listar   call 2 for a member, each request with its own captcha solved beforehand
+//   payment  a member's whole own-account payment as the browser makes it: call 2 (captcha) → 3 (the oldest
+//            instalment) → 4 (captcha, password) → 5 (coordinate challenge) → 6 (the three answers) → 7 (voucher).
+//            A flow takes the next member in turn, so no two connections pay for the same member at once.
+
+import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import { coordinate } from './lib.mjs';
+
+const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const json = { 'content-type': 'application/json' };
+
+const state = { businessErrors: 0, sampleError: '', flows: 0, captchasLeft: 0 };
+/** Per call of a flow: the time from building its request to its answer (one request in flight per connection). */
+const stepTimes = {};
+let nextCaptcha = 0;
+let nextMember = 0;
+const captchas = spec.captchasFile ? JSON.parse(readFileSync(spec.captchasFile, 'utf8')) : [];
+const takeCaptcha = () => {
+  const captcha = captchas[nextCaptcha++];
+  if (captcha === undefined) {
+    state.businessErrors++;
+    state.sampleError ||= 'ran out of solved captchas';
+    return 'none';
+  }
+  return captcha;
+};
+
+/** The answer's envelope carried a business error (HTTP 200 with `error`): counted, never silent. */
+function answer(body, responseName) {
+  let parsed;
+  try {
+    parsed = JSON.parse(body)[responseName];
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || parsed.error) {
+    state.businessErrors++;
+    state.sampleError ||= `${responseName}: ${body.slice(0, 300)}`;
+    return null;
+  }
+  return parsed;
+}
+
+const post = (path, build, responseName, after) => ({
+  method: 'POST',
+  path,
+  headers: json,
+  setupRequest: (request, context) => {
+    // A flow that went wrong starts over with the next member (autocannon counts it in `resets`).
+    if (context.failed) return null;
+    const { body, headers } = build(context);
+    context.sentAt = performance.now();
+    return { ...request, body: JSON.stringify(body), headers: { ...json, ...headers } };
+  },
+  onResponse: (status, body, context) => {
+    (stepTimes[path] ??= []).push(performance.now() - context.sentAt);
+    if (status !== 200) {
+      context.failed = true;
+      state.sampleError ||= `${path}: HTTP ${status} ${body.slice(0, 300)}`;
+      return;
+    }
+    const parsed = answer(body, responseName);
+    if (!parsed) context.failed = true;
+    else after?.(parsed, context);
+  },
+});
+
+function requestsOf(scenario) {
+  if (scenario === 'post') return [{ method: 'POST', path: spec.path, headers: json, body: JSON.stringify(spec.body) }];
+
+  const listar = post(
+    '/prod/producto/listar',
+    (context) => {
+      const rut = spec.members[nextMember++ % spec.members.length];
+      context.rut = rut;
+      return {
+        body: { listarDetalleProductosRequest: { userId: rut, canalLlamada: 'PGEX', rut } },
+        headers: { authorization: takeCaptcha() },
+      };
+    },
+    'listarDetalleProductosResponse',
+    (parsed, context) => {
+      context.token = parsed.token;
+      const credit = parsed.listaProductos.find((p) => p.tipoFamiliaProducto === 'PC');
+      const detalles = Array.isArray(credit?.listaDetalleProductos) ? credit.listaDetalleProductos : [];
+      context.product = credit;
+      context.oldest = detalles[0];
+      if (scenario === 'listar') state.flows++;
+    },
+  );
+  if (scenario === 'listar') return [listar];
+
+  const payment = [
+    listar,
+    post(
+      '/prod/producto/seleccionar',
+      ({ token, rut, product, oldest }) => ({
+        body: {
+          seleccionarProductoRequest: {
+            userId: rut,
+            canalLlamada: 'PGEX',
+            token,
+            rut,
+            producto: [
+              {
+                numeroProducto: product?.numeroProducto ?? '',
+                tipoFamiliaProducto: 'PC',
+                nombreFamiliaProducto: product?.nombreFamiliaProducto ?? '',
+                detalleProducto: [
+                  { numeroCuota: String(oldest?.numeroCuota), valorAPagar: oldest?.montoPendiente ?? 0, fechaVencimiento: oldest?.fechaVencimiento ?? '' },
+                ],
+              },
+            ],
+          },
+        },
+      }),
+      'seleccionarProductoResponse',
+      (parsed, context) => (context.idTransaccion = parsed.idTransaccion),
+    ),
+    post(
+      '/prod/pago/producto/cuentavista/autentica',
+      ({ token, rut }) => {
+        const [number, dv] = rut.split('-');
+        return {
+          body: { autenticaConsultaFactoresRequest: { userId: rut, canalLlamada: 'PGEX', token, autenticacion: { rut: number, dv, clave: '1234' } } },
+          headers: { authorization: takeCaptcha() },
+        };
+      },
+      'autenticaConsultaFactoresResponse',
+      (parsed, context) => (context.numeroCuenta = parsed.numeroCuenta),
+    ),
+    post(
+      '/prod/pago/producto/cuentavista/autorizar',
+      ({ token, rut }) => ({
+        body: { autorizarPagoProductoCVRequest: { userId: rut, canalLlamada: 'PGEX', token, factor: 1, rut, rutPago: rut } },
+      }),
+      'autorizarPagoProductoCVResponse',
+      (parsed, context) => (context.cells = parsed.desafio?.item.map((i) => i.valor) ?? []),
+    ),
+    post(
+      '/prod/pago/producto/cuentavista/pagar',
+      ({ token, rut, numeroCuenta, cells }) => ({
+        body: {
+          pagarProductoCVRequest: {
+            userId: rut,
+            canalLlamada: 'PGEX',
+            token,
+            rutTitular: rut,
+            numeroCuenta,
+            rutPago: rut,
+            factor: 1,
+            desafio: { item: (cells ?? []).map((cell) => ({ valor: coordinate(rut, cell) })) },
+          },
+        },
+      }),
+      'pagarProductoCVResponse',
+    ),
+    post(
+      '/prod/pago/consultar',
+      ({ token, idTransaccion }) => ({
+        body: { consultarPagoRequest: { userId: 'x', canalLlamada: 'PGEX', token, idTransaccion } },
+      }),
+      'consultarPagoResponse',
+      () => state.flows++,
+    ),
+  ];
+  return payment;
+}
+
+const started = Date.now();
+const result = await autocannon({
+  url: spec.url,
+  connections: spec.connections,
+  pipelining: 1,
+  duration: spec.duration,
+  timeout: 30,
+  ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
+  requests: requestsOf(spec.scenario),
+});
+const seconds = (Date.now() - started) / 1000;
+state.captchasLeft = Math.max(0, captchas.length - nextCaptcha);
+process.stdout.write(
+  `${JSON.stringify({
+    requestsPerSecond: result.requests.total / result.duration,
+    flowsPerSecond: state.flows / result.duration,
+    requests: result.requests.total,
+    duration: result.duration,
+    wallSeconds: seconds,
+    latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.average },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    resets: result.resets ?? 0,
+    steps: Object.fromEntries(
+      Object.entries(stepTimes).map(([path, times]) => {
+        const sorted = times.sort((a, b) => a - b);
+        const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
+        return [path, { count: sorted.length, p50: at(0.5), p99: at(0.99) }];
+      }),
+    ),
+    ...state,
+  })}\n`,
+);

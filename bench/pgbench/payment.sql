@@ -1,0 +1,102 @@
+-- A member's whole own-account payment, calls 2 → 7, statement by statement and transaction by transaction as the
+-- API sends them (read from PostgreSQL's statement log of one flow: log_statement = 'all'). What the API decides in
+-- JavaScript between statements (the password, the coordinates, the rules) is not here; the database work is.
+-- Variables from bench/run.mjs: -D first=30000000 -D members=N -D clients=C -D iter=0. Each client pays for its own
+-- members (client_id, client_id + C, …) in turn, the oldest instalment each time, as the API benchmark does, so no
+-- two clients pay for the same member at once.
+\set iter :iter + 1
+\set n :first + :client_id + :clients * (:iter % (:members / :clients))
+\set sig random(1, 9007199254740991)
+\set sig2 random(1, 9007199254740991)
+\set tok random(1, 9007199254740991)
+\set trx random(1, 9007199254740991)
+\set authcode random(100000, 999999)
+\set timeout 5
+\set lifetime 60
+\set loginmins 5
+\set authsecs 120
+\set one 1
+\set zero 0
+
+-- Call 2, listar (implicit transactions)
+insert into "captcha_uses" ("signature", "expires_at", "used_at") values (:sig, now() + interval '5 minutes', default) on conflict do nothing returning "signature";
+delete from "captcha_uses" where "captcha_uses"."expires_at" < now() - interval '1 minute';
+select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n) \gset m_
+select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at" from "products" where "products"."member_id" = :m_id order by "products"."family" asc, "products"."numero_producto" asc \gset p_
+select "id", "product_id", "numero_cuota", "monto_original", "monto_pendiente", "pago_minimo", "fecha_vencimiento", "medio_pago", "paid_at" from "instalments" where "instalments"."product_id" in (:p_id) order by "instalments"."fecha_vencimiento" asc, "instalments"."numero_cuota" asc;
+insert into "sessions" ("id", "token_hash", "rut", "created_at", "last_seen_at", "revoked_at") values (default, :tok, bench_rut(:n), default, default, default) returning "id", "rut" \gset s_
+
+-- Call 3, seleccionar
+select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
+update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."rut" = bench_rut(:n) and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
+select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n);
+select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at" from "products" where ("products"."member_id" = :m_id and "products"."family" = 'PC') order by "products"."family" asc, "products"."numero_producto" asc;
+select "id", "product_id", "numero_cuota", "monto_original", "monto_pendiente", "pago_minimo", "fecha_vencimiento", "medio_pago", "paid_at" from "instalments" where "instalments"."product_id" in (:p_id) order by "instalments"."fecha_vencimiento" asc, "instalments"."numero_cuota" asc;
+-- pgbench only: the oldest instalment still owed, which the API (and the browser) pick from the listing in JavaScript
+select "id" as "i_id", "numero_cuota" as "i_cuota", "fecha_vencimiento" as "i_fecha", "monto_pendiente" as "i_monto" from "instalments" where "product_id" = :p_id and "monto_pendiente" > 0 order by "fecha_vencimiento", "numero_cuota" limit 1 \gset
+begin;
+insert into "transactions" ("id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at") values (:trx, :s_id, :m_id, 'PC', :i_monto, default, default, default, default, default, default, default, default, default);
+insert into "transaction_items" ("id", "id_transaccion", "product_id", "instalment_id", "numero_cuota", "monto", "fecha_vencimiento", "authorization_code", "status") values (default, :trx, :p_id, :i_id, :i_cuota, :i_monto, :i_fecha, default, default);
+commit;
+
+-- Call 4, autentica
+insert into "captcha_uses" ("signature", "expires_at", "used_at") values (:sig2, now() + interval '5 minutes', default) on conflict do nothing returning "signature";
+delete from "captcha_uses" where "captcha_uses"."expires_at" < now() - interval '1 minute';
+select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
+update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
+begin;
+select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
+select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n) for update;
+-- (the API verifies the password here, argon2id, with this transaction open)
+select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."member_id" = :m_id \gset a_
+update "members" set "password_failures" = :zero where "members"."id" = :m_id;
+update "transactions" set "medio_pago" = 'CUENTA VISTA', "payer_rut" = bench_rut(:n), "account_id" = :a_id, "login_at" = now(), "updated_at" = now() where "transactions"."id_transaccion" = (:trx)::text;
+select "id", "member_id", "serial", "cells", "failures", "blocked_at" from "coordinate_cards" where "coordinate_cards"."member_id" = :m_id;
+select "id", "member_id", "device_name", "blocked_at", "enrolled_at" from "authoriser_enrolments" where "authoriser_enrolments"."member_id" = :m_id;
+insert into "audit_log" ("id", "at", "kind", "rut_masked", "request_id", "detail") values (default, default, 'clave.correcta', '*****000-2', gen_random_uuid()::text, jsonb_build_object('idTransaccion', (:trx)::text));
+commit;
+
+-- Call 5, autorizar (factor 1: three coordinates)
+select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
+update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."rut" = bench_rut(:n) and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
+begin;
+select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
+select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n);
+select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."id" = :a_id;
+update "authorizations" set "status" = 'expired', "decided_at" = now() where ("authorizations"."id_transaccion" = (:trx)::text and "authorizations"."status" = 'pending');
+select "id", "member_id", "serial", "cells", "failures", "blocked_at" from "coordinate_cards" where "coordinate_cards"."member_id" = :m_id \gset c_
+insert into "authorizations" ("id", "id_transaccion", "member_id", "factor", "cells", "status", "amount", "expires_at", "created_at", "decided_at") values (default, :trx, :m_id, :one, '["G3", "D1", "J5"]', default, :i_monto, now() + make_interval(secs => :authsecs), default, default);
+commit;
+
+-- Call 6, pagar
+select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
+update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."rut" = bench_rut(:n) and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
+begin;
+select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
+select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."id" = :a_id;
+select "id", "id_transaccion", "member_id", "factor", "cells", "status", "amount", "expires_at", "created_at", "decided_at", "expires_at" < now() as "expired" from "authorizations" where "authorizations"."id_transaccion" = (:trx)::text order by "authorizations"."created_at" desc limit :one for update \gset au_
+select "id", "member_id", "serial", "cells", "failures", "blocked_at" from "coordinate_cards" where "coordinate_cards"."member_id" = :m_id for update;
+update "authorizations" set "status" = 'used', "decided_at" = now() where "authorizations"."id" = :au_id;
+update "coordinate_cards" set "failures" = :zero where "coordinate_cards"."id" = :c_id;
+select "id", "id_transaccion", "product_id", "instalment_id", "numero_cuota", "monto", "fecha_vencimiento", "authorization_code", "status" from "transaction_items" where "transaction_items"."id_transaccion" = (:trx)::text order by "transaction_items"."product_id" asc, "transaction_items"."numero_cuota" asc \gset ti_
+select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."id" = :a_id for update \gset acc_
+select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at" from "products" where "products"."id" in (:p_id) order by "products"."id" asc for update;
+select "id", "product_id", "numero_cuota", "monto_original", "monto_pendiente", "pago_minimo", "fecha_vencimiento", "medio_pago", "paid_at" from "instalments" where "instalments"."id" in (:i_id) order by "instalments"."id" asc for update;
+\set saldo :acc_saldo - :i_monto
+update "accounts" set "saldo" = :saldo where "accounts"."id" = :a_id;
+update "instalments" set "monto_pendiente" = "instalments"."monto_pendiente" - :i_monto, "pago_minimo" = greatest("instalments"."pago_minimo" - :i_monto, 0), "paid_at" = case when "instalments"."monto_pendiente" - :i_monto = 0 then now() else null end where "instalments"."id" = :i_id;
+update "products" set "deuda_total" = greatest("products"."deuda_total" - :i_monto, 0) where "products"."id" = :p_id;
+update "transaction_items" set "authorization_code" = :authcode, "status" = 'paid' where "transaction_items"."id" = :ti_id;
+select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."id" = :m_id;
+insert into "vouchers" ("id", "id_transaccion", "payload", "created_at") values (default, :trx, jsonb_build_array(jsonb_build_object('email', '', 'horaPago', '13:00:00', 'fechaPago', '20261121', 'medioPago', 'CUENTA VISTA', 'rutDeudor', bench_rut(:n), 'cuentaPago', '****0000', 'detallePago', jsonb_build_object('montoPagado', (:i_monto)::int, 'numeroCuota', (:i_cuota)::int, 'cantidadCuotas', 1, 'numeroAutorizacion', (:authcode)::text), 'idTransaccion', (:trx)::text, 'numeroProducto', (:p_numero_producto)::text, 'descripcionProducto', 'CREDITO DE CONSUMO')), default);
+update "transactions" set "status" = 'paid', "medio_pago" = 'CUENTA VISTA', "updated_at" = now(), "settled_at" = now() where ("transactions"."id_transaccion" = (:trx)::text and "transactions"."status" = 'pending');
+insert into "audit_log" ("id", "at", "kind", "rut_masked", "request_id", "detail") values (default, default, 'pago.cuentavista', '*****000-2', gen_random_uuid()::text, jsonb_build_object('total', (:i_monto)::int, 'idTransaccion', (:trx)::text));
+commit;
+
+-- Call 7, consultar (the voucher)
+select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
+update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
+select "status" from "transactions" where ("transactions"."id_transaccion" = (:trx)::text and "transactions"."session_id" = :s_id);
+begin;
+select "id", "id_transaccion", "payload", "created_at" from "vouchers" where "vouchers"."id_transaccion" = (:trx)::text;
+commit;

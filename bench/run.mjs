@@ -1,0 +1,333 @@
+#!/usr/bin/env node
+// `npm run bench`: the API's throughput and latency on PostgreSQL, each figure beside its bare limit, measured in the
+// same run (docs/PERFORMANCE.md explains the figures and the targets).
+//
+//   POST /prod/parametro/consultar   vs a plain node:http server answering the same prepared JSON   target ≥ 50%
+//   POST /prod/producto/listar       vs pgbench running the same SQL statements                      target ≥ 50%
+//   the whole own-account payment    vs pgbench running the same SQL, transaction by transaction     target ≥ 40%
+//   p99 latency < 50 ms at 70% of each maximum rate (a second, rate-limited autocannon run); no non-2xx answer and
+//   no business error in any run.
+//
+// Processes: the API (the production build, apps/api/dist/server.js), the bare server and the load generator
+// (bench/load.mjs, autocannon, no pipelining) each run in a process of their own; this script only starts them and
+// waits. PostgreSQL is the server of BENCH_DATABASE_URL (a database of the benchmark's own is created and dropped).
+//
+// Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION (s, default 10),
+// BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10), BENCH_ONLY (some of parametros,listar,payment),
+// PERF_API_SERVER (default apps/api/dist/server.js).
+
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import {
+  BENCH_FIRST_RUT,
+  cpuSampler,
+  createDatabase,
+  freePort,
+  PARAMETROS_BODY,
+  ROOT,
+  seedBenchMembers,
+  sleep,
+  solveCaptchas,
+  startProcess,
+  waitHealthy,
+} from './lib.mjs';
+
+/** The servers' process ids by port and the benchmark database's name, for the CPU accounting of every run. */
+const measured = { servers: {}, database: '' };
+
+/** Runs a command to its end with the CPU of `groups` (plus the command itself, as `self`) accounted meanwhile. */
+function runMeasured(command, args, groups, env = process.env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const sampler = cpuSampler({ ...groups, self: child.pid ?? -1 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const cpu = sampler.stop();
+      if (code === 0) resolve({ stdout, stderr, cpu });
+      else reject(new Error(`${command} exited with ${code}:\n${stdout}\n${stderr}`));
+    });
+  });
+}
+
+/** CPU milliseconds per unit of work (request, payment, pgbench transaction). */
+const perUnit = (seconds, units) => Math.round((seconds * 1000 * 100) / Math.max(1, units)) / 100;
+
+const BASE_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'parametros,listar,payment').split(','));
+// 500 members × 48 instalments: enough payments for every run of the API and of pgbench.
+const MEMBERS = 500;
+const INSTALMENTS = 48;
+const TARGETS = { parametros: 0.5, listar: 0.5, payment: 0.4, p99Ms: 50, loadFraction: 0.7 };
+const OUT = join(ROOT, '.e2e-artifacts', 'bench');
+const API_SERVER = process.env.PERF_API_SERVER ?? join(ROOT, 'apps/api/dist/server.js');
+
+if (!existsSync(API_SERVER)) {
+  console.error('bench: apps/api/dist/server.js is missing; run `npm run build` first.');
+  process.exit(2);
+}
+mkdirSync(OUT, { recursive: true });
+
+/** Today (in Santiago) at 16:00 UTC: inside every family's opening hours, whenever the benchmark runs. */
+function businessNoon() {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
+  return new Date(`${today}T16:00:00Z`);
+}
+
+/** One autocannon run in the load generator's own process, with the CPU each side used. */
+async function load(name, spec) {
+  const file = join(OUT, `${name}.spec.json`);
+  writeFileSync(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...spec }));
+  const groups = { api: measured.servers[new URL(spec.url).port] ?? -1, postgres: measured.database };
+  const { stdout, cpu } = await runMeasured(process.execPath, [join(ROOT, 'bench/load.mjs'), file], groups);
+  // Spent captchas are of no further use (and can weigh megabytes).
+  if (spec.captchasFile) rmSync(spec.captchasFile, { force: true });
+  const result = JSON.parse(stdout.trim().split('\n').pop());
+  const units = spec.scenario === 'payment' ? result.flows : result.requests;
+  result.cpuMsPerUnit = { server: perUnit(cpu.api ?? 0, units), postgres: perUnit(cpu.postgres ?? 0, units), generator: perUnit(cpu.self, units) };
+  const rate = spec.scenario === 'payment' ? `${result.flowsPerSecond.toFixed(1)} flows/s (${result.requestsPerSecond.toFixed(0)} req/s)` : `${result.requestsPerSecond.toFixed(0)} req/s`;
+  console.log(
+    `  ${name.padEnd(28)} ${rate.padEnd(30)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}  business errors ${result.businessErrors}${result.sampleError ? `  (${result.sampleError.slice(0, 160)})` : ''}`,
+  );
+  {
+    const c = result.cpuMsPerUnit;
+    console.log(`  ${''.padEnd(28)} CPU ms per ${spec.scenario === 'payment' ? 'payment' : 'request'}: server ${c.server}, PostgreSQL ${c.postgres}, load generator ${c.generator}`);
+  }
+  if (spec.scenario === 'payment' && result.steps) {
+    const steps = Object.entries(result.steps).map(([path, t]) => `${path.split('/').pop()} ${t.p50}/${t.p99}`);
+    console.log(`  ${''.padEnd(28)} per call, p50/p99 ms: ${steps.join(', ')}`);
+  }
+  return result;
+}
+
+/** pgbench with `clients` connections (the API's pool size) and one thread, extended protocol, as the API's driver. */
+async function pgbench(name, script, url, defines) {
+  const u = new URL(url);
+  const args = [
+    '-n',
+    '-M',
+    'extended',
+    '-c',
+    String(CONNECTIONS),
+    '-j',
+    '1',
+    '-T',
+    String(DURATION),
+    '-h',
+    u.hostname,
+    '-p',
+    u.port || '5432',
+    '-U',
+    decodeURIComponent(u.username || 'postgres'),
+    '-f',
+    join(ROOT, 'bench/pgbench', script),
+    ...Object.entries(defines).flatMap(([key, value]) => ['-D', `${key}=${value}`]),
+    u.pathname.slice(1),
+  ];
+  const { stdout, stderr, cpu } = await runMeasured('pgbench', args, { postgres: measured.database }, { ...process.env, PGPASSWORD: decodeURIComponent(u.password) });
+  const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1] ?? NaN);
+  const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
+  const latency = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? NaN);
+  if (!Number.isFinite(tps) || failed > 0 || /aborted|error/i.test(stderr)) {
+    throw new Error(`pgbench ${script} failed:\n${stdout}\n${stderr}`);
+  }
+  const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? 0);
+  const cpuMsPerUnit = { postgres: perUnit(cpu.postgres, transactions), generator: perUnit(cpu.self, transactions) };
+  console.log(`  ${name.padEnd(28)} ${`${tps.toFixed(1)} tps`.padEnd(30)} latency avg ${latency} ms`);
+  console.log(`  ${''.padEnd(28)} CPU ms per transaction: PostgreSQL ${cpuMsPerUnit.postgres}, pgbench ${cpuMsPerUnit.generator}`);
+  return { tps, latencyAverage: latency, transactions, cpuMsPerUnit };
+}
+
+async function main() {
+  console.log(`bench: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`bench: ${CONNECTIONS} connections, no pipelining, ${WARMUP} s warm-up, ${DURATION} s per run\n`);
+  const database = await createDatabase(BASE_DATABASE_URL);
+  const processes = [];
+  const results = {};
+  try {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const logFd = openSync(join(OUT, 'api.log'), 'w');
+    const api = startProcess(
+      [API_SERVER],
+      {
+        // Production, as deployed (request logs at info, written to a file), with the sandbox's demo seed and
+        // pinned business clock so the opening hours never refuse a selection.
+        NODE_ENV: 'production',
+        SANDBOX: '1',
+        SANDBOX_CLOCK: businessNoon().toISOString(),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_BASE_URL: baseUrl,
+        DATABASE_URL: database.url,
+        LOG_LEVEL: 'info',
+        ADMIN_TOKEN: randomBytes(16).toString('hex'),
+        ALTCHA_HMAC_SECRET: randomBytes(32).toString('hex'),
+        // Small proof of work so that thousands of captchas can be solved before the runs: the server's check of a
+        // solution is one hash whatever the counter, so this changes nothing of what is measured.
+        ALTCHA_COUNTER_MIN: '1',
+        ALTCHA_COUNTER_MAX: '50',
+        WEBPAY_COMMERCE_CODE: '597055555535',
+        WEBPAY_API_KEY: '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C',
+        WEBPAY_BASE_URL: 'http://127.0.0.1:9',
+        // The load comes from one address: the per-address and per-RUT limits would answer 429 to it.
+        RATE_LIMIT_LISTAR_PER_IP: '100000000',
+        RATE_LIMIT_LISTAR_PER_RUT: '100000000',
+        RATE_LIMIT_LOGIN_PER_IP: '100000000',
+        RATE_LIMIT_PAY_PER_IP: '100000000',
+      },
+      { stdio: logFd },
+    );
+    processes.push(api);
+    measured.database = database.name;
+    measured.servers[port] = api.child.pid;
+    await waitHealthy(baseUrl, api, 'API', '/ready');
+    closeSync(logFd);
+
+    const members = await seedBenchMembers(database.url, MEMBERS, INSTALMENTS);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query(readFileSync(join(ROOT, 'bench/pgbench/setup.sql'), 'utf8'));
+    await client.end();
+
+    // --- Call 1, parameters -------------------------------------------------------------------------------------
+    if (ONLY.has('parametros')) {
+      console.log('POST /prod/parametro/consultar');
+      const answer = await fetch(`${baseUrl}/prod/parametro/consultar`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(PARAMETROS_BODY),
+      });
+      const bodyFile = join(OUT, 'parametros-answer.json');
+      writeFileSync(bodyFile, await answer.text());
+      const barePort = await freePort();
+      const bare = startProcess([join(ROOT, 'bench/bare-server.mjs')], { PORT: String(barePort), BARE_BODY_FILE: bodyFile });
+      processes.push(bare);
+      measured.servers[barePort] = bare.child.pid;
+      await waitHealthy(`http://127.0.0.1:${barePort}`, bare, 'bare server');
+      const post = { scenario: 'post', path: '/prod/parametro/consultar', body: PARAMETROS_BODY };
+      await load('parametros-warmup', { ...post, url: baseUrl, duration: WARMUP });
+      const max = await load('parametros-api-max', { ...post, url: baseUrl });
+      const steady = await load('parametros-api-70%', { ...post, url: baseUrl, overallRate: Math.round(max.requestsPerSecond * TARGETS.loadFraction) });
+      await load('parametros-bare-warmup', { ...post, url: `http://127.0.0.1:${barePort}`, duration: WARMUP });
+      const bareMax = await load('parametros-bare-max', { ...post, url: `http://127.0.0.1:${barePort}` });
+      await bare.stop();
+      results.parametros = { api: max, steady, bare: bareMax, ratio: max.requestsPerSecond / bareMax.requestsPerSecond, target: TARGETS.parametros };
+      console.log('');
+    }
+
+    // --- Call 2, product list -----------------------------------------------------------------------------------
+    if (ONLY.has('listar')) {
+      console.log('POST /prod/producto/listar');
+      const captchas = async (name, count) => {
+        const file = join(OUT, `${name}.captchas.json`);
+        writeFileSync(file, JSON.stringify(await solveCaptchas(baseUrl, Math.ceil(count))));
+        return file;
+      };
+      const listar = { scenario: 'listar', url: baseUrl, members };
+      const warm = await load('listar-warmup', { ...listar, duration: WARMUP, captchasFile: await captchas('listar-warmup', 3000) });
+      // Enough captchas for 2.5× the warm-up's rate (a warm process is faster), and never fewer than 3000.
+      const estimate = Math.max(3000, warm.requestsPerSecond * 2.5 * DURATION);
+      const max = await load('listar-api-max', { ...listar, captchasFile: await captchas('listar-max', estimate) });
+      const rate = Math.round(max.requestsPerSecond * TARGETS.loadFraction);
+      const steady = await load('listar-api-70%', { ...listar, overallRate: rate, captchasFile: await captchas('listar-70', rate * DURATION * 1.1 + 100) });
+      const bench = await pgbench('listar-pgbench', 'listar.sql', database.url, { first: BENCH_FIRST_RUT, members: MEMBERS });
+      results.listar = { api: max, steady, pgbench: bench, ratio: max.requestsPerSecond / bench.tps, target: TARGETS.listar };
+      console.log('');
+    }
+
+    // --- Calls 2 → 7, the whole own-account payment --------------------------------------------------------------
+    if (ONLY.has('payment')) {
+      console.log('own-account payment: listar → seleccionar → autentica → autorizar → pagar → consultar');
+      const captchas = async (name, flows) => {
+        const file = join(OUT, `${name}.captchas.json`);
+        writeFileSync(file, JSON.stringify(await solveCaptchas(baseUrl, Math.ceil(flows) * 2)));
+        return file;
+      };
+      const payment = { scenario: 'payment', url: baseUrl, members };
+      const warm = await load('payment-warmup', { ...payment, duration: WARMUP, captchasFile: await captchas('payment-warmup', 1500) });
+      const estimate = Math.max(1000, warm.flowsPerSecond * 2.5 * DURATION);
+      const max = await load('payment-api-max', { ...payment, captchasFile: await captchas('payment-max', estimate) });
+      const rate = Math.round(max.requestsPerSecond * TARGETS.loadFraction);
+      const steady = await load('payment-api-70%', {
+        ...payment,
+        overallRate: rate,
+        captchasFile: await captchas('payment-70', max.flowsPerSecond * TARGETS.loadFraction * DURATION * 1.1 + 50),
+      });
+      const bench = await pgbench('payment-pgbench', 'payment.sql', database.url, {
+        first: BENCH_FIRST_RUT,
+        members: MEMBERS,
+        clients: CONNECTIONS,
+        iter: 0,
+      });
+      results.payment = { api: max, steady, pgbench: bench, ratio: max.flowsPerSecond / bench.tps, target: TARGETS.payment };
+      console.log('');
+    }
+  } finally {
+    for (const proc of processes.reverse()) await proc.stop();
+    await sleep(200);
+    await database.drop();
+  }
+
+  // --- The table ------------------------------------------------------------------------------------------------
+  const rows = [];
+  let failed = false;
+  const check = (ok) => {
+    failed ||= !ok;
+    return ok ? 'ok' : '**MISSED**';
+  };
+  const clean = (r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 && r.businessErrors === 0;
+  if (results.parametros) {
+    const { api, steady, bare, ratio, target } = results.parametros;
+    rows.push([
+      'POST /prod/parametro/consultar',
+      `${api.requestsPerSecond.toFixed(0)} req/s`,
+      `node:http ${bare.requestsPerSecond.toFixed(0)} req/s`,
+      `${(ratio * 100).toFixed(0)}% (≥ ${target * 100}%) ${check(ratio >= target)}`,
+      `${steady.latency.p99} ms at ${steady.requestsPerSecond.toFixed(0)} req/s ${check(steady.latency.p99 < TARGETS.p99Ms)}`,
+      check(clean(api) && clean(steady)),
+    ]);
+  }
+  if (results.listar) {
+    const { api, steady, pgbench: bench, ratio, target } = results.listar;
+    rows.push([
+      'POST /prod/producto/listar',
+      `${api.requestsPerSecond.toFixed(0)} req/s`,
+      `pgbench ${bench.tps.toFixed(0)} tps`,
+      `${(ratio * 100).toFixed(0)}% (≥ ${target * 100}%) ${check(ratio >= target)}`,
+      `${steady.latency.p99} ms at ${steady.requestsPerSecond.toFixed(0)} req/s ${check(steady.latency.p99 < TARGETS.p99Ms)}`,
+      check(clean(api) && clean(steady)),
+    ]);
+  }
+  if (results.payment) {
+    const { api, steady, pgbench: bench, ratio, target } = results.payment;
+    rows.push([
+      'own-account payment (calls 2–7)',
+      `${api.flowsPerSecond.toFixed(1)} payments/s (${api.requestsPerSecond.toFixed(0)} req/s)`,
+      `pgbench ${bench.tps.toFixed(1)} tps`,
+      `${(ratio * 100).toFixed(0)}% (≥ ${target * 100}%) ${check(ratio >= target)}`,
+      `${steady.latency.p99} ms at ${steady.requestsPerSecond.toFixed(0)} req/s ${check(steady.latency.p99 < TARGETS.p99Ms)}`,
+      check(clean(api) && clean(steady)),
+    ]);
+  }
+  console.log('| what | API, maximum | bare limit, same run | API / limit | p99 at 70% of the maximum | no non-2xx, no business error |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  writeFileSync(join(OUT, 'summary.json'), `${JSON.stringify({ date: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, results }, null, 2)}\n`);
+  if (failed) {
+    console.error('\nbench: a target was missed (see the table).');
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,280 @@
+#!/usr/bin/env node
+// Lighthouse on the member's pages of the production build: the home, step 1, step 2 and the voucher, 3 runs each,
+// default mobile settings (Moto G Power emulation, simulated Slow 4G, 4× CPU slowdown), Debian's Chromium.
+// Targets: performance ≥ 95 and accessibility 100 as the median of the runs. `npm run perf:lighthouse` (builds
+// first); docs/PERFORMANCE.md has the figures and how to read them.
+//
+// Steps 1, 2 and the voucher need the member's session, which the SPA keeps in sessionStorage (per tab). So one tab
+// does it all: playwright-core drives it through the journey as a member would (RUT, family, instalment, own
+// account, coordinates), and at each measured page Lighthouse attaches to that same tab over Chrome's debugging
+// port (puppeteer-core, Lighthouse's own driver) and runs a normal navigation: a full page load of the page's URL,
+// cold HTTP cache (Lighthouse clears it), the session still in the tab. That is what a member who reloads or opens
+// the page again gets; the journey between the pages is client-side routing, which Lighthouse does not score.
+//
+// Options (environment): LH_RUNS (default 3), LH_PAGES (some of home,step1,step2,voucher; default all),
+// PERF_API_SERVER (default apps/api/dist/server.js),
+// WEB_DIST (default apps/web/dist), CHROMIUM_PATH (default /usr/bin/chromium).
+
+import lighthouse from 'lighthouse';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RUNS = Number(process.env.LH_RUNS ?? 3);
+const API_SERVER = process.env.PERF_API_SERVER ?? join(ROOT, 'apps/api/dist/server.js');
+const WEB_DIST = process.env.WEB_DIST ?? join(ROOT, 'apps/web/dist');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OUT = join(ROOT, '.e2e-artifacts', 'lighthouse');
+const PAGES = new Set((process.env.LH_PAGES ?? 'home,step1,step2,voucher').split(','));
+const TARGETS = { performance: 95, accessibility: 100 };
+const MEMBER = '11.111.111-1';
+const COLUMNS = 'ABCDEFGHIJ';
+
+for (const file of [API_SERVER, join(WEB_DIST, 'index.html')]) {
+  if (!existsSync(file)) {
+    console.error(`lighthouse: ${file} is missing; run \`npm run build\` first.`);
+    process.exit(2);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Today (in Santiago) at 16:00 UTC, inside every family's opening hours (as e2e/support/product.ts). */
+function businessNoon() {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
+  return new Date(`${today}T16:00:00Z`);
+}
+
+/** The production build as `npm start` runs it, on an in-memory database with the demo members. */
+async function startApi() {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let log = '';
+  const child = spawn(process.execPath, [API_SERVER], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_BASE_URL: baseUrl,
+      PGLITE_DIR: 'memory://',
+      SANDBOX: '1',
+      ADMIN_TOKEN: 'perf-admin-token-0123456789',
+      LOG_LEVEL: 'warn',
+      WEB_DIST,
+      SANDBOX_CLOCK: businessNoon().toISOString(),
+    },
+  });
+  child.stdout.on('data', (chunk) => (log += chunk));
+  child.stderr.on('data', (chunk) => (log += chunk));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}:\n${log}`);
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the API did not start:\n${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(undefined);
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+const METRICS = {
+  fcp: 'first-contentful-paint',
+  lcp: 'largest-contentful-paint',
+  tbt: 'total-blocking-time',
+  cls: 'cumulative-layout-shift',
+  si: 'speed-index',
+};
+
+/** `RUNS` Lighthouse navigations of `url` in the tab `ppPage`; the summary of their medians. */
+async function measure(name, url, ppPage) {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const result = await lighthouse(
+      url,
+      { output: ['json', 'html'], logLevel: 'error', onlyCategories: ['performance', 'accessibility'] },
+      undefined,
+      ppPage,
+    );
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const { lhr, report } = result;
+    if (lhr.runtimeError) throw new Error(`${name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    // A guard against measuring the wrong page: a lost session would land on the home instead.
+    if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
+      throw new Error(`${name}: Lighthouse ended on ${lhr.finalDisplayedUrl}, not ${url}`);
+    }
+    runs.push({ lhr, report });
+    process.stdout.write(
+      `  ${name} run ${i + 1}: performance ${Math.round(lhr.categories.performance.score * 100)}, accessibility ${Math.round(lhr.categories.accessibility.score * 100)}\n`,
+    );
+  }
+  const perf = runs.map((run) => Math.round(run.lhr.categories.performance.score * 100));
+  const a11y = runs.map((run) => Math.round(run.lhr.categories.accessibility.score * 100));
+  // Keep the report of the run whose performance score is the median, for a person to open.
+  const medianRun = runs[perf.indexOf(median(perf))];
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const [json, html] = medianRun.report;
+  writeFileSync(join(OUT, `${slug}.report.json`), json);
+  writeFileSync(join(OUT, `${slug}.report.html`), html);
+  const failing = Object.values(medianRun.lhr.audits)
+    .filter((audit) => audit.score !== null && audit.score < 1 && ['binary', 'numeric', 'metricSavings'].includes(audit.scoreDisplayMode))
+    .filter((audit) => medianRun.lhr.categories.accessibility.auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0))
+    .map((audit) => audit.id);
+  return {
+    name,
+    path: new URL(url).pathname,
+    performance: median(perf),
+    accessibility: median(a11y),
+    runs: { performance: perf, accessibility: a11y },
+    metrics: Object.fromEntries(
+      Object.entries(METRICS).map(([key, id]) => [key, median(runs.map((run) => run.lhr.audits[id].numericValue))]),
+    ),
+    accessibilityFailures: failing,
+    benchmarkIndex: median(runs.map((run) => run.lhr.environment.benchmarkIndex)),
+    lighthouse: medianRun.lhr.lighthouseVersion,
+    userAgent: medianRun.lhr.environment.hostUserAgent,
+  };
+}
+
+/** demo card formula (README): value(column, row) = (n + 7·c + 13·row) mod 100, n = the RUT number mod 100. */
+function coordinate(rut, cell) {
+  const n = Number(rut.replace(/[.-]/g, '').slice(0, -1)) % 100;
+  return String((n + 7 * COLUMNS.indexOf(cell.charAt(0)) + 13 * Number(cell.slice(1))) % 100).padStart(2, '0');
+}
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const api = await startApi();
+  const debuggingPort = await freePort();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      `--remote-debugging-port=${debuggingPort}`,
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-extensions',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  let ppBrowser;
+  const results = [];
+  try {
+    // No viewport of its own: Lighthouse's mobile emulation is the one that applies while it measures.
+    const context = await browser.newContext({ viewport: null, locale: 'es-CL', timezoneId: 'America/Santiago' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto('about:blank');
+    ppBrowser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${debuggingPort}`, defaultViewport: null });
+    const pages = (await Promise.all(ppBrowser.browserContexts().map((c) => c.pages()))).flat();
+    const candidates = pages.filter((p) => p.url() === 'about:blank');
+    if (candidates.length !== 1) throw new Error(`expected one blank tab to attach to, found ${candidates.length}`);
+    const tab = candidates[0];
+    const h1 = (name) => page.getByRole('heading', { level: 1, name });
+
+    // The home: a first visit.
+    if (PAGES.has('home')) results.push(await measure('Home', `${api.baseUrl}/`, tab));
+
+    // Home → step 1 (the captcha is solved in the page, then call 2 lists the products).
+    await page.goto(`${api.baseUrl}/`);
+    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(MEMBER.replace(/[.-]/g, ''));
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.waitForURL('**/pagoonline/stepone');
+    await page.getByRole('button', { name: 'Crédito MYPE' }).waitFor();
+    if (PAGES.has('step1')) results.push(await measure('Step 1', page.url(), tab));
+
+    // Step 1 → step 2 of the small-business credit (the oldest instalment comes chosen).
+    await page.getByRole('button', { name: 'Crédito MYPE' }).waitFor();
+    await page.getByRole('button', { name: 'Crédito MYPE' }).click();
+    await page.waitForURL('**/pagoexpress/steptwo/PM');
+    await page.getByRole('button', { name: 'Pagar cuotas' }).waitFor();
+    if (PAGES.has('step2')) results.push(await measure('Step 2', page.url(), tab));
+
+    // Step 2 → step 3 (own account) → login → coordinates → the voucher.
+    await page.getByRole('button', { name: 'Pagar cuotas' }).click();
+    await page.waitForURL('**/pagoexpress/stepthree/**');
+    await page.getByText(/^Cuenta Vista/).first().click();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.waitForURL('**/coopmethodpay');
+    await page.getByLabel('Clave de internet').fill('1234');
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.waitForURL('**/coopmethodpaychallenge');
+    await page.getByRole('button', { name: 'Usar tarjeta de coordenadas' }).click();
+    await h1('Ingresa tus coordenadas').waitFor();
+    const fields = page.getByRole('textbox', { name: /^Coordenada [A-J][1-5]$/ });
+    await fields.nth(2).waitFor();
+    for (let i = 0; i < 3; i++) {
+      const field = fields.nth(i);
+      const label = await field.evaluate((input) => input.labels?.[0]?.textContent ?? '');
+      await field.fill(coordinate(MEMBER, /[A-J][1-5]/.exec(label)?.[0] ?? ''));
+    }
+    await page.getByRole('button', { name: 'Autorizar' }).click();
+    await page.waitForURL('**/pagoexpress/successvoucher/**');
+    await h1('Pago exitoso').waitFor();
+    if (PAGES.has('voucher')) results.push(await measure('Voucher', page.url(), tab));
+  } finally {
+    await ppBrowser?.disconnect();
+    await browser.close();
+    await api.stop();
+  }
+
+  const summary = { date: new Date().toISOString(), runsPerPage: RUNS, targets: TARGETS, results };
+  writeFileSync(join(OUT, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+
+  const ms = (value) => `${(value / 1000).toFixed(2)} s`;
+  console.log(`\nLighthouse ${results[0]?.lighthouse}, ${results[0]?.userAgent}, benchmarkIndex ${results[0]?.benchmarkIndex}`);
+  console.log(`mobile defaults (simulated Slow 4G, 4× CPU), median of ${RUNS} runs; reports in .e2e-artifacts/lighthouse/\n`);
+  console.log('| page | performance | accessibility | FCP | LCP | TBT | CLS | SI | runs (perf) |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  let failed = false;
+  for (const r of results) {
+    const ok = r.performance >= TARGETS.performance && r.accessibility >= TARGETS.accessibility;
+    failed ||= !ok;
+    console.log(
+      `| ${r.name} | ${r.performance} | ${r.accessibility} | ${ms(r.metrics.fcp)} | ${ms(r.metrics.lcp)} | ${Math.round(r.metrics.tbt)} ms | ${r.metrics.cls.toFixed(3)} | ${ms(r.metrics.si)} | ${r.runs.performance.join(', ')} |${ok ? '' : ' **below target**'}`,
+    );
+    if (r.accessibilityFailures.length) console.log(`  accessibility audits failing on ${r.name}: ${r.accessibilityFailures.join(', ')}`);
+  }
+  if (failed) {
+    console.error(`\nlighthouse: a page is below performance ${TARGETS.performance} or accessibility ${TARGETS.accessibility}.`);
+    process.exit(1);
+  }
+}
+
+await main();
