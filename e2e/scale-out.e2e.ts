@@ -79,6 +79,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two API replicas behind nginx on one
         ALTCHA_HMAC_SECRET: 'scale-out-test-secret-0123456789abcdef',
         SANDBOX_CLOCK: businessNoon().toISOString(),
         PUBLIC_BASE_URL: front,
+        // nginx is the one proxy in front: the client's address is the one it adds.
+        TRUST_PROXY_HOPS: '1',
         WEBPAY_BASE_URL: sim,
         WEBPAY_SETTLE_AFTER_SECONDS: '1',
         RECONCILE_INTERVAL_SECONDS: '1',

@@ -88,7 +88,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
-    trustProxy: true,
+    // Only as many proxies as configured: the left-most X-Forwarded-For entry is whatever the client wrote, and
+    // the per-address rate limits must not be bypassed by forging it.
+    // A number is the hop count (Fastify's request.js), though its types list only the other forms.
+    trustProxy: (config.trustProxyHops > 0 ? config.trustProxyHops : false) as boolean,
   }).withTypeProvider<ZodTypeProvider>();
 
   // Every call speaks JSON only: any other content type is refused with 415 before a handler sees it.

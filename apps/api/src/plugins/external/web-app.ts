@@ -21,6 +21,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     root: webDist,
     wildcard: false,
     index: false,
+    // The build writes .br and .gz beside every asset: served as is, no compression work per request.
+    preCompressed: true,
     setHeaders(reply, path) {
       // Vite fingerprints everything under assets/, so those never change; the shell must always be fresh.
       reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

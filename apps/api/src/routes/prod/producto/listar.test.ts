@@ -124,5 +124,14 @@ describe('rate limits on the product list', () => {
     expect(other.at(-1)).toBe(429);
     // Only the allowed look-ups opened a session.
     expect(await t.database.db.$count(sessions)).toBe(4);
+
+    // A forged X-Forwarded-For does not make a new address: no proxy is trusted unless configured.
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/prod/producto/listar',
+      headers: { 'content-type': 'application/json', authorization: await solveCaptcha(t.app), 'x-forwarded-for': '203.0.113.77' },
+      payload: { listarDetalleProductosRequest: { userId: 'x', canalLlamada: 'PGEX', rut: '7654321-6' } },
+    });
+    expect(forged.statusCode).toBe(429);
   });
 });
