@@ -80,7 +80,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two API replicas behind nginx on one
         SANDBOX_CLOCK: businessNoon().toISOString(),
         PUBLIC_BASE_URL: front,
         // nginx is the one proxy in front: the client's address is the one it adds.
-        TRUST_PROXY_HOPS: '1',
+        TRUST_PROXY: '127.0.0.1',
         WEBPAY_BASE_URL: sim,
         WEBPAY_SETTLE_AFTER_SECONDS: '1',
         RECONCILE_INTERVAL_SECONDS: '1',

@@ -88,10 +88,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
-    // Only as many proxies as configured: the left-most X-Forwarded-For entry is whatever the client wrote, and
-    // the per-address rate limits must not be bypassed by forging it.
-    // A number is the hop count (Fastify's request.js), though its types list only the other forms.
-    trustProxy: (config.trustProxyHops > 0 ? config.trustProxyHops : false) as boolean,
+    // Only the configured proxies: the left-most X-Forwarded-For entry is whatever the client wrote, and the
+    // per-address rate limits must not be bypassed by forging it.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   }).withTypeProvider<ZodTypeProvider>();
 
   // Every call speaks JSON only: any other content type is refused with 415 before a handler sees it.

@@ -28,8 +28,14 @@ const envSchema = z
     PRODUCT_NAME: z.string().min(1).max(60).default('Cooperativa'),
     PRODUCT_SITE_URL: z.url().default('http://localhost:3000/'),
     WEB_DIST: z.string().min(1).optional(),
-    /** Proxies in front of the API (a load balancer: 1). 0 trusts no X-Forwarded-For, which clients can forge. */
-    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
+    /**
+     * Addresses or CIDRs of the proxies in front of the API (the load balancer's), comma-separated. Only their
+     * X-Forwarded-For is believed; unset, none is (a client can write one itself).
+     */
+    TRUST_PROXY: z
+      .string()
+      .regex(/^[0-9a-fA-F:.\/]+(\s*,\s*[0-9a-fA-F:.\/]+)*$/, 'comma-separated IP addresses or CIDRs')
+      .optional(),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
@@ -111,7 +117,7 @@ const envSchema = z
       productName: env.PRODUCT_NAME,
       productSiteUrl: env.PRODUCT_SITE_URL,
       webDist: env.WEB_DIST,
-      trustProxyHops: env.TRUST_PROXY_HOPS,
+      trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((a) => a.trim()) : [],
       redisUrl: env.REDIS_URL,
       // Without a configured secret (sandbox, one process) a fresh random one per boot is as good as any.
       altchaSecret: env.ALTCHA_HMAC_SECRET ?? randomBytes(32).toString('hex'),

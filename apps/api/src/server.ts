@@ -2,7 +2,9 @@ import pino from 'pino';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp, LOG_REDACT_PATHS } from './app';
+import { buildApp } from './app';
+import { loggerOptions } from './logging';
+import { loggableError } from './loggable-error';
 import { clockFromConfig } from './clock';
 import { ConfigError, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
 import { openDatabase } from './db/client';
@@ -32,7 +34,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } });
+  const logger = pino(loggerOptions(config.logLevel));
   const webDist = config.webDist ? resolve(config.webDist) : defaultWebDist();
 
   const clock = clockFromConfig(config);
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
     config: { ...config, webDist },
     database,
     clock,
-    logger: { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } },
+    logger: loggerOptions(config.logLevel),
   });
   if (config.adminToken === SANDBOX_ADMIN_TOKEN) {
     logger.warn('ADMIN_TOKEN is not set: the sandbox admin token is in use (sandbox only)');
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
       app.services.card
         .reconcileOnce()
         .then(({ backlog }) => app.metrics.reconciliationBacklog.set(backlog))
-        .catch((error: unknown) => logger.error({ err: error }, 'webpay reconciliation failed'));
+        .catch((error: unknown) => logger.error({ error: loggableError(error) }, 'webpay reconciliation failed'));
     }, config.webpay.reconcileIntervalSeconds * 1000);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));

@@ -24,6 +24,8 @@ export interface SimulatorOptions {
   /** How the browser is sent back to return_url. */
   returnMethod: 'GET' | 'POST';
   logger?: boolean;
+  /** The provider's books; pass one to read what was authorised and committed (reliability tests). */
+  store?: SimStore;
 }
 
 export const DEFAULT_SIMULATOR_OPTIONS: SimulatorOptions = {
@@ -51,7 +53,7 @@ function sameSecret(given: string | undefined, expected: string): boolean {
  */
 export function buildSimulator(partial: Partial<SimulatorOptions> = {}): FastifyInstance {
   const options = { ...DEFAULT_SIMULATOR_OPTIONS, ...partial };
-  const store = new SimStore();
+  const store = options.store ?? new SimStore();
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 32 * 1024 });
   void app.register(formbody);
 

@@ -45,4 +45,9 @@ export class SimStore {
   get(token: string): SimTransaction | undefined {
     return this.byToken.get(token);
   }
+
+  /** Everything the provider holds: what a reconciliation against the provider's books reads. */
+  all(): SimTransaction[] {
+    return [...this.byToken.values()];
+  }
 }

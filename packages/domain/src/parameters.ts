@@ -63,7 +63,7 @@ const text = z
   .refine((v) => v.trim() !== '', { error: 'No puede estar vacío' })
   .refine((v) => v.length <= 200, { error: 'No puede superar 200 caracteres' })
   // Neither a screen nor the database can hold a NUL or half of a UTF-16 surrogate pair.
-  .refine((v) => !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v), {
+  .refine((v) => !v.includes('\u0000') && !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v), {
     error: 'Contiene caracteres no válidos',
   });
 

@@ -54,6 +54,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10 });
     // An idle client that loses its server (a restart) must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    // Nor may a checked-out one: a client held by a transaction between two queries (while argon2 verifies, while
+    // Webpay answers) emits 'error' when its connection drops, and with no listener that kills the process. The
+    // query in flight, or the next one, fails on its own; the pool discards the broken client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     return {
       db,

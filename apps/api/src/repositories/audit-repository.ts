@@ -9,11 +9,22 @@ export interface AuditEvent {
   detail?: Record<string, unknown>;
 }
 
+// jsonb holds neither the NUL character nor a lone UTF-16 surrogate: PostgreSQL refuses the whole row. Text a
+// client sent (call 11's reports) may carry either, so they become U+FFFD instead of failing the call.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATE, '\ufffd');
+  if (Array.isArray(value)) return value.map(storable);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)]));
+  return value;
+}
+
 export async function appendAudit(db: DbOrTx, event: AuditEvent): Promise<void> {
   await db.insert(auditLog).values({
     kind: event.kind,
     rutMasked: event.rutMasked ?? null,
     requestId: event.requestId ?? null,
-    detail: event.detail ?? {},
+    detail: storable(event.detail ?? {}) as Record<string, unknown>,
   });
 }

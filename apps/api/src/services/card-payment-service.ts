@@ -89,13 +89,22 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
     const approved = result.details.filter(isApproved);
     const finish = async (status: string) =>
       tx.update(webpayAttempts).set({ status, settledAt: sql`now()`, checkedAt: sql`now()` }).where(eq(webpayAttempts.token, attempt.token));
+    // Refunds and closes the attempt; when Webpay gives no answer, leaves it pending (checked now) so that the
+    // reconciliation asks again later and refunds whatever is still approved: money taken is never kept unapplied.
+    const giveBack = async () => {
+      if (await refundAll(attempt, approved)) {
+        await finish('refunded');
+        return true;
+      }
+      await tx.update(webpayAttempts).set({ checkedAt: sql`now()` }).where(eq(webpayAttempts.token, attempt.token));
+      return false;
+    };
 
     if (!matches) {
       // Webpay's answer does not describe what we sent: take nothing, give back anything taken, and leave a trail.
       log.error({ idTransaccion: trx.idTransaccion }, 'webpay answer does not match the stores sent');
       await appendAudit(tx, { kind: 'webpay.discrepancia', requestId, detail: { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder } });
-      await refundAll(attempt, approved);
-      await finish('refunded');
+      await giveBack();
       return 'error';
     }
     if (approved.length === 0) {
@@ -107,9 +116,7 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
     }
     if (trx.status !== 'pending') {
       // Already paid (another tab, another method) or closed: this money must go back.
-      await refundAll(attempt, approved);
-      await finish('refunded');
-      await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail: { idTransaccion: trx.idTransaccion, motivo: trx.status } });
+      if (await giveBack()) await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail: { idTransaccion: trx.idTransaccion, motivo: trx.status } });
       return trx.status === 'paid' ? 'aprobado' : 'rechazado';
     }
     const approvedProducts = new Set(approved.map((d) => attempt.stores.find((s) => s.buyOrder === d.buy_order)!.productId));
@@ -124,10 +131,9 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
       );
     } catch (error) {
       if (!(error instanceof PaymentRefused)) throw error;
-      await refundAll(attempt, approved);
-      await finish('refunded');
+      const refunded = await giveBack();
       await tx.update(transactions).set({ status: 'rejected', settledAt: sql`now()`, updatedAt: sql`now()` }).where(eq(transactions.idTransaccion, trx.idTransaccion));
-      await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail: { idTransaccion: trx.idTransaccion, motivo: error.codigo } });
+      if (refunded) await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail: { idTransaccion: trx.idTransaccion, motivo: error.codigo } });
       return 'rechazado';
     }
     await finish('committed');
@@ -135,11 +141,18 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
     return approved.length === result.details.length ? 'aprobado' : 'parcial';
   }
 
-  async function refundAll(attempt: typeof webpayAttempts.$inferSelect, approved: WebpayResult['details']) {
+  /** Refunds every approved store; false when one got no answer from Webpay (to be asked again later). */
+  async function refundAll(attempt: typeof webpayAttempts.$inferSelect, approved: WebpayResult['details']): Promise<boolean> {
+    let answered = true;
     for (const d of approved) {
       const res = await webpay.refund(attempt.token, d.buy_order, String(d.commerce_code), d.amount);
-      if (!res.ok) log.error({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund failed: needs manual follow-up');
+      if (res.ok) continue;
+      if (res.kind === 'unavailable') {
+        answered = false;
+        log.warn({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund got no answer: the reconciliation will ask again');
+      } else log.error({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund refused: needs manual follow-up');
     }
+    return answered;
   }
 
   /** Commit, or when Webpay says it is already committed, read the status instead. */
@@ -232,7 +245,8 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
      * before anything is committed (Transbank's docs, 'Resumen de flujos').
      */
     async handleReturn(fields: Record<string, unknown>, requestId: string): Promise<ReturnOutcome> {
-      const str = (k: string) => (typeof fields[k] === 'string' && (fields[k] as string).length <= 128 ? (fields[k] as string) : undefined);
+      // Webpay's tokens and buy orders are short printable ASCII; anything else is not Webpay's and finds nothing.
+      const str = (k: string) => (typeof fields[k] === 'string' && /^[\x21-\x7e]{1,128}$/.test(fields[k] as string) ? (fields[k] as string) : undefined);
       const tokenWs = str('token_ws');
       const tbkToken = str('TBK_TOKEN');
       const orden = str('TBK_ORDEN_COMPRA');
@@ -295,7 +309,13 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
           const untouched = !result.data.card_detail?.card_number && result.data.details.every((d) => !isApproved(d));
           if (untouched) {
             await tx.update(webpayAttempts).set({ status: 'expired', settledAt: sql`now()`, checkedAt: sql`now()` }).where(eq(webpayAttempts.token, attempt.token));
-            if (trx.status === 'pending') {
+            // A reload of the card screen opened a newer form for this transaction: it may still be paid there, so
+            // the transaction expires only with its last open form (the transaction's lock orders the replicas).
+            const [open] = await tx
+              .select({ n: sql<number>`count(*)::int` })
+              .from(webpayAttempts)
+              .where(and(eq(webpayAttempts.idTransaccion, trx.idTransaccion), eq(webpayAttempts.status, 'pending')));
+            if (trx.status === 'pending' && Number(open?.n ?? 0) === 0) {
               await tx.update(transactions).set({ status: 'expired', settledAt: sql`now()`, updatedAt: sql`now()` }).where(eq(transactions.idTransaccion, trx.idTransaccion));
             }
           } else {

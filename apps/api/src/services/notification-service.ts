@@ -5,6 +5,7 @@ import { toParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { loggableError } from '../loggable-error';
 import type { Db } from '../db/client';
 import { transactions } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
@@ -66,7 +67,8 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
           attachments: [{ filename: VOUCHER_FILENAME, contentType: 'application/pdf', content: pdf }],
         });
       } catch (error) {
-        log.error({ err: error instanceof Error ? error.message : String(error), idTransaccion: trx.idTransaccion }, 'voucher e-mail failed');
+        // The SMTP server's refusal names the recipient: scrubbed like every other logged error.
+        log.error({ error: loggableError(error), idTransaccion: trx.idTransaccion }, 'voucher e-mail failed');
         return { ok: false, codigo: '502' };
       }
       await appendAudit(db, { kind: 'comprobante.enviado', rutMasked: maskRut(rut), requestId, detail: { idTransaccion: trx.idTransaccion, correo: maskEmail(correo) } });

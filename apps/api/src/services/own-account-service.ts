@@ -87,7 +87,9 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           await appendAudit(tx, { kind: 'deposito.tercero.rechazado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
           return refuse('451');
         }
-        const [payer] = await tx.select().from(members).where(eq(members.rut, payerRut)).for('update');
+        // Only the failure count changes: 'no key update' lets other transactions' foreign-key checks on the member
+        // (a payment updating the member's products, a selection, a challenge) through instead of deadlocking.
+        const [payer] = await tx.select().from(members).where(eq(members.rut, payerRut)).for('no key update');
         if (!payer?.passwordHash) return refuse('45203113');
         if (payer.passwordBlockedAt) return refuse('45203016');
         const good = await verify(payer.passwordHash, request.autenticacion.clave).catch(() => false);

@@ -51,16 +51,19 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   const instalmentIds = items.flatMap((i) => (i.instalmentId ? [i.instalmentId] : [])).sort();
 
   // Lock order: account, products, instalments (each by id), the same on every path, so payments never deadlock.
+  // 'no key update': only balances and amounts change, never a key, so other transactions' foreign-key checks on
+  // these rows (a login setting transactions.account_id, a selection inserting its items) need not wait for a
+  // payment, which would close a cycle with it (PostgreSQL reported 'deadlock detected' under load).
   let balanceAfter: number | null = null;
   if (method.accountId) {
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, method.accountId)).for('update');
+    const [account] = await tx.select().from(accounts).where(eq(accounts.id, method.accountId)).for('no key update');
     if (!account) throw new PaymentRefused('440');
     if (account.saldo < total) throw new PaymentRefused('47203');
     balanceAfter = account.saldo - total;
   }
-  const productRows = await tx.select().from(products).where(inArray(products.id, productIds)).orderBy(asc(products.id)).for('update');
+  const productRows = await tx.select().from(products).where(inArray(products.id, productIds)).orderBy(asc(products.id)).for('no key update');
   const instalmentRows = instalmentIds.length
-    ? await tx.select().from(instalments).where(inArray(instalments.id, instalmentIds)).orderBy(asc(instalments.id)).for('update')
+    ? await tx.select().from(instalments).where(inArray(instalments.id, instalmentIds)).orderBy(asc(instalments.id)).for('no key update')
     : [];
 
   for (const item of items) {

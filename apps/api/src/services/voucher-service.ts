@@ -21,6 +21,8 @@ export function createVoucherService(db: Db) {
       const params = toParameterMap(await listParameters(db));
       const session = await touchSession(db, token, null, Number(params.sessionTimeOut ?? 5));
       if (!session) return { ok: false, codigo: '476' };
+      // Ids are 32 hex characters (selection-service); anything else is not found, and never reaches the SQL.
+      if (!/^[0-9a-f]{32}$/.test(idTransaccion)) return { ok: false, codigo: '516' };
       const [trx] = await db
         .select({ status: transactions.status })
         .from(transactions)

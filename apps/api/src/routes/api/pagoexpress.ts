@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorDetail } from '@pago/domain/errors';
+import { allLimits } from '../../plugins/external/rate-limit';
 
 const bearer = (request: FastifyRequest) => {
   const header = request.headers.authorization ?? '';
@@ -37,11 +38,8 @@ const refusal = (codigo: string) => ({ code: Number(codigo), descripcion: errorD
 export async function pagoExpressRoutes(app: FastifyInstance): Promise<void> {
   await app.register(formbody, { bodyLimit: 8 * 1024 });
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const perIp = app.createRateLimit({ max: app.config.rateLimits.loginPerIp, timeWindow: 60_000, keyGenerator: (req) => `pagoexpress:${req.ip}` });
-  const limit = async (request: FastifyRequest) => {
-    const result = await perIp(request);
-    if (!result.isAllowed && result.isExceeded) throw Object.assign(new Error('rate limited'), { statusCode: 429 });
-  };
+  // The same limiter as every other call, so a 429 here says when to retry (Retry-After) like the others.
+  const limit = allLimits(app.createRateLimit({ max: app.config.rateLimits.loginPerIp, timeWindow: 60_000, keyGenerator: (req) => `pagoexpress:${req.ip}` }));
 
   r.post('/api/pagoexpress/auth', { schema: { body: authBody }, config: { responseName: 'authResponse' }, preHandler: limit }, async (request) => {
     const token = bearer(request);

@@ -1,0 +1,37 @@
+import type { FastifyServerOptions } from 'fastify';
+import { LOG_REDACT_PATHS } from './app';
+
+/** A URL as it may be logged: the path, and the query's names without their values (RUTs, Webpay's tokens). */
+export function loggableUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const names = url
+    .slice(at + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => `${pair.split('=')[0]}=[redacted]`);
+  return `${url.slice(0, at)}?${names.join('&')}`;
+}
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/**
+ * The API's logger, in one place for the server and for the tests that read its lines: pino at `level`, the
+ * credentials and personal fields of LOG_REDACT_PATHS censored, and request URLs logged without query values
+ * (the sandbox's pages take a RUT there, Webpay's returns carry its tokens).
+ */
+export function loggerOptions(level: string) {
+  return {
+    level,
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: LoggedRequest) => ({ method: req.method, url: loggableUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+    },
+  } satisfies Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+}

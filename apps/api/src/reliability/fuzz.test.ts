@@ -1,0 +1,655 @@
+import { isKnownCode } from '@pago/domain/errors';
+import { isParameterName, parameterValueSchema } from '@pago/domain/parameters';
+import { buildSimulator } from '@pago/webpay-sim/app';
+import { SimStore } from '@pago/webpay-sim/store';
+import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parameters } from '../db/schema';
+import { createWebpayClient } from '../services/webpay-client';
+import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/test-app';
+import { listar, oldestOf, payOwnAccount, post, seleccionar, solveCaptcha, startCard } from './flows';
+import { CONTENT_TYPES, fits, hostileNumber, hostileString, hostileValue, mutated, oddHeaders, rawBody } from './hostile';
+import { counted, injectTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
+import { captureLedger, checkInvariants, parameterValues, tableCounts, type LedgerSnapshot } from './ledger';
+import { RELIABILITY, recordFigures, RequestTally } from './settings';
+
+// Part 1 of the reliability suite: every endpoint, fed schema-aware, random and raw hostile input, answers 4xx
+// with the catalogue envelope (or the route's documented shape), or 200 with a business error — never 5xx — and
+// moves no money and creates nothing it should not.
+
+const RUNS = RELIABILITY.fuzzRuns;
+/** Stands for a captcha solved just before the request is sent (a real one, good once); 'spent' for a replayed one. */
+const FRESH_CAPTCHA = 'fresh-captcha';
+const API_KEY = '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C';
+
+/** What a response body must never show: stacks, SQL, driver or file names. */
+const LEAK = /Failed query|DrizzleQueryError|PGlite|node_modules|\bat \S+ \(|\.ts:\d+|select .+ from |insert into|syntax error|violates|stack/gi;
+
+/** A leak is something the server added: text the request itself carried and the answer echoes is not one. */
+function leakIn(res: HttpResponse, request: HttpRequest): string | null {
+  let sent = `${request.url} ${String(request.body ?? '')} ${JSON.stringify(request.headers ?? {})}`;
+  try {
+    sent += ` ${decodeURIComponent(request.url)}`;
+  } catch {
+    // not decodable: the raw URL is already there
+  }
+  for (const match of res.body.matchAll(LEAK)) {
+    if (!sent.toLowerCase().includes(match[0].toLowerCase())) return match[0];
+  }
+  return null;
+}
+
+/** encodeURIComponent refuses lone surrogates; a browser would send U+FFFD in their place. */
+const encode = (text: string) => encodeURIComponent(text.replace(/[\ud800-\udfff]/g, '\ufffd'));
+
+/** The catalogue envelope under one of the names, with a code of the catalogue (or the authoriser's own). */
+function envelopeCode(res: HttpResponse, names: string[]): string | undefined {
+  let body: Record<string, { error?: { errores?: { detalleError?: { codigo?: unknown; descripcion?: unknown } } } }>;
+  try {
+    body = jsonOf(res);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const detalle = body?.[name]?.error?.errores?.detalleError;
+    if (detalle && typeof detalle.descripcion === 'string' && typeof detalle.codigo === 'string') return detalle.codigo;
+  }
+  return undefined;
+}
+
+const AUTHORISER_CODES = ['7', '8', '25', '50'];
+const isCatalogued = (code: string | undefined) => code !== undefined && (isKnownCode(code) || AUTHORISER_CODES.includes(code));
+
+type Shape = 'envelope' | 'payment-host' | 'return' | 'pdf' | 'captcha' | 'sandbox' | 'admin';
+
+interface Endpoint {
+  name: string;
+  method: HttpRequest['method'];
+  /** Path and query, possibly fuzzed. */
+  path: fc.Arbitrary<string>;
+  responseName: string;
+  shape: Shape;
+  /** A well-formed body (with real tokens and ids now and then); null for GET. */
+  valid: fc.Arbitrary<unknown> | null;
+  /** The headers a real client sends. */
+  headers: fc.Arbitrary<Record<string, string>>;
+  /** Tables a well-formed call may legitimately add rows to (the money invariant holds regardless). */
+  grows?: string[];
+}
+
+function describeRequest(r: HttpRequest): string {
+  const body = r.body === undefined ? '' : String(r.body);
+  return `${r.method} ${r.url.slice(0, 200)} headers=${JSON.stringify(r.headers).slice(0, 300)} body=${body.slice(0, 300)}${body.length > 300 ? `… (${body.length} chars)` : ''}`;
+}
+
+/**
+ * Known, reported: the router answers a path parameter over 100 characters (414) and a malformed percent-encoding
+ * in the path (400) itself, before any hook or error handler, so without the envelope or the security headers.
+ * Only `frameworkErrors` in the Fastify options (app.ts) reaches them; see 'router errors' in abuse.test.ts.
+ */
+const ROUTER_ERRORS = ['FST_ERR_MAX_PARAM_LENGTH', 'FST_ERR_BAD_URL'];
+let routerErrorsSeen = 0;
+
+/** fast-check's own report would print multi-kilobyte inputs whole; this one keeps the failure readable. */
+function compactReporter(out: fc.RunDetails<[HttpRequest]>): void {
+  if (!out.failed) return;
+  const example = out.counterexample?.[0];
+  const error = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
+  throw new Error(
+    `Property failed after ${out.numRuns} run(s); replay with { seed: ${out.seed}, path: "${out.counterexamplePath}" }\n` +
+      `${example ? describeRequest(example) : ''}\n${error.slice(0, 3_000)}`,
+  );
+}
+
+/** The rules every answer follows, whatever came in. */
+function expectWellFormed(endpoint: Endpoint, request: HttpRequest, res: HttpResponse): void {
+  const where = `${endpoint.name}: ${describeRequest(request)} → ${res.status} ${res.body.slice(0, 300)}`;
+  expect(res.status, where).toBeLessThan(500);
+  if ((res.status === 414 || res.status === 400) && ROUTER_ERRORS.some((code) => res.body.includes(`"code":"${code}"`))) {
+    routerErrorsSeen++;
+    return;
+  }
+  const type = res.headers['content-type'] ?? '';
+  if (!type.includes('application/pdf')) expect(leakIn(res, request), `leak in ${where}`).toBeNull();
+  if (type.includes('application/json')) expect(() => JSON.parse(res.body), where).not.toThrow();
+  // Anything the router does not know (wrong method, wrong path) is the generic envelope.
+  const names = [endpoint.responseName, 'errorResponse'];
+
+  if (res.status >= 400) {
+    // The sandbox's own pages and API answer HTML pages, {ok:false} (409) or {error} (404): their documented shapes.
+    if (endpoint.shape === 'sandbox' && (type.includes('text/html') || res.status === 409 || res.body === '{"error":"not found"}')) return;
+    const code = envelopeCode(res, names);
+    expect(isCatalogued(code), `4xx without the catalogue envelope: ${where}`).toBe(true);
+    if (res.status === 429) expect(code).toBe('514');
+    if (res.status === 415) expect(code).toBe('415');
+    return;
+  }
+  switch (endpoint.shape) {
+    case 'envelope': {
+      expect(res.status, where).toBe(200);
+      const body = jsonOf<Record<string, unknown>>(res);
+      expect(Object.keys(body), where).toEqual([endpoint.responseName]);
+      const code = envelopeCode(res, [endpoint.responseName]);
+      if (code !== undefined) expect(isCatalogued(code), where).toBe(true);
+      break;
+    }
+    case 'payment-host': {
+      expect(res.status, where).toBe(200);
+      const body = jsonOf<{ code?: number; token?: string; url?: string; descripcion?: string }>(res);
+      const refused = typeof body.code === 'number' && body.code !== 0;
+      if (refused) expect(isKnownCode(String(body.code)) && typeof body.descripcion === 'string', where).toBe(true);
+      else expect(typeof body.token, where).toBe('string');
+      break;
+    }
+    case 'return':
+      expect(res.status, where).toBe(303);
+      expect(res.headers.location ?? '', where).toMatch(/^\/pagoexpress\/webpayresult\?estado=(aprobado|parcial|rechazado|anulado|pendiente|error)(&idTransaccion=[0-9a-f]{32})?$/);
+      break;
+    case 'pdf':
+      expect(res.status, where).toBe(200);
+      expect(type, where).toBe('application/pdf');
+      break;
+    case 'captcha':
+      expect(res.status, where).toBe(200);
+      expect(jsonOf<{ signature?: string }>(res).signature, where).toBeTypeOf('string');
+      break;
+    case 'admin':
+      expect(res.status, where).toBe(200);
+      expect(Object.keys(jsonOf(res)), where).toEqual([endpoint.responseName]);
+      break;
+    case 'sandbox':
+      expect([200, 204], where).toContain(res.status);
+      break;
+  }
+}
+
+describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => {
+  let t: TestApp;
+  let sim: FastifyInstance;
+  const provider = new SimStore();
+  const tally = new RequestTally();
+  let target: Target;
+  let inputs = 0;
+  let violations = 0;
+  const started = Date.now();
+
+  // Real credentials and ids, so that well-formed inputs reach the business rules and not only the schemas.
+  const ctx = {
+    rut: '11111111-1',
+    token: '',
+    paidId: '',
+    pendingId: '',
+    spentCaptcha: '',
+    cardRut: '9876543-3',
+    cardToken: '',
+    cardId: '',
+    hostToken: '',
+    webpayToken: '',
+    buyOrder: '',
+    pushRut: '14141414-3',
+    pushId: '',
+    pmNumero: '630055667788',
+    cardAmount: 0,
+    selectable: [] as ProductoSeleccionado[],
+  };
+  let baseline: LedgerSnapshot;
+
+  beforeAll(async () => {
+    sim = buildSimulator({ publicUrl: 'http://sim.test', store: provider });
+    const simUrl = await sim.listen({ host: '127.0.0.1', port: 0 });
+    t = await startTestApp(kind, {
+      webpay: createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: API_KEY, timeoutMs: 5_000 }),
+      config: { altchaCounter: { min: 10, max: 50 } },
+    });
+    const app = injectTarget(t.app);
+
+    // Member A: one paid transaction (a voucher to ask for) and one pending (the session's current one).
+    const a = await listar(app, ctx.rut);
+    ctx.token = a.token;
+    const pm = a.productos.find((p) => p.numeroProducto === ctx.pmNumero)!;
+    await seleccionar(app, a.token, ctx.rut, [oldestOf(pm, 1)]);
+    const [paid] = await payOwnAccount(app, { token: a.token, memberRut: ctx.rut, payerRut: ctx.rut, clave: '1234' });
+    ctx.paidId = paid!.idTransaccion;
+    const pc = a.productos.find((p) => p.numeroProducto === '410087654321')!;
+    ctx.pendingId = (await seleccionar(app, a.token, ctx.rut, [oldestOf(pc, 1)])).idTransaccion;
+
+    // A captcha solution already spent on a product list.
+    ctx.spentCaptcha = await solveCaptcha(app);
+    await post(app, '/prod/producto/listar', { listarDetalleProductosRequest: { userId: 'x', canalLlamada: 'PGEX', rut: '7654321-6' } }, { authorization: ctx.spentCaptcha });
+
+    // Member B: a card payment opened on Webpay and left there.
+    const b = await listar(app, ctx.cardRut);
+    ctx.cardToken = b.token;
+    const bpc = b.productos.find((p) => p.tipoFamiliaProducto === 'PC')!;
+    const selection = [oldestOf(bpc, 1)];
+    const cardSelection = await seleccionar(app, b.token, ctx.cardRut, selection);
+    ctx.cardId = cardSelection.idTransaccion;
+    ctx.cardAmount = cardSelection.montoTotal;
+    const card = await startCard(app, { token: b.token, rut: ctx.cardRut }, { idTransaccion: ctx.cardId, producto: selection });
+    ctx.hostToken = card.hostToken;
+    ctx.webpayToken = card.webpayToken;
+    ctx.buyOrder = provider.get(card.webpayToken)!.buyOrder;
+
+    // Member C: a push waiting on the mobile authoriser.
+    const c = await listar(app, ctx.pushRut);
+    await seleccionar(app, c.token, ctx.pushRut, [oldestOf(c.productos[0]!, 1)]);
+    const [numero, dv] = ctx.pushRut.split('-') as [string, string];
+    await post(
+      app,
+      '/prod/pago/producto/cuentavista/autentica',
+      { autenticaConsultaFactoresRequest: { userId: 'x', canalLlamada: 'PGEX', token: c.token, autenticacion: { rut: numero, dv, clave: '1234' } } },
+      { authorization: await solveCaptcha(app) },
+    );
+    await post(app, '/prod/pago/producto/cuentavista/autorizar', {
+      autorizarPagoProductoCVRequest: { userId: 'x', canalLlamada: 'PGEX', token: c.token, factor: 2, rut: ctx.pushRut, rutPago: ctx.pushRut },
+    });
+    ctx.pushId = (await t.app.services.authoriser.pending(ctx.pushRut))[0]!.id;
+
+    // What member A's product list offers now: the starting points of well-formed selections.
+    const listed = await listar(app, ctx.rut);
+    ctx.selectable = listed.productos.flatMap((p) =>
+      p.tipoFamiliaProducto === 'AH' ? [1_000, 4_999_999, 999].map((v) => oldestOf(p, 1, v)) : [oldestOf(p, 1), oldestOf(p, 2)],
+    );
+    target = counted(app, tally);
+    baseline = await captureLedger(t.database.db);
+  }, 120_000);
+
+  afterAll(async () => {
+    recordFigures({
+      section: 'fuzz',
+      database: kind,
+      inputsTried: inputs,
+      requestsServed: tally.served,
+      responses5xx: tally.errors5xx,
+      invariantViolations: violations,
+      notes: routerErrorsSeen ? `${routerErrorsSeen} router errors without the envelope (known, app.ts)` : undefined,
+      seconds: Math.round((Date.now() - started) / 1000),
+    });
+    await t?.close();
+    await sim?.close();
+  });
+
+  // Well-formed values, real ones often (so the business rules answer), hostile ones that still fit the schema
+  // otherwise; `mutated` then breaks one thing at a time.
+  const token = () => fc.oneof({ weight: 3, arbitrary: fc.constant(ctx.token) }, { weight: 1, arbitrary: fc.constant(ctx.cardToken) }, { weight: 1, arbitrary: fits(128) });
+  const rut = (max = 12) =>
+    fc.oneof({ weight: 3, arbitrary: fc.constant(ctx.rut) }, { weight: 1, arbitrary: fc.constantFrom('9876543-3', '11.111.111-1', '5126663-3', '11111111-2', '19191919-K') }, { weight: 1, arbitrary: fits(max, 3) });
+  const id = () => fc.oneof(fc.constant(ctx.paidId), fc.constant(ctx.pendingId), fc.constant(ctx.cardId), fc.stringMatching(/^[0-9a-f]{32}$/), fits(64));
+  const userId = fc.oneof(fc.constant('11111111-1'), fits(64));
+  const canal = fc.constantFrom('PGEX', 'PGEX', 'PGEX', 'SPUB');
+  const amount = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(156_300, 62_150, 85_430, 5_000, 10_000, 20_000, 1_000, 4_999_999, 5_000_000, 999) },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max: 9_999_999_999 }) },
+    { weight: 1, arbitrary: hostileNumber },
+  );
+  const captcha = fc.constantFrom(FRESH_CAPTCHA, FRESH_CAPTCHA, 'spent');
+  const json = (extra: fc.Arbitrary<Record<string, string>> = fc.constant({})) => extra.map((h) => ({ 'content-type': 'application/json', ...h }));
+  const fixed = (path: string) => fc.constant(path);
+  const query = (path: string, keys: string[]) =>
+    fc
+      .dictionary(fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 8 })), fc.oneof(hostileString, fc.constantFrom(ctx.rut, ctx.webpayToken, ctx.buyOrder)), { maxKeys: 4 })
+      .map((q) => {
+        const search = new URLSearchParams(q).toString();
+        return search ? `${path}?${search}` : path;
+      });
+
+  const endpoints = (): Endpoint[] => [
+    {
+      name: 'call 1 parametro/consultar',
+      method: 'POST',
+      path: fixed('/prod/parametro/consultar'),
+      responseName: 'consultarParametrosResponse',
+      shape: 'envelope',
+      valid: fc.record({ consultarParametrosRequest: fc.record({ userId, canalLlamada: canal, tipo: fc.constantFrom('PE', 'XX') }) }),
+      headers: json(),
+    },
+    {
+      name: 'call 2 producto/listar',
+      method: 'POST',
+      path: fixed('/prod/producto/listar'),
+      responseName: 'listarDetalleProductosResponse',
+      shape: 'envelope',
+      valid: fc.record({ listarDetalleProductosRequest: fc.record({ userId, canalLlamada: canal, rut: rut(16) }) }),
+      headers: json(fc.record({ authorization: fc.oneof(captcha, hostileString.map((s) => s.replace(/[^\x20-\x7e]/g, ''))) })),
+      grows: ['sessions', 'captcha_uses'],
+    },
+    {
+      name: 'call 3 producto/seleccionar',
+      method: 'POST',
+      path: fixed('/prod/producto/seleccionar'),
+      responseName: 'seleccionarProductoResponse',
+      shape: 'envelope',
+      valid: fc.record({
+        seleccionarProductoRequest: fc.record({
+          userId,
+          canalLlamada: canal,
+          token: token(),
+          rut: rut(),
+          producto: fc.oneof(
+            // What the member's own product list offers (the business rules decide), or something made up.
+            { weight: 3, arbitrary: fc.constantFrom(...ctx.selectable, null).map((p) => (p ? [p] : [])) },
+            {
+              weight: 1,
+              arbitrary: fc.array(
+                fc.record({
+                  numeroProducto: fc.oneof(fc.constantFrom(ctx.pmNumero, '410012345678', '410098765431', '800012340001'), fits(32)),
+                  tipoFamiliaProducto: fc.constantFrom('PC', 'PM', 'CP', 'AH', 'TC', 'HI'),
+                  nombreFamiliaProducto: fits(64),
+                  detalleProducto: fc.array(
+                    fc.record({ numeroCuota: fc.stringMatching(/^\d{1,6}$/), valorAPagar: amount, fechaVencimiento: fc.oneof(fc.constant('0'), fc.stringMatching(/^\d{8}$/)) }),
+                    { minLength: 1, maxLength: 3 },
+                  ),
+                }),
+                { minLength: 1, maxLength: 3 },
+              ),
+            },
+          ),
+        }),
+      }),
+      headers: json(),
+      grows: ['transactions', 'transaction_items'],
+    },
+    {
+      name: 'call 4 cuentavista/autentica',
+      method: 'POST',
+      path: fixed('/prod/pago/producto/cuentavista/autentica'),
+      responseName: 'autenticaConsultaFactoresResponse',
+      shape: 'envelope',
+      valid: fc.record({
+        autenticaConsultaFactoresRequest: fc.record({
+          userId,
+          canalLlamada: canal,
+          token: token(),
+          autenticacion: fc.record({
+            rut: fc.oneof(fc.constantFrom('11111111', '19191919', '9876543'), fc.stringMatching(/^\d{1,8}$/)),
+            dv: fc.constantFrom('1', 'K', 'k', '3', '0'),
+            clave: fc.oneof(fc.constant('1234'), fits(8)),
+          }),
+        }),
+      }),
+      headers: json(fc.record({ authorization: captcha }, { requiredKeys: [] })),
+      grows: ['captcha_uses'],
+    },
+    {
+      name: 'call 5 cuentavista/autorizar',
+      method: 'POST',
+      path: fixed('/prod/pago/producto/cuentavista/autorizar'),
+      responseName: 'autorizarPagoProductoCVResponse',
+      shape: 'envelope',
+      valid: fc.record({
+        autorizarPagoProductoCVRequest: fc.record({ userId, canalLlamada: canal, token: token(), factor: fc.constantFrom(1, 2), rut: rut(), rutPago: rut() }),
+      }),
+      headers: json(),
+      grows: ['authorizations'],
+    },
+    {
+      name: 'call 6 cuentavista/pagar',
+      method: 'POST',
+      path: fixed('/prod/pago/producto/cuentavista/pagar'),
+      responseName: 'pagarProductoCVResponse',
+      shape: 'envelope',
+      valid: fc.record({
+        pagarProductoCVRequest: fc.record({
+          userId,
+          canalLlamada: canal,
+          token: token(),
+          rutTitular: rut(),
+          numeroCuenta: fc.oneof(fc.constant('000031245601'), fits(32)),
+          rutPago: rut(),
+          factor: fc.constantFrom(1, 2),
+          desafio: fc.record({ item: fc.array(fc.record({ valor: fc.stringMatching(/^\d{2}$/) }), { minLength: 3, maxLength: 3 }) }),
+        }),
+      }),
+      headers: json(),
+    },
+    {
+      name: 'call 7 pago/consultar',
+      method: 'POST',
+      path: fixed('/prod/pago/consultar'),
+      responseName: 'consultarPagoResponse',
+      shape: 'envelope',
+      valid: fc.record({ consultarPagoRequest: fc.record({ userId, canalLlamada: canal, idTransaccion: id(), token: token() }) }),
+      headers: json(),
+    },
+    {
+      name: 'call 8 notificaciones/enviar',
+      method: 'POST',
+      path: fixed('/prod/notificaciones/enviar'),
+      responseName: 'enviarComprobantePagoResponse',
+      shape: 'envelope',
+      valid: fc.record({
+        enviarComprobantePagoRequest: fc.record({ userId, canalLlamada: canal, token: token(), rut: rut(), correo: fc.oneof(fc.constant('camila.rojas@example.cl'), fc.emailAddress(), fits(254, 3)) }),
+      }),
+      headers: json(
+        fc.record({
+          authorization: fc.oneof(
+            fc.constant(`Basic ${Buffer.from(`${ctx.rut}:${ctx.token}`).toString('base64')}`),
+            hostileString.map((s) => `Basic ${Buffer.from(s).toString('base64')}`),
+          ),
+        }),
+      ),
+      grows: ['outbox'],
+    },
+    {
+      name: 'call 11 auditoria/guardarlog',
+      method: 'POST',
+      path: fixed('/prod/auditoria/guardarlog'),
+      responseName: 'guardarLogResponse',
+      shape: 'envelope',
+      valid: fc.record({
+        guardarLogRequest: fc.record({
+          idPlataforma: fits(32),
+          origenLlamada: fits(120),
+          destinoLlamada: fits(120),
+          nivelLog: fc.constantFrom('INFO', 'WARN', 'ERROR'),
+          detalleLog: fits(1000, 0),
+          rut: rut(),
+        }),
+      }),
+      headers: json(),
+    },
+    {
+      name: 'call 9 pagoexpress/auth',
+      method: 'POST',
+      path: fixed('/api/pagoexpress/auth'),
+      responseName: 'authResponse',
+      shape: 'payment-host',
+      valid: fc.record({ idTransaction: id() }),
+      headers: json(fc.record({ authorization: fc.oneof(fc.constant(`Bearer ${ctx.cardToken}`), fc.constant(`Bearer ${ctx.token}`), hostileString.map((s) => `Bearer ${s.replace(/[^\x20-\x7e]/g, '')}`)) })),
+    },
+    {
+      name: 'call 10 pagoexpress/initMall',
+      method: 'POST',
+      path: fixed('/api/pagoexpress/initMall'),
+      responseName: 'initMallResponse',
+      shape: 'payment-host',
+      valid: fc.record({
+        sessionId: fc.oneof(fc.constant(`${ctx.cardToken}${ctx.cardRut}`), fits(200)),
+        transactionId: id(),
+        storesTransaction: fc.oneof(
+          fc.constant([{ amount: ctx.cardAmount, commerceCode: '597055555536', transactionId: '410098765431' }]),
+          fc.array(fc.record({ amount, commerceCode: fc.constantFrom('597055555536', '597055555537', '000000000000'), transactionId: fc.oneof(fc.constant('410098765431'), fits(32)) }), { minLength: 1, maxLength: 3 }),
+        ),
+      }),
+      headers: json(fc.record({ authorization: fc.oneof(fc.constant(`Bearer ${ctx.hostToken}`), hostileString.map((s) => `Bearer ${s.replace(/[^\x20-\x7e]/g, '')}`)) })),
+      grows: ['webpay_attempts'],
+    },
+    {
+      name: 'Webpay return (POST)',
+      method: 'POST',
+      path: fixed('/api/pagoexpress/webpay/return'),
+      responseName: 'webpayReturn',
+      shape: 'return',
+      valid: fc.record(
+        {
+          token_ws: fc.oneof(fc.constant(ctx.webpayToken), hostileString),
+          TBK_TOKEN: fc.oneof(fc.constant(ctx.webpayToken), hostileString),
+          TBK_ORDEN_COMPRA: fc.oneof(fc.constant(ctx.buyOrder), hostileString),
+          TBK_ID_SESION: hostileString,
+        },
+        { requiredKeys: [] },
+      ),
+      headers: fc.constant({ 'content-type': 'application/json' }),
+    },
+    {
+      name: 'Webpay return (GET)',
+      method: 'GET',
+      path: query('/api/pagoexpress/webpay/return', ['token_ws', 'TBK_TOKEN', 'TBK_ORDEN_COMPRA', 'TBK_ID_SESION']),
+      responseName: 'webpayReturn',
+      shape: 'return',
+      valid: null,
+      headers: fc.constant({}),
+    },
+    {
+      name: 'voucher PDF',
+      method: 'POST',
+      path: fixed('/api/comprobante/pdf'),
+      responseName: 'comprobantePdfResponse',
+      shape: 'pdf',
+      valid: fc.record({ token: token(), idTransaccion: id() }),
+      headers: json(),
+    },
+    {
+      name: 'captcha challenge',
+      method: 'GET',
+      path: query('/api/captcha/challenge', ['algorithm', 'counter']),
+      responseName: 'captchaResponse',
+      shape: 'captcha',
+      valid: null,
+      headers: fc.constant({}),
+    },
+    {
+      name: 'admin GET /admin/parametros',
+      method: 'GET',
+      path: query('/admin/parametros', ['nombre']),
+      responseName: 'parametrosResponse',
+      shape: 'admin',
+      valid: null,
+      headers: fc.record({ authorization: fc.oneof(fc.constant(`Bearer ${TEST_ADMIN_TOKEN}`), fc.constant('Bearer sandbox-admin-token'), hostileString.map((s) => s.replace(/[^\x20-\x7e]/g, ''))) }, { requiredKeys: [] }),
+    },
+    {
+      name: 'admin PUT /admin/parametros/:nombre',
+      method: 'PUT',
+      path: fc.oneof(fc.constantFrom('Mantencion', 'sessionTimeOut', 'btnPayPC', 'pagoWPDebito', 'cancelTrxMsg', 'PC'), hostileString).map((n) => `/admin/parametros/${encode(n)}`),
+      responseName: 'parametrosResponse',
+      shape: 'admin',
+      valid: fc.record({ valor: fc.oneof(fc.constantFrom('0', '1', '5', 'Pagar'), hostileString) }),
+      headers: json(fc.record({ authorization: fc.oneof(fc.constant(`Bearer ${TEST_ADMIN_TOKEN}`), fc.constant('Bearer wrong-token-0123456789'), hostileString.map((s) => s.replace(/[^\x20-\x7e]/g, ''))) }, { requiredKeys: [] })),
+    },
+    {
+      name: 'sandbox pages',
+      method: 'GET',
+      path: fc.oneof(
+        query('/sandbox', ['rut']),
+        query('/sandbox/coordinates', ['rut']),
+        query('/sandbox/outbox', ['page']),
+        query('/sandbox/authorizer', ['rut']),
+        query('/sandbox/api/authorizer/pending', ['rut']),
+        fc.tuple(fc.oneof(fc.uuid(), hostileString), fc.oneof(fc.integer({ min: -5, max: 30 }).map(String), hostileString)).map(([i, n]) => `/sandbox/outbox/${encode(i)}/attachments/${encode(n)}`),
+      ),
+      responseName: 'errorResponse',
+      shape: 'sandbox',
+      valid: null,
+      headers: fc.constant({}),
+    },
+    {
+      name: 'sandbox authoriser decision',
+      method: 'POST',
+      path: fc
+        .tuple(fc.oneof(fc.constant(ctx.pushId), fc.uuid(), hostileString), fc.constantFrom('approve', 'reject', 'maybe'))
+        .map(([i, d]) => `/sandbox/api/authorizer/${encode(i)}/${d}`),
+      responseName: 'errorResponse',
+      shape: 'sandbox',
+      valid: fc.record({ rut: fc.oneof(fc.constant('11111111-1'), rut(), hostileString) }),
+      headers: json(),
+    },
+  ];
+
+  /** Schema-aware, random and raw inputs for one endpoint. */
+  function requests(e: Endpoint): fc.Arbitrary<HttpRequest> {
+    const withBody = (body: fc.Arbitrary<string | undefined>, headers: fc.Arbitrary<Record<string, string>>, method: fc.Arbitrary<HttpRequest['method']> = fc.constant(e.method)) =>
+      fc.record({ method, url: e.path, headers, body }).map((r) => (r.body === undefined ? { method: r.method, url: r.url, headers: r.headers } : r) as HttpRequest);
+    const json = (value: fc.Arbitrary<unknown>) => value.map((v) => (v === undefined ? undefined : JSON.stringify(v)));
+    const valid = e.valid ?? fc.constant(undefined);
+    const merged = fc.tuple(e.headers, oddHeaders).map(([h, odd]) => ({ ...odd, ...h, 'content-type': h['content-type'] ?? odd['content-type'] ?? 'application/json' }));
+    const families: fc.Arbitrary<HttpRequest>[] = [
+      // Schema-aware: a well-formed body with one thing wrong (or nothing: the business rules answer).
+      withBody(e.valid ? json(mutated(valid)) : fc.constant(undefined), e.headers),
+      // Random values of any type, with odd headers.
+      withBody(json(hostileValue), merged),
+      // Raw: wrong content types, broken JSON, non-objects, wrong methods.
+      valid.chain((sample) =>
+        withBody(
+          rawBody(sample),
+          fc.tuple(e.headers, fc.constantFrom(...CONTENT_TYPES)).map(([h, type]) => ({ ...h, 'content-type': type })),
+          fc.constantFrom<HttpRequest['method']>(e.method, e.method, 'PUT', 'PATCH', 'DELETE', e.method === 'GET' ? 'POST' : 'GET'),
+        ),
+      ),
+    ];
+    return fc.oneof(...families);
+  }
+
+  // The endpoints' inputs need the context filled in by beforeAll, so each test builds the list again when it runs.
+  for (const { name } of endpoints()) {
+    it(`${name}: answers hostile input with 4xx or a business error and changes nothing`, async () => {
+      const e = endpoints().find((x) => x.name === name)!;
+      const countsBefore = await tableCounts(t.database.db);
+      const paramsBefore = await parameterValues(t.database.db);
+      const outcomes = new Map<string, number>();
+      const changedParams = new Map<string, string>();
+      let runs = 0;
+      await fc.assert(
+        fc.asyncProperty(requests(e), async (request) => {
+          runs++;
+          const auth = request.headers?.authorization;
+          // Straight from the service: the challenge route's own limit (60 a minute) is not what is tested here.
+          if (auth === FRESH_CAPTCHA) {
+            const challenge = await t.app.services.captcha.challenge();
+            const solution = await solveChallenge({ challenge, deriveKey });
+            request.headers!.authorization = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+          }
+          if (auth === 'spent') request.headers!.authorization = ctx.spentCaptcha;
+          const res = await target.request(request);
+          expectWellFormed(e, request, res);
+          const outcome = `${res.status}:${envelopeCode(res, [e.responseName, 'errorResponse']) ?? (res.status === 200 ? 'ok' : '')}`;
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+          if (e.shape === 'admin' && e.method === 'PUT' && res.status === 200) {
+            const { nombre, valor } = jsonOf<{ parametrosResponse: { nombre: string; valor: string } }>(res).parametrosResponse;
+            // Only the operator's token changes a parameter, and only to a value the parameter accepts.
+            expect(request.headers?.authorization).toBe(`Bearer ${TEST_ADMIN_TOKEN}`);
+            expect(isParameterName(nombre) && parameterValueSchema(nombre).safeParse(valor).success).toBe(true);
+            changedParams.set(nombre, valor);
+          }
+        }),
+        { numRuns: RUNS * 3, endOnFailure: true, reporter: compactReporter },
+      );
+      inputs += runs;
+      if (process.env.RELIABILITY_VERBOSE) console.log(`OUTCOMES ${e.name} ${JSON.stringify(Object.fromEntries([...outcomes].sort((a, b) => b[1] - a[1])))}`);
+
+      // Nothing moved: money, rows (the audit trail aside, and what a well-formed call legitimately created).
+      const report = await checkInvariants(t.database.db, baseline);
+      violations += report.violations.length;
+      expect(report.violations, e.name).toEqual([]);
+      expect(report.totals, e.name).toEqual(baseline.totals);
+      const countsAfter = await tableCounts(t.database.db);
+      for (const [table, n] of Object.entries(countsAfter)) {
+        if (table === 'audit_log') continue;
+        if (e.grows?.includes(table)) continue;
+        expect(n, `${e.name}: rows of ${table}`).toBe(countsBefore[table]);
+      }
+      const paramsAfter = await parameterValues(t.database.db);
+      for (const [nombre, valor] of Object.entries(paramsAfter)) {
+        expect(valor, `${e.name}: parameter ${nombre}`).toBe(changedParams.has(nombre) ? changedParams.get(nombre) : paramsBefore[nombre]);
+      }
+      // Put back what the operator's token legitimately changed, so the next endpoint starts from the seed.
+      for (const [nombre, valor] of Object.entries(paramsBefore)) {
+        await t.database.db.update(parameters).set({ valor }).where(eq(parameters.nombre, nombre));
+      }
+    }, 60_000 + RUNS * 3 * 400);
+  }
+});
