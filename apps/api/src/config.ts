@@ -34,7 +34,7 @@ const envSchema = z
      */
     TRUST_PROXY: z
       .string()
-      .regex(/^[0-9a-fA-F:.\/]+(\s*,\s*[0-9a-fA-F:.\/]+)*$/, 'comma-separated IP addresses or CIDRs')
+      .regex(/^[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*$/, 'comma-separated IP addresses or CIDRs')
       .optional(),
     REDIS_URL: z
       .string()
