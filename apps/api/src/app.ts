@@ -2,6 +2,7 @@ import { errorEnvelope } from '@pago/domain/envelope';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
+import { requestContext } from './request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerErrorHandling } from './plugins/app/error-handler';
@@ -122,6 +123,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Everything done for a request (services, their log lines) runs knowing its id.
+  app.addHook('onRequest', (request, _reply, done) => requestContext.run(request.id, done));
 
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));

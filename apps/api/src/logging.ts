@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import { requestContext } from './request-context';
 import { LOG_REDACT_PATHS } from './app';
 
 /** A URL as it may be logged: the path, and the query's names without their values (RUTs, Webpay's tokens). */
@@ -29,6 +30,13 @@ interface LoggedRequest {
 export function loggerOptions(level: string) {
   return {
     level,
+    // A line written by a service during a request carries that request's id too; the request's own logger
+    // already binds it.
+    mixin(_object: object, _level: number, logger: { bindings(): Record<string, unknown> }) {
+      if ('reqId' in logger.bindings()) return {};
+      const reqId = requestContext.getStore();
+      return reqId ? { reqId } : {};
+    },
     redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       req: (req: LoggedRequest) => ({ method: req.method, url: loggableUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),

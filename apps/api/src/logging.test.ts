@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { openDatabase, type Database } from './db/client';
+import { seedDemoMembers, seedParameters } from './db/seed';
+import { loggerOptions } from './logging';
+import { createWebpayClient } from './services/webpay-client';
+import { listProducts, oldest, postSeleccionar } from './test/member-calls';
+import { businessNoon, testConfig } from './test/test-app';
+
+describe('log lines', () => {
+  const lines: Record<string, unknown>[] = [];
+  let database: Database;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+
+  beforeAll(async () => {
+    database = await openDatabase({ pgliteDir: 'memory://' });
+    await database.migrate();
+    await seedParameters(database.db);
+    await seedDemoMembers(database.db, businessNoon());
+    app = await buildApp({
+      config: testConfig(),
+      database,
+      // Webpay unreachable: the card service logs a failure while serving the request.
+      webpay: createWebpayClient({ baseUrl: 'http://127.0.0.1:9', commerceCode: '597055555535', apiKey: 'x'.repeat(20), timeoutMs: 1_000 }),
+      logger: { ...loggerOptions('info'), stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
+    });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('carry the request id, also when a service writes them', async () => {
+    const { token, productos } = await listProducts(app, '11111111-1');
+    const sel = (await postSeleccionar(app, token, '11111111-1', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PM')!, 1)])).json().seleccionarProductoResponse;
+    const auth = await app.inject({ method: 'POST', url: '/api/pagoexpress/auth', headers: { authorization: `Bearer ${token}` }, payload: { idTransaction: sel.idTransaccion } });
+    const init = await app.inject({
+      method: 'POST',
+      url: '/api/pagoexpress/initMall',
+      headers: { authorization: `Bearer ${auth.json().token}` },
+      payload: { sessionId: 'x', transactionId: sel.idTransaccion, storesTransaction: [{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId: '630055667788' }] },
+    });
+    expect(init.json()).toMatchObject({ code: 503 });
+    const failure = lines.find((l) => l.msg === 'webpay create failed');
+    expect(failure?.reqId).toBe(init.headers['x-request-id']);
+    const requestLines = lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed');
+    expect(requestLines.length).toBeGreaterThan(0);
+    expect(requestLines.every((l) => typeof l.reqId === 'string')).toBe(true);
+  });
+});
