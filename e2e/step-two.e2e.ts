@@ -43,6 +43,8 @@ describe('step 2: what the member pays', () => {
     }
     await page.waitForURL(`**/pagoexpress/steptwo/${path}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    // The family's step is whole once its 'Volver' is there (every variant has one).
+    await expect.poll(() => page.getByText('Volver', { exact: true }).first().isVisible()).toBe(true);
   }
 
   const h1 = () => page.getByRole('heading', { level: 1 });

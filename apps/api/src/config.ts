@@ -51,6 +51,7 @@ const envSchema = z
     // The authoriser screen polls call 6 every second for up to two minutes.
     RATE_LIMIT_PAY_PER_IP: z.coerce.number().int().min(1).default(600),
     RATE_LIMIT_MAIL_PER_SESSION: z.coerce.number().int().min(1).default(5),
+    RATE_LIMIT_CAPTCHA_PER_IP: z.coerce.number().int().min(1).default(60),
     /** Where Transbank's REST API is: the simulator by default, Transbank's integration or production host for real. */
     WEBPAY_BASE_URL: z.url().default('http://localhost:3001'),
     WEBPAY_COMMERCE_CODE: z.string().regex(/^\d{12}$/, 'must be a 12-digit commerce code').optional(),
@@ -128,6 +129,7 @@ const envSchema = z
         loginPerIp: env.RATE_LIMIT_LOGIN_PER_IP,
         payPerIp: env.RATE_LIMIT_PAY_PER_IP,
         mailPerSession: env.RATE_LIMIT_MAIL_PER_SESSION,
+        captchaPerIp: env.RATE_LIMIT_CAPTCHA_PER_IP,
       },
       sandboxClock: env.SANDBOX_CLOCK,
       webpay: {

@@ -77,7 +77,7 @@ const refused = (n = 1) => (abusesRefused += n);
 describe('rate limits answer 429 with code 514 before any work is done', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('pglite', { config: { ...FAST_CAPTCHA, trustProxy: ['10.0.0.0/8'] }, rateLimits: { loginPerIp: 3, payPerIp: 3, mailPerSession: 2 } });
+    t = await startTestApp('pglite', { config: { ...FAST_CAPTCHA, trustProxy: ['10.0.0.0/8'] }, rateLimits: { loginPerIp: 3, payPerIp: 3, mailPerSession: 2, captchaPerIp: 60 } });
   });
   afterAll(async () => {
     await t.close();

@@ -6,7 +6,7 @@ export const CAPTCHA_CHALLENGE_PATH = '/api/captcha/challenge';
 export async function captchaRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     CAPTCHA_CHALLENGE_PATH,
-    { preHandler: app.rateLimit({ max: 60, timeWindow: 60_000 }), config: { responseName: 'captchaResponse' } },
+    { preHandler: app.rateLimit({ max: app.config.rateLimits.captchaPerIp, timeWindow: 60_000 }), config: { responseName: 'captchaResponse' } },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return app.services.captcha.challenge();
