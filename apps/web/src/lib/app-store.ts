@@ -142,6 +142,8 @@ export function initialAppData(): AppData {
   };
 }
 
+const DATA_KEYS = Object.keys(initialAppData()) as (keyof AppData)[];
+
 export const useAppStore = create<AppState>()(
   persist(
     (set) => ({
@@ -180,27 +182,9 @@ export const useAppStore = create<AppState>()(
       name: STORE_KEY,
       version: 2,
       storage: createJSONStorage(() => sessionStorage),
-      partialize: ({
-        customer,
-        config,
-        customError,
-        infoMessage,
-        methodPay,
-        products,
-        selection,
-        payment,
-        cardProvider,
-      }): AppData => ({
-        customer,
-        config,
-        customError,
-        infoMessage,
-        methodPay,
-        products,
-        selection,
-        payment,
-        cardProvider,
-      }),
+      // Persist every data field and no action: the keys come from the defaults, so a new field is never forgotten.
+      partialize: (state): AppData =>
+        Object.fromEntries(DATA_KEYS.map((key) => [key, state[key]])) as unknown as AppData,
     },
   ),
 );
