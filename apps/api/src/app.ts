@@ -1,12 +1,12 @@
 import { errorEnvelope } from '@pago/domain/envelope';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { requestContext } from './request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerErrorHandling } from './plugins/app/error-handler';
-import { registerSecurityHeaders } from './plugins/external/security-headers';
+import { registerSecurityHeaders, securityHeaders } from './plugins/external/security-headers';
 import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
 import { healthRoutes } from './routes/health';
@@ -84,6 +84,7 @@ export const LOG_REDACT_PATHS = [
 /** Builds the whole API as one instance without listening, so tests drive it through inject. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
+  const headers = securityHeaders({ production: config.nodeEnv === 'production', formTargets: [new URL(config.webpay.baseUrl).origin] });
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
@@ -92,6 +93,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Only the configured proxies: the left-most X-Forwarded-For entry is whatever the client wrote, and the
     // per-address rate limits must not be bypassed by forging it.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // The router refuses a malformed percent-encoding or an over-long path segment before any hook runs; without
+    // this, that answer would carry neither the catalogue envelope nor the security headers.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      reply
+        .headers(headers)
+        .header('x-request-id', request.id)
+        .code(error.statusCode === 414 ? 414 : 400)
+        .send(errorEnvelope('errorResponse', '400'));
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   // Every call speaks JSON only: any other content type is refused with 415 before a handler sees it.
@@ -129,7 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
   await registerOpenApi(app);
-  await registerSecurityHeaders(app, { production: config.nodeEnv === 'production', formTargets: [new URL(config.webpay.baseUrl).origin] });
+  registerSecurityHeaders(app, headers);
   await registerRateLimit(app, config.redisUrl);
 
   await app.register(healthRoutes);

@@ -452,14 +452,17 @@ describe('security headers on the SPA shell and on every kind of API answer', ()
     }
   });
 
-  // Known issue, reported: Fastify's router answers a path parameter over 100 characters (414) and a malformed
-  // percent-encoding in the path (400) by itself, before any hook runs: no envelope, no security headers. Only the
-  // `frameworkErrors` option of the Fastify constructor (app.ts, owned by another change) reaches them. When it
-  // lands, this passes and `it.fails` must become `it`.
-  it.fails('answers router errors with the envelope and the headers too', async () => {
+  // Fastify's router answers these before any hook runs; only its `frameworkErrors` option reaches them.
+  it('answers router errors with the envelope and the headers too', async () => {
     const long = await t.app.inject({ method: 'PUT', url: `/admin/parametros/${'x'.repeat(101)}` });
+    expect(long.statusCode).toBe(414);
     expect(codeOf({ status: long.statusCode, headers: {}, body: long.body, raw: long.rawPayload }, 'errorResponse')).toBe('400');
     expectSecurityHeaders(long, 'router 414');
+    expect(long.headers['x-request-id']).toBeTruthy();
+    const malformed = await t.app.inject({ method: 'PUT', url: '/admin/parametros/%E0%A4%A' });
+    expect(malformed.statusCode).toBe(400);
+    expect(codeOf({ status: malformed.statusCode, headers: {}, body: malformed.body, raw: malformed.rawPayload }, 'errorResponse')).toBe('400');
+    expectSecurityHeaders(malformed, 'router 400');
   });
 });
 
