@@ -14,7 +14,8 @@
 //
 // Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION (s, default 10),
 // BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10), BENCH_ONLY (some of parametros,listar,payment),
-// PERF_API_SERVER (default apps/api/dist/server.js).
+// PERF_API_SERVER (default apps/api/dist/server.js), BENCH_API_NODE_ARGS (Node options for the API process, e.g.
+// `--cpu-prof --cpu-prof-dir=/tmp/prof` for a V8 CPU profile of it).
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -159,7 +160,7 @@ async function main() {
     const baseUrl = `http://127.0.0.1:${port}`;
     const logFd = openSync(join(OUT, 'api.log'), 'w');
     const api = startProcess(
-      [API_SERVER],
+      [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), API_SERVER],
       {
         // Production, as deployed (request logs at info, written to a file), with the sandbox's demo seed and
         // pinned business clock so the opening hours never refuse a selection.
@@ -185,6 +186,7 @@ async function main() {
         RATE_LIMIT_LISTAR_PER_RUT: '100000000',
         RATE_LIMIT_LOGIN_PER_IP: '100000000',
         RATE_LIMIT_PAY_PER_IP: '100000000',
+        RATE_LIMIT_CAPTCHA_PER_IP: '100000000',
       },
       { stdio: logFd },
     );
