@@ -2,12 +2,21 @@ import { familySchema } from '@pago/domain/wire-schemas';
 import { isWireDate } from '@pago/domain/dates';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { accounts, instalments, members, products } from '../db/schema';
+import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
 
-const money = z.number().int().min(0).max(9_999_999_999);
+// The money columns are PostgreSQL integers: a larger amount must be refused here, as a row's own fault, and not
+// reach the database.
+const MAX_MONEY = 2_147_483_647;
+const money = z.number().int().min(0).max(MAX_MONEY, 'monto fuera de rango');
+// PostgreSQL text holds no NUL, and the drivers would store a lone UTF-16 surrogate as U+FFFD: the core system's
+// row is refused rather than stored with a character it did not send.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const storableText = (value: string) => !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 const wireDate = z.string().refine(isWireDate, 'fecha yyyymmdd inválida');
 const toIso = (wire: string) => `${wire.slice(0, 4)}-${wire.slice(4, 6)}-${wire.slice(6, 8)}`;
 
@@ -15,7 +24,7 @@ const toIso = (wire: string) => `${wire.slice(0, 4)}-${wire.slice(4, 6)}-${wire.
 export const importedMemberSchema = z
   .object({
     rut: z.string().refine((v) => canonicalRut(v) !== null, 'RUT inválido'),
-    nombre: z.string().min(1).max(120),
+    nombre: z.string().min(1).max(120).refine(storableText, 'caracteres no válidos'),
     correo: z.email().max(254).optional(),
     cuenta: z.object({ numeroCuenta: z.string().regex(/^\d{6,20}$/), saldo: money }).strict().optional(),
     productos: z
@@ -50,7 +59,8 @@ export const importedMemberSchema = z
               .max(600)
               .default([]),
           })
-          .strict(),
+          .strict()
+          .refine((p) => p.deudaTotal !== undefined || p.cuotas.reduce((sum, c) => sum + (c.montoPendiente ?? c.monto), 0) <= MAX_MONEY, 'deuda total fuera de rango'),
       )
       .max(50)
       .default([]),
@@ -65,6 +75,9 @@ export interface ImportReport {
 }
 
 export type ImportService = ReturnType<typeof createImportService>;
+
+/** A row the business rules refuse: its message is for the operator. */
+class RowRefused extends Error {}
 
 /**
  * The nightly load from the core system: each member is validated on its own and written in its own database
@@ -83,7 +96,7 @@ export function createImportService(db: Db) {
       const memberId = row!.id;
       if (member.cuenta) {
         const [owner] = await tx.select({ memberId: accounts.memberId }).from(accounts).where(eq(accounts.numeroCuenta, member.cuenta.numeroCuenta));
-        if (owner && owner.memberId !== memberId) throw new Error(`la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`);
+        if (owner && owner.memberId !== memberId) throw new RowRefused(`la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`);
         await tx
           .insert(accounts)
           .values({ memberId, numeroCuenta: member.cuenta.numeroCuenta, saldo: member.cuenta.saldo })
@@ -92,7 +105,7 @@ export function createImportService(db: Db) {
       for (const p of member.productos) {
         const [existing] = await tx.select({ memberId: products.memberId, family: products.family }).from(products).where(eq(products.numeroProducto, p.numeroProducto));
         if (existing && (existing.memberId !== memberId || existing.family !== p.familia)) {
-          throw new Error(`el producto ${p.numeroProducto} pertenece a otro socio o familia`);
+          throw new RowRefused(`el producto ${p.numeroProducto} pertenece a otro socio o familia`);
         }
         const values = {
           memberId,
@@ -145,7 +158,7 @@ export function createImportService(db: Db) {
   }
 
   return {
-    async importMembers(rows: unknown[], requestId: string): Promise<ImportReport> {
+    async importMembers(rows: unknown[], requestId: string, log?: FastifyBaseLogger): Promise<ImportReport> {
       const report: ImportReport = { recibidos: rows.length, aceptados: 0, rechazados: [] };
       for (const [index, raw] of rows.entries()) {
         const rutHint = typeof (raw as { rut?: unknown })?.rut === 'string' ? (raw as { rut: string }).rut : '';
@@ -159,7 +172,15 @@ export function createImportService(db: Db) {
           await upsert(parsed.data);
           report.aceptados++;
         } catch (error) {
-          report.rechazados.push({ fila: index + 1, rut: masked, motivos: [error instanceof Error ? error.message : 'error al guardar'] });
+          // With the database gone every later row would fail too: the call fails (503) and the idempotent load is
+          // sent again.
+          if (databaseFailure(error) === 'unavailable') throw error;
+          if (!(error instanceof RowRefused)) {
+            // A failed query's message carries the SQL and the row's values (the RUT among them): the log gets it
+            // scrubbed, the operator a plain reason.
+            log?.error({ fila: index + 1, error: loggableError(error) }, 'import row not saved');
+          }
+          report.rechazados.push({ fila: index + 1, rut: masked, motivos: [error instanceof RowRefused ? error.message : 'la fila no se pudo guardar'] });
         }
       }
       await appendAudit(db, { kind: 'admin.importacion', requestId, detail: { recibidos: report.recibidos, aceptados: report.aceptados, rechazados: report.rechazados.length } });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLoad } from '../../cli/import-file';
 import { accounts, instalments, members, products } from '../../db/schema';
@@ -62,6 +62,56 @@ describe.each(DATABASE_KINDS)('nightly import on %s', (kind) => {
     const { productos } = await listProducts(t.app, '5126663-3');
     const pc = productos.find((p) => p.tipoFamiliaProducto === 'PC')!;
     expect((pc.listaDetalleProductos as { numeroCuota: number }[]).map((d) => d.numeroCuota)).toEqual([2]);
+  });
+
+  // Found by the fuzz: such rows reached the database, and the answer carried the failed query with its parameters.
+  it('refuses amounts past the integer columns and text the database cannot hold, row by row', async () => {
+    const good = { rut: '6.234.567-5', nombre: 'Rosa Vega', cuenta: { numeroCuenta: '000099990007', saldo: 2_147_483_647 } };
+    const cuota = (numeroCuota: number) => ({ numeroCuota, monto: 2_000_000_000, fechaVencimiento: '20301201' });
+    const before = await t.database.db.$count(members);
+    const res = await post([
+      { rut: '6.234.567-5', nombre: 'Rosa Vega', cuenta: { numeroCuenta: '000099990008', saldo: 2_147_483_648 } },
+      { rut: '6.234.567-5', nombre: 'Rosa\u0000Vega' },
+      { rut: '6.234.567-5', nombre: 'Rosa \ud800Vega' },
+      { rut: '6.234.567-5', nombre: 'Rosa Vega', productos: [{ familia: 'PC', numeroProducto: '410055550009', cuotas: [cuota(1), cuota(2)] }] },
+      good,
+    ]);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toMatch(/Failed query|insert into|params|6234567/);
+    const report = res.json().operacionesResponse;
+    expect(report.aceptados).toBe(1);
+    expect(report.rechazados.map((r: { motivos: string[] }) => r.motivos)).toEqual([
+      ['cuenta.saldo: monto fuera de rango'],
+      ['nombre: caracteres no válidos'],
+      ['nombre: caracteres no válidos'],
+      ['productos.0: deuda total fuera de rango'],
+    ]);
+    expect(await t.database.db.$count(members)).toBe(before + 1);
+    const [account] = await t.database.db.select().from(accounts).where(eq(accounts.numeroCuenta, '000099990007'));
+    expect(account?.saldo).toBe(2_147_483_647);
+  });
+
+  it('reports a row the database refuses with a plain reason, never the query or its values, and saves the others', async () => {
+    // A trigger stands for any refusal the schema did not foresee.
+    await t.database.db.execute(sql`create function refuse_account() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`);
+    await t.database.db.execute(sql`create trigger refuse_account before insert on accounts for each row when (new.numero_cuenta = '000099990009') execute function refuse_account()`);
+    try {
+      const res = await post([
+        { rut: '8.765.432-K', nombre: 'Pedro Lagos', correo: 'pedro@example.cl', cuenta: { numeroCuenta: '000099990009', saldo: 1 } },
+        { rut: '8.765.432-K', nombre: 'Pedro Lagos' },
+      ]);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toMatch(/Failed query|insert into|params|refused|8765432|pedro@/);
+      const report = res.json().operacionesResponse;
+      expect(report.aceptados).toBe(1);
+      expect(report.rechazados).toEqual([{ fila: 1, rut: '****432-K', motivos: ['la fila no se pudo guardar'] }]);
+      // The refused row was rolled back whole: the member the second row created has no e-mail from the first.
+      const [member] = await t.database.db.select().from(members).where(eq(members.rut, '8765432-K'));
+      expect(member?.email).toBeNull();
+    } finally {
+      await t.database.db.execute(sql`drop trigger refuse_account on accounts`);
+      await t.database.db.execute(sql`drop function refuse_account()`);
+    }
   });
 
   it('refuses a malformed load with 400', async () => {

@@ -28,6 +28,20 @@ describe('operator calls, metrics and the OpenAPI document', () => {
     expect((await t.app.inject({ method: 'POST', url: '/admin/socios/5126663-3/desbloquear-clave', headers: auth })).statusCode).toBe(404);
   });
 
+  it('refuses every operations call without the token under its own response name', async () => {
+    for (const [method, url] of [
+      ['POST', '/admin/socios/13579246-2/desbloquear-clave'],
+      ['POST', '/admin/socios/15432876-9/desbloquear-tarjeta'],
+      ['POST', '/admin/importacion'],
+      ['GET', '/admin/auditoria'],
+      ['GET', `/admin/transacciones/${'0'.repeat(32)}`],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers: { authorization: 'Bearer wrong-token-0123456789' } });
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json().operacionesResponse.error.errores.detalleError, url).toEqual({ codigo: '400', descripcion: 'No autorizado.' });
+    }
+  });
+
   it('unblocks a coordinate card blocked by wrong answers', async () => {
     const { token, productos } = await listProducts(t.app, '15432876-9');
     await postSeleccionar(t.app, token, '15432876-9', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PM')!, 1)]);

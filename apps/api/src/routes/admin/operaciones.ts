@@ -29,7 +29,7 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/importacion',
     { schema: { body: z.object({ socios: z.array(z.unknown()).min(1).max(5_000) }).strict() }, config: { responseName: RESPONSE }, bodyLimit: 20 * 1024 * 1024 },
-    async (request) => ({ [RESPONSE]: await importer.importMembers(request.body.socios, request.id) }),
+    async (request) => ({ [RESPONSE]: await importer.importMembers(request.body.socios, request.id, request.log) }),
   );
 
   r.get(

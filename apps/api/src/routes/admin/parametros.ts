@@ -18,7 +18,8 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     // Compare digests so the check takes the same time whatever the length or prefix of the guess.
     if (!token || !timingSafeEqual(digest(token), expected)) {
       request.log.warn('admin call refused: bad or missing bearer token');
-      return reply.code(401).send(errorEnvelope(RESPONSE, '400', 'No autorizado.'));
+      // Under the called route's own response name (the operations' too), as its other errors are.
+      return reply.code(401).send(errorEnvelope(request.routeOptions.config?.responseName ?? RESPONSE, '400', 'No autorizado.'));
     }
   });
 
