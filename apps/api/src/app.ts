@@ -90,6 +90,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
+    // A request still unanswered (the database or Webpay unreachable without a reset) gets 503 with the envelope
+    // (error-handler.ts). The database's and Webpay's own timeouts are shorter and answer first, after rolling back;
+    // this is the bound for whatever they miss. connectionTimeout stays unset: it drops the socket with no answer.
+    handlerTimeout: config.requestTimeoutMs,
+    // A client that has not sent its whole request (64 KiB at most) by then is dropped (408).
+    requestTimeout: config.requestTimeoutMs,
     // Only the configured proxies: the left-most X-Forwarded-For entry is whatever the client wrote, and the
     // per-address rate limits must not be bypassed by forging it.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,

@@ -51,4 +51,33 @@ describe('configuration at boot', () => {
     expect(refusal({ SANDBOX: '1', ADMIN_TOKEN: 'short' })).toContain('ADMIN_TOKEN');
     expect(refusal({ SANDBOX_CLOCK: '2026-01-01T12:00:00Z', ADMIN_TOKEN: 'x'.repeat(20) })).toContain('SANDBOX_CLOCK');
   });
+
+  it('bounds every wait for the database and every request by default', () => {
+    const config = loadConfig(PRODUCTION);
+    expect(config.databaseTimeouts).toEqual({ connectMs: 5_000, statementMs: 12_000, queryMs: 15_000, idleInTransactionMs: 30_000 });
+    expect(config.requestTimeoutMs).toBe(30_000);
+    const tuned = loadConfig({
+      ...PRODUCTION,
+      DB_CONNECT_TIMEOUT_MS: '1000',
+      DB_STATEMENT_TIMEOUT_MS: '2000',
+      DB_QUERY_TIMEOUT_MS: '2500',
+      DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2500',
+      WEBPAY_TIMEOUT_MS: '1500',
+      REQUEST_TIMEOUT_MS: '5000',
+    });
+    expect(tuned.databaseTimeouts).toEqual({ connectMs: 1_000, statementMs: 2_000, queryMs: 2_500, idleInTransactionMs: 2_500 });
+    expect(tuned.requestTimeoutMs).toBe(5_000);
+  });
+
+  it('refuses timeouts that would fire in the wrong order, naming the variable', () => {
+    expect(refusal({ SANDBOX: '1', DB_QUERY_TIMEOUT_MS: 'abc' })).toContain('DB_QUERY_TIMEOUT_MS');
+    expect(refusal({ SANDBOX: '1', DB_CONNECT_TIMEOUT_MS: '0' })).toContain('DB_CONNECT_TIMEOUT_MS');
+    // The client giving up first would discard connections the server was about to free cleanly.
+    expect(refusal({ SANDBOX: '1', DB_STATEMENT_TIMEOUT_MS: '15000' })).toContain('DB_STATEMENT_TIMEOUT_MS');
+    // A card payment's transaction stays open while Webpay answers.
+    expect(refusal({ SANDBOX: '1', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '10000' })).toContain('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS');
+    // The database's own timeouts must answer first, after rolling back.
+    expect(refusal({ SANDBOX: '1', REQUEST_TIMEOUT_MS: '20000' })).toContain('REQUEST_TIMEOUT_MS');
+    expect(refusal({ SANDBOX: '1', REQUEST_TIMEOUT_MS: '9000', DB_CONNECT_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '2000', DB_QUERY_TIMEOUT_MS: '3000' })).toContain('REQUEST_TIMEOUT_MS');
+  });
 });

@@ -57,6 +57,19 @@ const envSchema = z
     WEBPAY_COMMERCE_CODE: z.string().regex(/^\d{12}$/, 'must be a 12-digit commerce code').optional(),
     WEBPAY_API_KEY: z.string().min(16).optional(),
     WEBPAY_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
+    /**
+     * Bounds on every wait for PostgreSQL, so that a network partition that drops packets (no reset) fails requests
+     * instead of hanging them. Connect also bounds the wait for a free pooled connection. The statement timeout is
+     * the server's (it cancels cleanly, the connection stays usable) and fires before the client's query timeout,
+     * which only gives up on a server that cannot answer at all (the connection is then discarded).
+     */
+    DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(12_000),
+    DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+    /** The server ends a session left inside a transaction this long (its client gone): its row locks are released. */
+    DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** A request not answered by then gets 503 with the envelope (Fastify's handlerTimeout; also bounds reading it). */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** The origin browsers use to reach this server; Webpay returns the member to it. */
     PUBLIC_BASE_URL: z.url().optional(),
     /** A card payment still pending this long after its form opened is settled by asking Webpay (form: 5 min). */
@@ -92,6 +105,23 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['ALTCHA_COUNTER_MAX'], message: 'must not be below ALTCHA_COUNTER_MIN' });
       return z.NEVER;
     }
+    if (env.DB_STATEMENT_TIMEOUT_MS >= env.DB_QUERY_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['DB_STATEMENT_TIMEOUT_MS'], message: 'must be below DB_QUERY_TIMEOUT_MS (the server cancels first, cleanly)' });
+      return z.NEVER;
+    }
+    // Card payments keep their transaction open while Webpay answers.
+    if (env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS <= env.WEBPAY_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['DB_IDLE_IN_TRANSACTION_TIMEOUT_MS'], message: 'must be above WEBPAY_TIMEOUT_MS (a transaction waits for Webpay)' });
+      return z.NEVER;
+    }
+    if (env.REQUEST_TIMEOUT_MS <= env.DB_CONNECT_TIMEOUT_MS + env.DB_QUERY_TIMEOUT_MS || env.REQUEST_TIMEOUT_MS <= env.WEBPAY_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REQUEST_TIMEOUT_MS'],
+        message: 'must be above DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS and above WEBPAY_TIMEOUT_MS (their own timeouts answer first)',
+      });
+      return z.NEVER;
+    }
     let adminToken = env.ADMIN_TOKEN;
     if (!adminToken) {
       if (env.NODE_ENV === 'production' || !env.SANDBOX) {
@@ -111,6 +141,13 @@ const envSchema = z
       logLevel: env.LOG_LEVEL,
       databaseUrl: env.DATABASE_URL,
       pgliteDir: env.PGLITE_DIR,
+      databaseTimeouts: {
+        connectMs: env.DB_CONNECT_TIMEOUT_MS,
+        statementMs: env.DB_STATEMENT_TIMEOUT_MS,
+        queryMs: env.DB_QUERY_TIMEOUT_MS,
+        idleInTransactionMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      },
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       sandbox: env.SANDBOX,
       seedDemo: env.SEED_DEMO ?? env.SANDBOX,
       adminToken,

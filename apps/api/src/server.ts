@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const webDist = config.webDist ? resolve(config.webDist) : defaultWebDist();
 
   const clock = clockFromConfig(config);
-  const database = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
+  const database = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir, timeouts: config.databaseTimeouts });
   await database.migrate();
   await seedParameters(database.db);
   if (config.seedDemo) {

@@ -33,6 +33,53 @@ export interface DatabaseOptions {
   pgliteDir?: string;
   /** PostgreSQL pool size. */
   poolMax?: number;
+  /** PostgreSQL only; unset, nothing is bounded (the test harness's own connections). */
+  timeouts?: DatabaseTimeouts | undefined;
+}
+
+/** Milliseconds; config.ts (DB_*_TIMEOUT_MS) says what each bounds. */
+export interface DatabaseTimeouts {
+  connectMs: number;
+  statementMs: number;
+  queryMs: number;
+  idleInTransactionMs: number;
+}
+
+// An idle pooled connection to a server that vanished without a reset is found by the kernel's probes within
+// seconds instead of the two hours Linux waits by default. Probes cannot help a connection with a query in flight
+// (the unacknowledged bytes are retransmitted instead): query_timeout covers that.
+const KEEPALIVE_DELAY_MS = 10_000;
+
+/** What pg's query_timeout rejects with (node_modules/pg/lib/client.js). */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+/**
+ * pg's query_timeout only stops waiting: the statement stays in flight on the connection, and Drizzle's rollback
+ * queues behind it. Released to the pool as healthy, the client would answer its next user with the stale statement's
+ * result, and that user's BEGIN would run inside the abandoned transaction, so its COMMIT would also commit whatever
+ * the abandoned one had applied: a half payment. Ending the client instead makes the queued rollback fail at once,
+ * the pool discard the client, and the server roll the transaction back when the connection closes (or
+ * idle_in_transaction_session_timeout ends it while the network is still cut).
+ */
+function endOnQueryTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const check = (error: unknown) => {
+    if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) void client.end();
+  };
+  client.query = ((...args: unknown[]) => {
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (error: unknown, result: unknown) => {
+        check(error);
+        (callback as (error: unknown, result: unknown) => void)(error, result);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise) result.catch(check);
+    return result;
+  }) as typeof client.query;
 }
 
 // The migrations folder sits beside src/ and dist/ alike; walk up from this file (or the bundle) to find it.
@@ -51,19 +98,35 @@ const MIGRATION_LOCK_ID = 727_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10 });
+    const t = options.timeouts;
+    const connection = {
+      connectionString: options.url,
+      ...(t ? { connectionTimeoutMillis: t.connectMs, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS } : {}),
+    };
+    const pool = new pg.Pool({
+      ...connection,
+      max: options.poolMax ?? 10,
+      ...(t ? { statement_timeout: t.statementMs, query_timeout: t.queryMs, idle_in_transaction_session_timeout: t.idleInTransactionMs } : {}),
+    });
     // An idle client that loses its server (a restart) must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     // Nor may a checked-out one: a client held by a transaction between two queries (while argon2 verifies, while
     // Webpay answers) emits 'error' when its connection drops, and with no listener that kills the process. The
     // query in flight, or the next one, fails on its own; the pool discards the broken client when it is released.
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      if (t) endOnQueryTimeout(client);
+    });
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     return {
       db,
       kind: 'postgres',
       async migrate() {
-        const client = await pool.connect();
+        // A connection of its own, without the statement and query timeouts: a migration may rightly take long, and
+        // so may waiting for the lock while another replica migrates.
+        const client = new pg.Client(connection);
+        client.on('error', () => {});
+        await client.connect();
         try {
           await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
           try {
@@ -72,7 +135,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
             await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
           }
         } finally {
-          client.release();
+          await client.end();
         }
       },
       ping: () => ping(db),

@@ -107,12 +107,14 @@ export async function startApiProcess(script: string, env: Record<string, string
 }
 
 /**
- * A TCP proxy in front of a server (PostgreSQL, Webpay): it can cut every connection and refuse new ones, swallow
- * traffic without answering, or delay it, and then heal — the network faults the suite injects.
+ * A TCP proxy in front of a server (PostgreSQL, Webpay): it can cut every connection and refuse new ones, hold
+ * traffic without answering (a partition), or delay it, and then heal — the network faults the suite injects.
  */
 export class FaultyProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  /** What crossed the partition while it lasted, in order: delivered when it heals. */
+  private held: (() => void)[] = [];
   mode: 'pass' | 'refuse' | 'blackhole' = 'pass';
   delayMs = 0;
   port = 0;
@@ -136,6 +138,13 @@ export class FaultyProxy {
     this.server = server;
   }
 
+  // TCP never loses bytes silently: across a partition they arrive late (retransmitted once it heals) or the
+  // connection dies. Dropping them here would desynchronise the protocol in a way no real network can.
+  private crossing(run: () => void): void {
+    if (this.mode === 'blackhole') this.held.push(run);
+    else run();
+  }
+
   private accept(client: Socket): void {
     this.sockets.add(client);
     client.on('close', () => this.sockets.delete(client));
@@ -144,38 +153,44 @@ export class FaultyProxy {
       client.destroy();
       return;
     }
-    if (this.mode === 'blackhole') {
-      client.pause();
-      return;
-    }
     const upstream = new Socket();
     this.sockets.add(upstream);
+    // A close is a FIN on the wire: it crosses the partition behind the data sent before it.
     upstream.on('close', () => {
       this.sockets.delete(upstream);
-      client.destroy();
+      this.crossing(() => client.end());
     });
     upstream.on('error', () => upstream.destroy());
-    client.on('close', () => upstream.destroy());
+    client.on('close', () => this.crossing(() => upstream.end()));
     const forward = (from: Socket, to: Socket) =>
-      from.on('data', (chunk: Buffer) => {
-        if (this.mode === 'blackhole') return;
-        if (this.delayMs > 0) setTimeout(() => to.writable && to.write(chunk), this.delayMs);
-        else if (to.writable) to.write(chunk);
+      from.on('data', (chunk: Buffer) =>
+        this.crossing(() => {
+          if (this.delayMs > 0) setTimeout(() => to.writable && to.write(chunk), this.delayMs);
+          else if (to.writable) to.write(chunk);
+        }),
+      );
+    // During a partition the connection request itself does not reach the server: it is made once it heals.
+    this.crossing(() => {
+      if (client.destroyed) return;
+      upstream.connect(this.targetPort, this.targetHost, () => {
+        forward(client, upstream);
+        forward(upstream, client);
       });
-    upstream.connect(this.targetPort, this.targetHost, () => {
-      forward(client, upstream);
-      forward(upstream, client);
     });
   }
 
   /** Drops every open connection (RST to both sides) and refuses new ones until heal(). */
   cut(): void {
     this.mode = 'refuse';
+    this.held = [];
     for (const s of this.sockets) s.resetAndDestroy();
     this.sockets.clear();
   }
 
-  /** Accepts connections and traffic but never answers: a network partition. */
+  /**
+   * A network partition that drops packets without a reset: connections stay open and new ones are accepted, but
+   * no byte (nor close) crosses in either direction until heal(), which delivers them in order.
+   */
   blackhole(): void {
     this.mode = 'blackhole';
   }
@@ -183,9 +198,13 @@ export class FaultyProxy {
   heal(): void {
     this.mode = 'pass';
     this.delayMs = 0;
+    const held = this.held;
+    this.held = [];
+    for (const run of held) run();
   }
 
   async close(): Promise<void> {
+    this.held = [];
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
@@ -210,6 +229,18 @@ export async function createPostgresDatabase(baseUrl: string): Promise<{ url: st
       await dropper.end();
     },
   };
+}
+
+/** Backends of a database inside a transaction right now (and so possibly holding row locks). */
+export async function backendsInTransaction(baseUrl: string, database: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    const res = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1 and xact_start is not null and pid <> pg_backend_pid()', [database]);
+    return (res.rows[0] as { n: number }).n;
+  } finally {
+    await admin.end();
+  }
 }
 
 /** Terminates every backend connected to a database (the app's connections dying under it). */

@@ -21,6 +21,8 @@ export const RELIABILITY = {
   killPayers: positive('RELIABILITY_KILL_PAYERS', 16),
   /** Seconds a fault (database cut, Webpay down) lasts. */
   outageSeconds: positive('RELIABILITY_OUTAGE_SECONDS', 2),
+  /** Seconds a network partition between the API processes and PostgreSQL lasts (packets dropped, no reset). */
+  partitionSeconds: positive('RELIABILITY_PARTITION_SECONDS', process.env.RELIABILITY_FULL === '1' ? 15 : 7),
   /** The full run (npm run test:reliability): every fault variant, and real waits instead of short cuts. */
   full: process.env.RELIABILITY_FULL === '1',
   /** Where every test file appends its figures (JSON lines); unset: figures are not kept. */

@@ -49,17 +49,29 @@ function classify(error: unknown): WebpayCall<never> {
   return { ok: false, kind: 'unavailable', message };
 }
 
-async function call<T>(run: () => Promise<T>): Promise<WebpayCall<T>> {
+// The SDK's timeout (axios's) counts connecting and then silence on the socket: a partition that drops every packet
+// trips it, but an answer trickling in a few bytes at a time would not. This one counts the whole call; the margin
+// lets the SDK's own timeout answer first whenever it can.
+const DEADLINE_MARGIN_MS = 1_000;
+
+async function bounded<T>(run: () => Promise<T>, timeoutMs: number): Promise<WebpayCall<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Webpay within ${timeoutMs + DEADLINE_MARGIN_MS} ms`)), timeoutMs + DEADLINE_MARGIN_MS);
+  });
   try {
-    return { ok: true, data: await run() };
+    return { ok: true, data: await Promise.race([run(), deadline]) };
   } catch (error) {
     return classify(error);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 /** The real SDK's Mall transaction, pointed at WEBPAY_BASE_URL with a timeout of seconds, not the SDK's 10 minutes. */
 export function createWebpayClient(options: { baseUrl: string; commerceCode: string; apiKey: string; timeoutMs: number }): WebpayClient {
   const mall = () => new tb.WebpayPlus.MallTransaction(new tb.Options(options.commerceCode, options.apiKey, options.baseUrl, options.timeoutMs));
+  const call = <T>(run: () => Promise<T>) => bounded(run, options.timeoutMs);
   return {
     create: (buyOrder, sessionId, returnUrl, stores) =>
       call(() => mall().create(buyOrder, sessionId, returnUrl, stores.map((s) => new tb.TransactionDetail(s.amount, s.commerceCode, s.buyOrder)))),
