@@ -1,12 +1,11 @@
-import { FAMILY_NAMES, type Family } from '@pago/domain/families';
-import { formatClp } from '@pago/domain/money';
+import type { Family } from '@pago/domain/families';
 import { debitCreditSwitchName } from '@pago/domain/parameters';
-import { maskProductNumber } from '@pago/domain/products';
 import { useEffect, useRef, useState } from 'react';
 import { Button, ButtonLink } from '../../components/button';
 import { Notice } from '../../components/notice';
+import { PaymentTotal } from '../../components/payment-total';
 import { Screen } from '../../components/screen';
-import { useAppStore, type Selection } from '../../lib/app-store';
+import { useAppStore } from '../../lib/app-store';
 import { paths, WEBPAY_METHOD_PAY } from '../../lib/paths';
 import { useCategory } from '../../lib/use-category';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
@@ -124,18 +123,11 @@ function HandOff({ category, idTrx, provider }: HandOffProps) {
   return (
     <Screen title={webpayTitle(provider)}>
       {phase.kind === 'resume' ? null : <p className="mt-2 text-base text-muted">{redirectMessage(provider)}</p>}
-      <div className="mt-5 rounded-xl bg-brand-50 px-4 py-4">
-        <p className="text-sm text-muted">Total a pagar</p>
-        <p className="text-3xl font-bold tracking-tight text-ink tabular-nums">{formatClp(amount)}</p>
-        <ul className="mt-2 space-y-0.5 text-sm text-ink">
-          {paymentLines(selection, category).map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
+      <PaymentTotal amount={amount} selection={selection} category={category}>
         <p className="mt-3 text-sm text-muted">
           {acceptsCredit ? 'Paga con tu tarjeta de débito o de crédito.' : 'Paga con tu tarjeta de débito o prepago.'}
         </p>
-      </div>
+      </PaymentTotal>
 
       {phase.kind === 'resume' ? (
         <Notice tone="info">
@@ -179,15 +171,4 @@ function HandOff({ category, idTrx, provider }: HandOffProps) {
       )}
     </Screen>
   );
-}
-
-/** What is being paid, one line per product: 'Crédito MYPE Nº ****7788 · 2 cuotas'. */
-export function paymentLines(selection: Selection, category: Family): string[] {
-  const name = FAMILY_NAMES[category];
-  return selection.productsToPay.map(({ productNumber, installment }) => {
-    const base = `${name} Nº ${maskProductNumber(productNumber)}`;
-    if (category === 'AH' || category === 'TC') return base;
-    const count = installment.length;
-    return `${base} · ${count} ${count === 1 ? 'cuota' : 'cuotas'}`;
-  });
 }

@@ -1,11 +1,10 @@
-import { canonicalRut, formatRut, formatRutInput, isValidRut, rutFieldError } from '@pago/domain/rut';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox-field';
 import { Loader } from '../../components/loader';
+import { RutField, useRutInput } from '../../components/rut-field';
 import { Screen } from '../../components/screen';
-import { TextField } from '../../components/text-field';
 import { readRememberedRut, useAppStore } from '../../lib/app-store';
 import { paths } from '../../lib/paths';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
@@ -20,7 +19,7 @@ export function HomePage() {
   const setParameters = useAppStore((state) => state.setParameters);
   const parametros = useConsultarParametros();
 
-  const [rut, setRut] = useState(() => formatRut(readRememberedRut()));
+  const rut = useRutInput(readRememberedRut);
   const [rememberMe, setRememberMe] = useState(() => readRememberedRut() !== '');
 
   // Specification §3: the state is cleared on the home; a remembered RUT lives apart and survives.
@@ -28,8 +27,7 @@ export function HomePage() {
     reset();
   }, [reset]);
 
-  const error = rutFieldError(rut);
-  const canSubmit = isValidRut(rut) && error === null && !parametros.isPending;
+  const canSubmit = rut.canonical !== null && !parametros.isPending;
 
   async function enter(canonical: string) {
     setCustomer({ rut: canonical, rememberMe });
@@ -54,28 +52,14 @@ export function HomePage() {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const canonical = canonicalRut(rut);
-    if (canSubmit && canonical !== null) void enter(canonical);
+    if (canSubmit && rut.canonical !== null) void enter(rut.canonical);
   }
 
   return (
     <Screen title="Pago Online">
       <p className="mt-2 text-lg text-muted">Ingresa tu RUT para comenzar</p>
       <form noValidate onSubmit={submit} className="mt-6 flex flex-col gap-4" aria-busy={parametros.isPending}>
-        <TextField
-          label="RUT"
-          name="rut"
-          placeholder="12345678-9"
-          maxLength={12}
-          inputMode="text"
-          autoComplete="off"
-          autoCapitalize="characters"
-          autoCorrect="off"
-          spellCheck={false}
-          value={rut}
-          error={error}
-          onChange={(event) => setRut(formatRutInput(event.target.value))}
-        />
+        <RutField rut={rut} autoComplete="off" />
         <CheckboxField
           label="Recordar mi RUT"
           name="rememberMe"

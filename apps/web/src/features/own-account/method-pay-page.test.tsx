@@ -6,7 +6,7 @@ import { useAppStore } from '../../lib/app-store';
 import { CAPTCHA_CHALLENGE_PATH } from '../../lib/captcha';
 import { ROUTES } from '../../lib/paths';
 import { LocationDisplay } from '../../test/location-display';
-import { METHOD_PAY_TITLE, MethodPayPage, paymentLines } from './method-pay-page';
+import { METHOD_PAY_TITLE, MethodPayPage } from './method-pay-page';
 import { businessError, captchas, givenPendingPayment, stubServer } from './testing';
 
 const AUT = '/prod/pago/producto/cuentavista/autentica';
@@ -165,23 +165,5 @@ describe('checking-account login', () => {
     );
     expect(screen.getByRole('heading', { level: 1, name: METHOD_PAY_TITLE })).toBeDefined();
     expect(screen.getByRole('link', { name: 'Ir a mis productos' }).getAttribute('href')).toBe('/pagoonline/stepone');
-  });
-});
-
-describe('paymentLines', () => {
-  it('names each product with its masked number, and counts instalments of credits', () => {
-    const selection = {
-      family: 'PC' as const,
-      productsToPay: [
-        { productNumber: '410012345678', installment: ['1|1|20260101|A|0', '2|1|20260201|A|0'] },
-        { productNumber: '410087654321', installment: ['1|1|20260101|A|0'] },
-      ],
-      amount: 3,
-    };
-    expect(paymentLines(selection, 'PC')).toEqual([
-      'Crédito de Consumo Nº ****5678 · 2 cuotas',
-      'Crédito de Consumo Nº ****4321 · 1 cuota',
-    ]);
-    expect(paymentLines({ ...selection, family: 'AH' }, 'AH')[0]).toBe('Cuenta de Ahorro Nº ****5678');
   });
 });

@@ -1,16 +1,15 @@
-import { FAMILY_NAMES, type Family } from '@pago/domain/families';
-import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products';
-import { canonicalRut, formatRut, formatRutInput, isValidRut, rutFieldError } from '@pago/domain/rut';
+import type { Family } from '@pago/domain/families';
 import { PASSWORD_MAX_LENGTH } from '@pago/domain/call-cuenta-vista';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../components/button';
 import { Loader } from '../../components/loader';
 import { Modal, ModalActions } from '../../components/modal';
+import { PaymentTotal } from '../../components/payment-total';
+import { RutField, useRutInput } from '../../components/rut-field';
 import { Screen } from '../../components/screen';
 import { TextField } from '../../components/text-field';
-import { useAppStore, type Selection } from '../../lib/app-store';
+import { useAppStore } from '../../lib/app-store';
 import { startCaptcha } from '../../lib/captcha';
 import { FAILURE_OUTCOME, routeError } from '../../lib/error-routing';
 import { paths } from '../../lib/paths';
@@ -24,17 +23,6 @@ import { NoPayment } from './no-payment';
 export const METHOD_PAY_TITLE = 'Paga con tu Cuenta Vista';
 export const PASSWORD_LABEL = 'Clave de internet';
 export const LOGIN_ERROR_TITLE = 'No pudimos validar tus datos';
-
-/** What is being paid, one line per product: 'Crédito MYPE Nº ****7788 · 2 cuotas'. */
-export function paymentLines(selection: Selection, category: Family): string[] {
-  const name = FAMILY_NAMES[category];
-  return selection.productsToPay.map(({ productNumber, installment }) => {
-    const base = `${name} Nº ${maskProductNumber(productNumber)}`;
-    if (category === 'AH' || category === 'TC') return base;
-    const count = installment.length;
-    return `${base} · ${count} ${count === 1 ? 'cuota' : 'cuotas'}`;
-  });
-}
 
 /** /pagoexpress/{category}/{product}methodpay: the checking-account login (specification §2 'Login'). */
 export function MethodPayPage() {
@@ -67,7 +55,7 @@ function LoginForm({ category }: { category: Family }) {
   const sessionExpired = useSessionExpired();
 
   // Prefilled with the member's RUT; a third party may pay with their own account.
-  const [rut, setRut] = useState(() => formatRut(customer.rut));
+  const rut = useRutInput(() => customer.rut);
   const [clave, setClave] = useState('');
   const [pending, setPending] = useState(false);
   const [loginError, setLoginError] = useState<string | null>(null);
@@ -85,8 +73,7 @@ function LoginForm({ category }: { category: Family }) {
     solveCaptcha();
   }, [solveCaptcha]);
 
-  const rutError = rutFieldError(rut);
-  const canSubmit = isValidRut(rut) && rutError === null && clave.length > 0 && !pending;
+  const canSubmit = rut.canonical !== null && clave.length > 0 && !pending;
 
   async function takeCaptcha(): Promise<string> {
     const solving = captcha.current ?? startCaptcha();
@@ -127,8 +114,7 @@ function LoginForm({ category }: { category: Family }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const payerRut = canonicalRut(rut);
-    if (canSubmit && payerRut !== null) void login(payerRut);
+    if (canSubmit && rut.canonical !== null) void login(rut.canonical);
   }
 
   // 'Reintentar': the password again, with a new captcha.
@@ -142,34 +128,13 @@ function LoginForm({ category }: { category: Family }) {
 
   return (
     <Screen title={METHOD_PAY_TITLE}>
-      <div className="mt-5 rounded-xl bg-brand-50 px-4 py-4">
-        <p className="text-sm text-muted">Total a pagar</p>
-        <p className="text-3xl font-bold tracking-tight text-ink tabular-nums">{formatClp(amount)}</p>
-        <ul className="mt-2 space-y-0.5 text-sm text-ink">
-          {paymentLines(selection, category).map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
-      </div>
+      <PaymentTotal amount={amount} selection={selection} category={category} />
 
       <p className="mt-6 text-base text-muted">
         Ingresa el RUT y la clave de internet del titular de la Cuenta Vista con la que vas a pagar.
       </p>
       <form ref={formRef} noValidate onSubmit={submit} className="mt-4 flex flex-col gap-4" aria-busy={pending}>
-        <TextField
-          label="RUT"
-          name="rut"
-          placeholder="12345678-9"
-          maxLength={12}
-          inputMode="text"
-          autoComplete="username"
-          autoCapitalize="characters"
-          autoCorrect="off"
-          spellCheck={false}
-          value={rut}
-          error={rutError}
-          onChange={(event) => setRut(formatRutInput(event.target.value))}
-        />
+        <RutField rut={rut} autoComplete="username" />
         <TextField
           label={PASSWORD_LABEL}
           name="clave"

@@ -1,15 +1,11 @@
 import { AUTHORISER_FACTOR } from '@pago/domain/call-cuenta-vista';
 import type { Family } from '@pago/domain/families';
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { FAILURE_OUTCOME } from '../../lib/error-routing';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { pollEvery } from '../../lib/poll-every';
 import { useCountdown } from '../../lib/use-countdown';
-import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { autorizar, autorizarRequest, pagar, pagarRequest, type Parties } from './api/cuenta-vista';
-import { voucherPath } from './factors';
-import { AUTHORISER_TIMEOUT, authoriserOutcome, type PanelOutcome } from './outcomes';
-import { paymentResult } from '../../lib/analytics';
+import { AUTHORISER_TIMEOUT, authoriserOutcome } from './outcomes';
+import { usePanelSession, type PanelFailure } from './use-panel-session';
 
 /** Specification §9: the payment is polled every second while the push waits for the payer's phone. */
 export const POLL_INTERVAL_MS = 1000;
@@ -22,7 +18,7 @@ export type AuthoriserState =
   | { kind: 'requesting' }
   /** The push is on the payer's phone until `deadline` (epoch ms); call 6 is polled meanwhile. */
   | { kind: 'waiting'; deadline: number }
-  | { kind: 'failed'; message: string; retryable: boolean };
+  | PanelFailure;
 
 export interface Authoriser {
   state: AuthoriserState;
@@ -39,22 +35,8 @@ export interface Authoriser {
  * the countdown's end and leaving the screen stop the polling.
  */
 export function useAuthoriser(parties: Parties, numeroCuenta: string, category: Family): Authoriser {
-  const navigate = useNavigate();
-  const followOutcome = useFollowOutcome();
   const [state, setState] = useState<AuthoriserState>({ kind: 'idle' });
-  const mounted = useRef(true);
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-
-  function settle(outcome: PanelOutcome) {
-    if (outcome.kind === 'leave') followOutcome(outcome.outcome);
-    else if (outcome.kind === 'message') setState({ kind: 'failed', message: outcome.message, retryable: outcome.retryable });
-  }
+  const { mounted, settle, paid, fail } = usePanelSession(AUTHORISER_FACTOR, category, setState);
 
   const poll = useEffectEvent(async (active: () => boolean, failures: { count: number }): Promise<boolean> => {
     let answer;
@@ -63,14 +45,13 @@ export function useAuthoriser(parties: Parties, numeroCuenta: string, category: 
     } catch {
       failures.count += 1;
       if (failures.count < MAX_POLL_FAILURES) return active();
-      if (active()) followOutcome(FAILURE_OUTCOME);
+      if (active()) fail();
       return false;
     }
     failures.count = 0;
     if (answer.kind === 'paid') {
       // A payment the server made is never hidden, even if the countdown ended while this answer was on its way.
-      paymentResult(category, 'cuenta_vista', 'approved');
-      if (mounted.current) void navigate(voucherPath(answer.idTransaccion, category, AUTHORISER_FACTOR));
+      paid(answer.idTransaccion);
       return false;
     }
     if (!active()) return false;
@@ -99,7 +80,7 @@ export function useAuthoriser(parties: Parties, numeroCuenta: string, category: 
         else setState({ kind: 'waiting', deadline: Date.now() + answer.vigencia * 1000 });
       },
       () => {
-        if (mounted.current) followOutcome(FAILURE_OUTCOME);
+        if (mounted.current) fail();
       },
     );
   }

@@ -1,21 +1,17 @@
 import { COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista';
 import type { Family } from '@pago/domain/families';
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { FAILURE_OUTCOME } from '../../lib/error-routing';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useCountdown } from '../../lib/use-countdown';
-import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { autorizar, autorizarRequest, pagar, pagarRequest, type Parties } from './api/cuenta-vista';
-import { voucherPath } from './factors';
-import { COORDINATE_TIMEOUT, coordinateOutcome, type PanelOutcome } from './outcomes';
-import { paymentResult } from '../../lib/analytics';
+import { COORDINATE_TIMEOUT, coordinateOutcome } from './outcomes';
+import { usePanelSession, type PanelFailure } from './use-panel-session';
 
 export type CoordinateState =
   /** Call 5 is asking for three cells. */
   | { kind: 'requesting' }
   /** The cells are on screen until `deadline` (epoch ms); `paying` while call 6 checks the answer. */
   | { kind: 'answering'; cells: string[]; deadline: number; paying: boolean }
-  | { kind: 'failed'; message: string; retryable: boolean };
+  | PanelFailure;
 
 export interface CoordinateChallenge {
   state: CoordinateState;
@@ -34,23 +30,9 @@ export interface CoordinateChallenge {
  * retry asks for new ones.
  */
 export function useCoordinateChallenge(parties: Parties, numeroCuenta: string, category: Family): CoordinateChallenge {
-  const navigate = useNavigate();
-  const followOutcome = useFollowOutcome();
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<CoordinateState>({ kind: 'requesting' });
-  const mounted = useRef(true);
-
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-
-  function settle(outcome: PanelOutcome) {
-    if (outcome.kind === 'leave') followOutcome(outcome.outcome);
-    else if (outcome.kind === 'message') setState({ kind: 'failed', message: outcome.message, retryable: outcome.retryable });
-  }
+  const { mounted, settle, paid, fail } = usePanelSession(COORDINATE_FACTOR, category, setState);
 
   const requestCells = useEffectEvent((isActive: () => boolean) => {
     autorizar(autorizarRequest(parties, COORDINATE_FACTOR)).then(
@@ -60,7 +42,7 @@ export function useCoordinateChallenge(parties: Parties, numeroCuenta: string, c
         else setState({ kind: 'answering', cells: answer.cells, deadline: Date.now() + answer.vigencia * 1000, paying: false });
       },
       () => {
-        if (isActive()) followOutcome(FAILURE_OUTCOME);
+        if (isActive()) fail();
       },
     );
   });
@@ -85,14 +67,11 @@ export function useCoordinateChallenge(parties: Parties, numeroCuenta: string, c
     pagar(pagarRequest(parties, numeroCuenta, COORDINATE_FACTOR, values)).then(
       (answer) => {
         if (!mounted.current) return;
-        if (answer.kind === 'paid') {
-          paymentResult(category, 'cuenta_vista', 'approved');
-          void navigate(voucherPath(answer.idTransaccion, category, COORDINATE_FACTOR));
-        }
+        if (answer.kind === 'paid') paid(answer.idTransaccion);
         else settle(coordinateOutcome('pagar', answer.error, category));
       },
       () => {
-        if (mounted.current) followOutcome(FAILURE_OUTCOME);
+        if (mounted.current) fail();
       },
     );
   }
