@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, type ReactNode } from 'react';
 
-interface ModalProps {
+export interface ModalProps {
   open: boolean;
   /** The dialog's accessible name, shown as its heading (an h2: the screen keeps its one h1). */
   title: string;
@@ -72,10 +72,7 @@ export function Modal({ open, title, onOpenChange, description, closeButton = tr
   );
 }
 
-/** The dialog's buttons: stacked on a phone (main action first), in a row on wider screens (main action last). */
-export function ModalActions({ children }: { children: ReactNode }) {
-  return <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">{children}</div>;
-}
+export { ModalActions } from './modal-actions';
 
 /** Closes the dialog it is in; use with asChild around a Button ('Cancelar'). */
 export const ModalClose = Dialog.Close;

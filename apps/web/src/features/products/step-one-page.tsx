@@ -7,7 +7,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { Button } from '../../components/button';
 import { Loader } from '../../components/loader';
-import { Modal, ModalActions } from '../../components/modal';
+import { DeferredModal, preloadModal } from '../../components/deferred-modal';
+import { ModalActions } from '../../components/modal-actions';
 import { Notice } from '../../components/notice';
 import { StepScreen } from '../../components/step-screen';
 import { useAppStore } from '../../lib/app-store';
@@ -66,6 +67,11 @@ export function StepOnePage() {
 function FamilyChoice({ families, products }: { families: Family[]; products: Producto[] }) {
   const navigate = useNavigate();
   const [offerOpen, setOfferOpen] = useState(false);
+  const offers = families.some((family) => offersPartialPayment(family, products));
+  // The offer's dialog must open at once when chosen, yet its code is not needed for the list to paint.
+  useEffect(() => {
+    if (offers) preloadModal();
+  }, [offers]);
   const outsideHours = families.some((family) => isUnavailableHour(family, new Date()));
 
   function choose(family: Family) {
@@ -116,11 +122,11 @@ function FamilyChoice({ families, products }: { families: Family[]; products: Pr
         </a>
       </p>
 
-      <Modal open={offerOpen} onOpenChange={setOfferOpen} title={OFFER.title} description={OFFER.message}>
+      <DeferredModal open={offerOpen} onOpenChange={setOfferOpen} title={OFFER.title} description={OFFER.message}>
         <ModalActions>
           <Button onClick={() => void navigate(paths.stepTwo(OFFER.family))}>Continuar</Button>
         </ModalActions>
-      </Modal>
+      </DeferredModal>
     </>
   );
 }
