@@ -1,37 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
-import { E2E_ADMIN_TOKEN, startProduct, type Product } from './support/product';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chooseOwnAccount, continueToStepThree, enterRut, reachStepTwo, setUpProduct } from './support/journeys';
+import { E2E_ADMIN_TOKEN } from './support/product';
 
 // The data-layer events of docs/analytics.md, and the audit reports of call 11, as a member's browser sends them.
 describe('analytics and audit reports', () => {
-  let product: Product;
-  let browser: Browser;
+  const { product, open } = setUpProduct();
   let page: Page;
-
-  beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-  });
 
   const dataLayer = () => page.evaluate(() => (window as unknown as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []);
 
   it('pushes screen views and the member’s choices, with no personal data', async () => {
-    page = await openPage(browser);
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially('111111111');
-    await page.getByRole('button', { name: 'Ingresar' }).click();
-    await page.waitForURL('**/pagoonline/stepone');
-    await page.getByRole('button', { name: 'Crédito MYPE' }).click();
-    await page.waitForURL('**/pagoexpress/steptwo/PM');
-    await page.getByRole('button', { name: 'Pagar cuotas', exact: true }).click();
-    await page.waitForURL('**/pagoexpress/stepthree/PM');
-    await page.getByRole('radio', { name: /Cuenta Vista/ }).check();
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.waitForURL('**/pagoexpress/PM/coopmethodpay');
+    page = await open();
+    await reachStepTwo(page, '111111111', 'Crédito MYPE', { category: 'PM' });
+    await continueToStepThree(page, 'Pagar cuotas', 'PM');
+    await chooseOwnAccount(page);
 
     const events = await dataLayer();
     expect(events).toEqual(
@@ -46,29 +29,25 @@ describe('analytics and audit reports', () => {
     );
     const text = JSON.stringify(events);
     expect(text).not.toMatch(/11\.?111\.?111|\$|156\.?300|630055667788|token/i);
-    await page.context().close();
   });
 
   it('reports an error page to the data layer and to the audit trail (call 11)', async () => {
-    await product.setParameter('Mantencion', '1');
+    await product().setParameter('Mantencion', '1');
     try {
-      page = await openPage(browser);
-      await page.goto(`${product.baseUrl}/`);
-      await page.getByRole('textbox', { name: 'RUT' }).pressSequentially('123456785');
-      await page.getByRole('button', { name: 'Ingresar' }).click();
+      page = await open();
+      await enterRut(page, '123456785');
       await page.waitForURL('**/pagoexpress/maintenance');
       await expect.poll(async () => (await dataLayer()).some((e) => e.event === 'error_page_reached' && e.page === 'maintenance')).toBe(true);
       const audit = async () => {
-        const res = await fetch(`${product.baseUrl}/admin/auditoria?kind=navegador.log`, { headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
+        const res = await fetch(`${product().baseUrl}/admin/auditoria?kind=navegador.log`, { headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
         return ((await res.json()) as { operacionesResponse: { eventos: { rutMasked: string; detail: Record<string, string> }[] } }).operacionesResponse.eventos;
       };
       await expect.poll(async () => (await audit()).length, { timeout: 10_000 }).toBeGreaterThan(0);
       const [entry] = await audit();
       expect(entry?.detail).toMatchObject({ destino: 'maintenance', nivel: 'WARN' });
       expect(entry?.rutMasked).toBe('*****678-5');
-      await page.context().close();
     } finally {
-      await product.setParameter('Mantencion', '0');
+      await product().setParameter('Mantencion', '0');
     }
   });
 });

@@ -1,7 +1,8 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot } from './support/browser';
-import { startProduct, type Product } from './support/product';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { checkBothSizes, PHONE } from './support/browser';
+import { continueToStepThree, reachStepTwo, setUpProduct } from './support/journeys';
+import type { ProductOptions } from './support/product';
 
 // Paying by card through Webpay Plus Mall (the simulator's hosted form, behind the real transbank-sdk): from the home
 // through steps 1 to 3 with their own controls, the hand-over to Webpay, the card form, and the screens the member
@@ -11,58 +12,42 @@ const VISA_APPROVED = '4051 8856 0044 6623';
 const MASTERCARD_REJECTED = '5186 0595 5959 0568';
 const ID = /[0-9a-f]{32}/;
 
-interface Journey {
-  product: Product;
-  browser: Browser;
-}
-
-/** The member's journeys of this file, on one product and one browser. */
-function journeys(get: () => Journey) {
+/** The member's journeys of this file, on a product and a browser of the calling describe's own. */
+function journeys(options?: ProductOptions) {
+  const { product, open } = setUpProduct(options);
   let page: Page;
   const h1 = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
   const visible = (locator: Locator) => expect.poll(() => locator.isVisible()).toBe(true);
   const checkbox = (name: string) => page.getByRole('checkbox', { name: new RegExp(`^${name}\\b`) });
 
-  /** axe, then a screenshot at the phone's and the desktop's size, back at the phone's. */
+  /** checkBothSizes, with the pointer in a corner: no control shows its hover state on the screenshots. */
   async function check(name: string) {
     await page.mouse.move(0, 0);
-    await expectAccessible(page);
-    for (const viewport of [PHONE, DESKTOP]) {
-      await page.setViewportSize(viewport);
-      await screenshot(page, `card-${name}`);
-      // Nothing may stick out sideways on a phone.
-      if (viewport === PHONE) {
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-      }
-    }
-    await page.setViewportSize(PHONE);
+    await checkBothSizes(page, `card-${name}`);
   }
 
-  /** Home → RUT → 'Ingresar' → 'Crédito MYPE' (unless it is the member's only family) → step 2. */
-  async function openStepTwo(rutDigits: string) {
-    await page.goto(`${get().product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(rutDigits);
-    await page.getByRole('button', { name: 'Ingresar' }).click();
-    const family = page.getByRole('list', { name: 'Tus productos' }).getByRole('button', { name: 'Crédito MYPE' });
-    await Promise.race([page.waitForURL('**/pagoexpress/steptwo/PM'), family.waitFor()]);
-    if (await family.isVisible()) await family.click();
-    await page.waitForURL('**/pagoexpress/steptwo/PM');
+  /** A new phone, the page the journeys go on. */
+  async function openPhone() {
+    page = await open(PHONE);
+    return page;
+  }
+
+  /** Home → RUT → 'Ingresar' → 'Crédito MYPE' (null: the member's only family, past step 1) → step 2. */
+  async function openStepTwo(rutDigits: string, family: string | null = 'Crédito MYPE') {
+    await reachStepTwo(page, rutDigits, family, { category: 'PM' });
     await visible(h1('Crédito MYPE'));
   }
 
   /** Step 2 with the oldest instalment (checked by default) → 'Pagar cuotas' → step 3 → Webpay → 'Continuar'. */
   async function chooseCard() {
-    const pay = page.getByRole('button', { name: 'Pagar cuotas' });
-    await expect.poll(() => pay.isEnabled()).toBe(true);
-    await pay.click();
-    await page.waitForURL('**/pagoexpress/stepthree/PM');
+    await continueToStepThree(page, 'Pagar cuotas', 'PM');
     await page.getByRole('radio', { name: /Webpay/ }).click();
     await page.getByRole('button', { name: 'Continuar' }).click();
   }
 
   /** Webpay's hosted form, filled with a test card. */
   async function payOnWebpay(card: string) {
-    await page.waitForURL(`${get().product.webpayUrl}/webpayserver/initTransaction`);
+    await page.waitForURL(`${product().webpayUrl}/webpayserver/initTransaction`);
     await page.getByLabel('Número de tarjeta').fill(card);
     await page.getByLabel('Vencimiento (MM/AA)').fill('12/29');
     await page.getByLabel('CVV').fill('123');
@@ -72,8 +57,9 @@ function journeys(get: () => Journey) {
   const idOf = (url: string) => ID.exec(url)?.[0] ?? '';
 
   return {
+    product,
     page: () => page,
-    setPage: (p: Page) => (page = p),
+    openPhone,
     h1,
     visible,
     checkbox,
@@ -86,38 +72,23 @@ function journeys(get: () => Journey) {
 }
 
 describe('card payment through Webpay', () => {
-  let product: Product;
-  let browser: Browser;
-  const j = journeys(() => ({ product, browser }));
-  const { h1, visible, checkbox, check, openStepTwo, chooseCard, payOnWebpay, idOf } = j;
-  const page = () => j.page();
-
-  beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct({ RATE_LIMIT_LISTAR_PER_RUT: '1000' }), launchBrowser()]);
-  });
-  afterEach(async () => {
-    await j.page()?.context().close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-  });
+  const { product, page, openPhone, h1, visible, checkbox, check, openStepTwo, chooseCard, payOnWebpay, idOf } = journeys();
 
   it('11.111.111-1 pays a MYPE instalment with the approved VISA card and lands on the voucher', async () => {
-    j.setPage(await openPage(browser, PHONE));
+    await openPhone();
     await openStepTwo('111111111');
     expect(await checkbox('Cuota 9').isChecked()).toBe(true);
 
     // Call 9 is held a moment, to look at the screen that waits for it.
     let releaseAuth!: () => void;
     const authHeld = new Promise<void>((resolve) => (releaseAuth = resolve));
-    await page().route(`${product.baseUrl}/api/pagoexpress/auth`, async (route) => {
+    await page().route(`${product().baseUrl}/api/pagoexpress/auth`, async (route) => {
       await authHeld;
       await route.continue();
     });
     // The first post to Webpay goes nowhere (a 204 keeps the browser on the page), as when a browser does not
     // follow the script's submit: the member is left with the button.
-    const formUrl = `${product.webpayUrl}/webpayserver/initTransaction`;
+    const formUrl = `${product().webpayUrl}/webpayserver/initTransaction`;
     await page().route(formUrl, (route) => route.fulfill({ status: 204 }), { times: 1 });
 
     await chooseCard();
@@ -142,7 +113,7 @@ describe('card payment through Webpay', () => {
     const id = idOf(page().url());
 
     // The screen of a payment Webpay has not confirmed yet, reached here by its URL: its check finds it paid.
-    await page().goto(`${product.baseUrl}/pagoexpress/webpayfinal?idTransaccion=${id}&estado=pendiente`);
+    await page().goto(`${product().baseUrl}/pagoexpress/webpayfinal?idTransaccion=${id}&estado=pendiente`);
     await visible(h1('Estamos confirmando tu pago'));
     await check('webpayfinal-pending');
     await page().getByRole('button', { name: 'Consultar nuevamente' }).click();
@@ -150,7 +121,7 @@ describe('card payment through Webpay', () => {
     await visible(h1('Pago exitoso'));
 
     // And the screen of a partial approval, which leads to the voucher of what was paid.
-    await page().goto(`${product.baseUrl}/pagoexpress/webpayfinal?idTransaccion=${id}`);
+    await page().goto(`${product().baseUrl}/pagoexpress/webpayfinal?idTransaccion=${id}`);
     await visible(h1('Pago parcialmente aprobado'));
     await check('webpayfinal-partial');
     await page().getByRole('link', { name: 'Ver comprobante' }).click();
@@ -163,7 +134,7 @@ describe('card payment through Webpay', () => {
   });
 
   it("15.432.876-9's rejected Mastercard ends on 'Pago rechazado', and 'Nuevo Pago' still lists the instalment", async () => {
-    j.setPage(await openPage(browser, PHONE));
+    await openPhone();
     await openStepTwo('154328769');
     expect(await checkbox('Cuota 5').isChecked()).toBe(true);
     await chooseCard();
@@ -188,7 +159,7 @@ describe('card payment through Webpay', () => {
     expect(await checkbox('Cuota 5').isChecked()).toBe(true);
 
     // The cancel voucher outside the card path (the method is no longer the card's): '¡Pago Anulado!'.
-    await page().goto(`${product.baseUrl}/pagoexpress/cancelvoucher/${id}`);
+    await page().goto(`${product().baseUrl}/pagoexpress/cancelvoucher/${id}`);
     await page().waitForURL('**/pagoexpress/cancelMessage');
     await visible(h1('¡Pago Anulado!'));
     await visible(page().getByText(/Tu pago fue anulado y no se realizó ningún cargo/));
@@ -196,11 +167,11 @@ describe('card payment through Webpay', () => {
   });
 
   it('14.141.414-3 goes back from the form, returns to it, and cancels it with "Anular compra y volver al comercio"', async () => {
-    j.setPage(await openPage(browser, PHONE));
+    await openPhone();
     // A single family: step 1 goes straight on to step 2.
-    await openStepTwo('141414143');
+    await openStepTwo('141414143', null);
     await chooseCard();
-    await page().waitForURL(`${product.webpayUrl}/webpayserver/initTransaction`);
+    await page().waitForURL(`${product().webpayUrl}/webpayserver/initTransaction`);
 
     // Back from Webpay's form: the card screen offers the form again and does not post by itself.
     await page().goBack();
@@ -211,7 +182,7 @@ describe('card payment through Webpay', () => {
     await check('webpaymethodpay-resume');
     await page().getByRole('button', { name: 'Ir a Webpay' }).click();
 
-    await page().waitForURL(`${product.webpayUrl}/webpayserver/initTransaction`);
+    await page().waitForURL(`${product().webpayUrl}/webpayserver/initTransaction`);
     await page().getByRole('button', { name: 'Anular compra y volver al comercio' }).click();
     await page().waitForURL(/\/pagoexpress\/cancelvoucher\/[0-9a-f]{32}\?estado=anulado$/);
     await visible(h1('¡Pago Anulado!'));
@@ -225,50 +196,34 @@ describe('card payment through Webpay', () => {
   });
 
   it('sends a return URL that is not the payment host’s to the error page', async () => {
-    j.setPage(await openPage(browser, PHONE));
-    await page().goto(`${product.baseUrl}/pagoexpress/webpayresult?estado=aprobado&idTransaccion=123`);
+    await openPhone();
+    await page().goto(`${product().baseUrl}/pagoexpress/webpayresult?estado=aprobado&idTransaccion=123`);
     await page().waitForURL('**/pagoexpress/error');
     await visible(h1('¡Lo sentimos!'));
   });
 });
 
 describe('card payment whose browser never comes back', () => {
-  let product: Product;
-  let browser: Browser;
-  const j = journeys(() => ({ product, browser }));
-  const { checkbox, openStepTwo, chooseCard, payOnWebpay } = j;
-
-  beforeAll(async () => {
-    [product, browser] = await Promise.all([
-      startProduct({ env: { WEBPAY_SETTLE_AFTER_SECONDS: '1', RECONCILE_INTERVAL_SECONDS: '1', RATE_LIMIT_LISTAR_PER_RUT: '1000' } }),
-      launchBrowser(),
-    ]);
-  });
-  afterEach(async () => {
-    await j.page()?.context().close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+  const { product, openPhone, checkbox, openStepTwo, chooseCard, payOnWebpay } = journeys({
+    env: { WEBPAY_SETTLE_AFTER_SECONDS: '1', RECONCILE_INTERVAL_SECONDS: '1' },
   });
 
   /** What the reconciliation job settled, from the API's log. */
   const settledInLog = () =>
-    product
+    product()
       .output()
       .split('\n')
       .filter((line) => line.includes('"webpay reconciliation"'))
       .reduce((sum, line) => sum + Number((JSON.parse(line) as { settled?: number }).settled ?? 0), 0);
 
   it('is settled by the reconciliation job, exactly once', async () => {
-    const payer = await openPage(browser, PHONE);
-    j.setPage(payer);
+    const payer = await openPhone();
     await openStepTwo('111111111');
     expect(await checkbox('Cuota 9').isChecked()).toBe(true);
     await chooseCard();
 
     // The card is approved on Webpay's form, but the browser never gets back to the payment host.
-    await payer.route(`${product.baseUrl}/api/pagoexpress/webpay/return`, (route) => route.abort());
+    await payer.route(`${product().baseUrl}/api/pagoexpress/webpay/return`, (route) => route.abort());
     const approved = payer.waitForResponse((response) => response.url().endsWith('/webpayserver/pay'));
     await payOnWebpay(VISA_APPROVED);
     expect((await approved).ok()).toBe(true);
@@ -278,8 +233,7 @@ describe('card payment whose browser never comes back', () => {
     await new Promise((resolve) => setTimeout(resolve, 4_000));
 
     // A new tab, from the home: the instalment is paid, and only that one.
-    const later = await openPage(browser, PHONE);
-    j.setPage(later);
+    await openPhone();
     await openStepTwo('111111111');
     expect(await checkbox('Cuota 9').count()).toBe(0);
     expect(await checkbox('Cuota 10').isChecked()).toBe(true);

@@ -1,33 +1,24 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot } from './support/browser';
-import { startProduct, type Product } from './support/product';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DESKTOP, expectAccessible, PHONE, screenshot } from './support/browser';
+import { setUpProduct } from './support/journeys';
 
 // A member's first screen: the RUT, the parameters call, and where each answer leads.
 describe('home and parameters', () => {
-  let product: Product;
-  let browser: Browser;
+  const { product, open } = setUpProduct();
   let page: Page;
 
-  beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-  });
   afterEach(async () => {
-    await page?.context().close();
-    await product.setParameter('Mantencion', '0');
-    await product.setParameter('CierreDiario', '0');
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await product().setParameter('Mantencion', '0');
+    await product().setParameter('CierreDiario', '0');
   });
 
   const rutField = () => page.getByRole('textbox', { name: 'RUT' });
   const enter = () => page.getByRole('button', { name: 'Ingresar' });
 
   async function openHome(viewport = PHONE) {
-    page = await openPage(browser, viewport);
-    await page.goto(`${product.baseUrl}/`);
+    page = await open(viewport);
+    await page.goto(`${product().baseUrl}/`);
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Pago Online' }).isVisible()).toBe(true);
   }
 
@@ -82,7 +73,7 @@ describe('home and parameters', () => {
   });
 
   it('sends the member to maintenance when Mantencion is 1', async () => {
-    await product.setParameter('Mantencion', '1');
+    await product().setParameter('Mantencion', '1');
     for (const viewport of [PHONE, DESKTOP]) {
       await openHome(viewport);
       await rutField().pressSequentially('123456785');
@@ -96,7 +87,7 @@ describe('home and parameters', () => {
   });
 
   it('sends the member to the daily-closing page when CierreDiario is 1', async () => {
-    await product.setParameter('CierreDiario', '1');
+    await product().setParameter('CierreDiario', '1');
     await openHome();
     await rutField().pressSequentially('123456785');
     await enter().click();
@@ -119,16 +110,16 @@ describe('home and parameters', () => {
   });
 
   it('keeps unauthenticated visitors out of the payment steps', async () => {
-    page = await openPage(browser);
+    page = await open();
     for (const path of ['/pagoexpress/steptwo/PC', '/pagoexpress/stepthree/HI', '/pagoexpress/PC/coopmethodpay', '/pagoexpress/bloquedUser']) {
-      await page.goto(`${product.baseUrl}${path}`);
-      await page.waitForURL(`${product.baseUrl}/`);
+      await page.goto(`${product().baseUrl}${path}`);
+      await page.waitForURL(`${product().baseUrl}/`);
       await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Pago Online' }).isVisible()).toBe(true);
     }
   });
 
   it('serves the SPA shell on deep links with the strict content security policy', async () => {
-    const res = await fetch(`${product.baseUrl}/pagoexpress/maintenance`);
+    const res = await fetch(`${product().baseUrl}/pagoexpress/maintenance`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");

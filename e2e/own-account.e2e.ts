@@ -1,77 +1,37 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot, type Viewport } from './support/browser';
-import { startProduct, type Product } from './support/product';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { checkBothSizes, DESKTOP, PHONE, type Viewport } from './support/browser';
+import { chooseOwnAccount, continueToStepThree, coordinate, reachStepTwo, setUpProduct } from './support/journeys';
 
 // Paying from the cooperative's own checking account (cuenta vista): login, second factor, voucher, and the pages
 // where it can end instead. Every journey starts at the home and goes through steps 1 to 3 as a member would.
 
 const PASSWORD = '1234';
-const COLUMNS = 'ABCDEFGHIJ';
-
-/** demo-members.md: value(column, row) = (n + 7·c + 13·row) mod 100, n the RUT number mod 100. */
-function coordinate(rut: string, cell: string): string {
-  const n = Number(rut.replace(/[.-]/g, '').slice(0, -1)) % 100;
-  const c = COLUMNS.indexOf(cell.charAt(0));
-  const row = Number(cell.slice(1));
-  return String((n + 7 * c + 13 * row) % 100).padStart(2, '0');
-}
 
 describe('own-account payment', () => {
-  let product: Product;
-  let browser: Browser;
+  const setup = setUpProduct();
+  const { product } = setup;
   let page: Page;
-
-  beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-  });
-  afterEach(async () => {
-    await page?.context().close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-  });
 
   const h1 = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
   const visible = (locator: ReturnType<Page['getByRole']>) => expect.poll(() => locator.isVisible()).toBe(true);
 
   /** A new phone (or desktop). Without motion: axe must not judge a button's colour halfway through its transition. */
   async function open(viewport: Viewport = PHONE) {
-    page = await openPage(browser, viewport);
+    page = await setup.open(viewport);
     await page.emulateMedia({ reducedMotion: 'reduce' });
   }
 
-  /** axe, then a screenshot at the phone's and the desktop's size, back at the size the test runs in. */
-  async function check(name: string) {
-    await expectAccessible(page);
-    const size = page.viewportSize() ?? PHONE;
-    for (const viewport of [PHONE, DESKTOP]) {
-      await page.setViewportSize(viewport);
-      await screenshot(page, `own-account-${name}`);
-      // Nothing may stick out sideways on a phone.
-      if (viewport === PHONE) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    }
-    await page.setViewportSize(size);
-  }
+  const check = (name: string) => checkBothSizes(page, `own-account-${name}`);
 
   /**
-   * Home → step 1 (if the member has several families) → step 2 with the oldest instalment chosen → step 3 with
-   * the own account → the login screen.
+   * Home → step 1 (if the member has several families) → step 2 with the oldest instalment chosen; `payFromStepTwo`
+   * goes on to the login screen.
    */
   async function reachLogin(memberRut: string, family: string | null, viewport: Viewport = PHONE) {
     await open(viewport);
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(memberRut.replace(/[.-]/g, ''));
-    await page.getByRole('button', { name: 'Ingresar' }).click();
-    if (family) {
-      await page.getByRole('button', { name: family }).click();
-      // The partial-payment offer of a consumer credit, when the member has one.
-      const offer = page.getByRole('dialog');
-      await Promise.race([page.waitForURL('**/pagoexpress/steptwo/**'), offer.waitFor()]);
-      if (await offer.isVisible()) await offer.getByRole('button', { name: 'Continuar' }).click();
-    }
-    await page.waitForURL('**/pagoexpress/steptwo/**');
+    // The partial-payment offer of a consumer credit, when the member has one.
+    await reachStepTwo(page, memberRut, family, { offer: 'accept if shown' });
   }
 
   /** From step 2 (credits, oldest instalment already chosen) to the own-account login. */
@@ -82,9 +42,7 @@ describe('own-account payment', () => {
     await Promise.race([page.waitForURL('**/pagoexpress/stepthree/**'), convenio.waitFor()]);
     if (await convenio.isVisible()) await convenio.getByRole('button', { name: 'Pagar' }).click();
     await page.waitForURL('**/pagoexpress/stepthree/**');
-    await page.getByText(/^Cuenta Vista/).first().click();
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.waitForURL('**/coopmethodpay');
+    await chooseOwnAccount(page);
     await visible(h1('Paga con tu Cuenta Vista'));
   }
 
@@ -168,7 +126,7 @@ describe('own-account payment', () => {
     await check('authoriser-waiting');
 
     const phone = await page.context().newPage();
-    await phone.goto(`${product.baseUrl}/sandbox/authorizer?rut=14141414-3`);
+    await phone.goto(`${product().baseUrl}/sandbox/authorizer?rut=14141414-3`);
     await phone.getByRole('button', { name: 'Aprobar' }).first().click();
     await phone.close();
 
@@ -187,7 +145,7 @@ describe('own-account payment', () => {
     await visible(page.getByText('Revisa tu celular y aprueba la solicitud en la app PassCoop.'));
 
     const phone = await page.context().newPage();
-    await phone.goto(`${product.baseUrl}/sandbox/authorizer?rut=14141414-3`);
+    await phone.goto(`${product().baseUrl}/sandbox/authorizer?rut=14141414-3`);
     await phone.getByRole('button', { name: 'Rechazar' }).first().click();
     await phone.close();
 
@@ -275,17 +233,11 @@ describe('own-account payment', () => {
 
   it('refuses a deposit into another member’s savings account (ErrorLogin)', async () => {
     await open();
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially('123456785');
-    await page.getByRole('button', { name: 'Ingresar' }).click();
-    await page.waitForURL('**/pagoexpress/steptwo/AH');
+    await reachStepTwo(page, '123456785', null, { category: 'AH' });
     await page.getByRole('checkbox').first().check();
     await page.getByRole('textbox', { name: /Monto que quieres depositar/ }).first().fill('20000');
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.waitForURL('**/pagoexpress/stepthree/AH');
-    await page.getByText(/^Cuenta Vista/).first().click();
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.waitForURL('**/coopmethodpay');
+    await continueToStepThree(page, 'Continuar', 'AH');
+    await chooseOwnAccount(page);
     await logIn('19.191.919-K');
     await page.waitForURL('**/pagoexpress/ErrorLogin');
     await visible(h1('No es posible realizar el depósito'));
@@ -302,7 +254,7 @@ describe('own-account payment', () => {
     await visible(dialog);
     await check('inactivity');
     await dialog.getByRole('button', { name: 'Aceptar' }).click();
-    await page.waitForURL(`${product.baseUrl}/pagoexpress`);
+    await page.waitForURL(`${product().baseUrl}/pagoexpress`);
     await visible(h1('Pago Online'));
     expect(await page.evaluate(() => sessionStorage.getItem('pago-online'))).not.toContain('"isAuthenticated":true');
   });

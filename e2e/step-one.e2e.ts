@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot, type Viewport } from './support/browser';
-import { businessNoon, startProduct, type Product } from './support/product';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DESKTOP, expectAccessible, PHONE, screenshot, type Viewport } from './support/browser';
+import { enterRut, reachStepOne, setUpProduct } from './support/journeys';
+import { businessNoon } from './support/product';
 
 const FAMILIES = [
   'Crédito de Consumo',
@@ -14,33 +15,20 @@ const FAMILIES = [
 
 // Step 1: the invisible captcha, the product list (call 2) and where each answer leads.
 describe('step 1: the member’s products', () => {
-  let product: Product;
-  let browser: Browser;
+  const { product, open } = setUpProduct();
   let page: Page;
 
-  beforeAll(async () => {
-    // Each test lists 11.111.111-1's products again: the per-RUT limit is not what these tests are about.
-    [product, browser] = await Promise.all([startProduct({ RATE_LIMIT_LISTAR_PER_RUT: '1000' }), launchBrowser()]);
-  });
   afterEach(async () => {
-    await page?.context().close();
-    await product.setParameter('TC', '1');
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await product().setParameter('TC', '1');
   });
 
   const heading = () => page.getByRole('heading', { level: 1, name: 'Selecciona el producto que deseas pagar' });
   const familyList = () => page.getByRole('list', { name: 'Tus productos' });
   const family = (name: string) => familyList().getByRole('button', { name });
 
-  /** From the home, as a member does: type the RUT (digits only; the field formats it) and press 'Ingresar'. */
   async function enter(rutDigits: string, viewport: Viewport = PHONE) {
-    page = await openPage(browser, viewport);
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(rutDigits);
-    await page.getByRole('button', { name: 'Ingresar' }).click();
+    page = await open(viewport);
+    await enterRut(page, rutDigits);
   }
 
   async function seeFamilies() {
@@ -52,14 +40,12 @@ describe('step 1: the member’s products', () => {
     for (const viewport of [PHONE, DESKTOP]) {
       const listings: { authorization: string | null }[] = [];
       let workers = 0;
-      page = await openPage(browser, viewport);
+      page = await open(viewport);
       page.on('worker', () => workers++);
       page.on('request', (request) => {
         if (request.url().endsWith('/prod/producto/listar')) listings.push({ authorization: request.headers()['authorization'] ?? null });
       });
-      await page.goto(`${product.baseUrl}/`);
-      await page.getByRole('textbox', { name: 'RUT' }).pressSequentially('111111111');
-      await page.getByRole('button', { name: 'Ingresar' }).click();
+      await enterRut(page, '111111111');
       await seeFamilies();
 
       expect(await heading().isVisible()).toBe(true);
@@ -90,17 +76,14 @@ describe('step 1: the member’s products', () => {
   });
 
   it('shows a loader while the captcha is solved and the products are listed', async () => {
-    page = await openPage(browser);
+    page = await open();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/prod/producto/listar', async (route) => {
       await held;
       await route.continue();
     });
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially('111111111');
-    await page.getByRole('button', { name: 'Ingresar' }).click();
-    await page.waitForURL('**/pagoonline/stepone');
+    await reachStepOne(page, '111111111');
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Cargando tus productos');
     expect(await heading().isVisible()).toBe(true);
     await expectAccessible(page);
@@ -110,12 +93,10 @@ describe('step 1: the member’s products', () => {
   });
 
   it('names the unavailable hours at night, when the mortgage can no longer be paid', async () => {
-    page = await openPage(browser);
+    page = await open();
     // The phone's clock at nine hours past the business noon (21:00 or 22:00 in Santiago); the server's stays at noon.
     await page.clock.setSystemTime(new Date(businessNoon().getTime() + 9 * 3_600_000));
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially('111111111');
-    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await enterRut(page, '111111111');
     await seeFamilies();
     const banner = page.getByRole('note').filter({ hasText: 'Fuera del horario de pago' });
     await expect.poll(() => banner.isVisible()).toBe(true);
@@ -163,7 +144,7 @@ describe('step 1: the member’s products', () => {
     await page.waitForURL('**/pagoexpress/steptwo/AH');
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Cuenta de Ahorro' }).isVisible()).toBe(true);
     await page.goBack();
-    await page.waitForURL(`${product.baseUrl}/`);
+    await page.waitForURL(`${product().baseUrl}/`);
   });
 
   it("tells 7.654.321-6 'Cliente sin productos disponibles para pago'", async () => {
@@ -189,7 +170,7 @@ describe('step 1: the member’s products', () => {
   });
 
   it('does not show a family the administrator switched off', async () => {
-    await product.setParameter('TC', '0');
+    await product().setParameter('TC', '0');
     await enter('111111111');
     await seeFamilies();
     expect(await familyList().getByRole('button').allTextContents()).toEqual(FAMILIES.filter((f) => f !== 'Tarjeta de Crédito'));
@@ -209,11 +190,9 @@ describe('step 1: the member’s products', () => {
   });
 
   it('goes to the error page when the product list cannot be reached', async () => {
-    page = await openPage(browser);
+    page = await open();
     await page.route('**/prod/producto/listar', (route) => route.abort('connectionfailed'));
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially('111111111');
-    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await enterRut(page, '111111111');
     await page.waitForURL('**/pagoexpress/error');
     await expect.poll(() => page.getByRole('heading', { name: '¡Lo sentimos!' }).isVisible()).toBe(true);
   });

@@ -1,25 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot, type Viewport } from './support/browser';
-import { startProduct, type Product } from './support/product';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, expectAccessible, PHONE, screenshot, type Viewport } from './support/browser';
+import { continueToStepThree, reachStepTwo, setUpProduct } from './support/journeys';
 
 // Step 3: the payment methods offered, the card warning, and the selection call (call 3). Each test walks from the
 // home through steps 1 and 2 with their own controls: nothing is put into the app's state by hand.
 describe('step 3: the payment method', () => {
-  let product: Product;
-  let browser: Browser;
+  const { open } = setUpProduct();
   let page: Page;
-
-  beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct({ RATE_LIMIT_LISTAR_PER_RUT: '1000' }), launchBrowser()]);
-  });
-  afterEach(async () => {
-    await page?.context().close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-  });
 
   const own = () => page.getByRole('radio', { name: 'Cuenta Vista Cooperativa' });
   const card = () => page.getByRole('radio', { name: 'Webpay' });
@@ -35,17 +23,10 @@ describe('step 3: the payment method', () => {
     viewport: Viewport = PHONE,
     inStepTwo: () => Promise<void> = async () => {},
   ) {
-    page = await openPage(browser, viewport);
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(rutDigits);
-    await page.getByRole('button', { name: 'Ingresar' }).click();
-    await page.getByRole('list', { name: 'Tus productos' }).getByRole('button', { name: family }).click();
-    await page.waitForURL(`**/pagoexpress/steptwo/${category}`);
+    page = await open(viewport);
+    await reachStepTwo(page, rutDigits, family, { category });
     await inStepTwo();
-    const pay = page.getByRole('button', { name: payLabel });
-    await expect.poll(() => pay.isEnabled()).toBe(true);
-    await pay.click();
-    await page.waitForURL(`**/pagoexpress/stepthree/${category}`);
+    await continueToStepThree(page, payLabel, category);
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Selecciona tu medio de pago' }).isVisible()).toBe(true);
   }
 

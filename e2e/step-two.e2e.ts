@@ -1,7 +1,7 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot, type Viewport } from './support/browser';
-import { startProduct, type Product } from './support/product';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, expectAccessible, PHONE, screenshot, type Viewport } from './support/browser';
+import { reachStepTwo, setUpProduct } from './support/journeys';
 
 const ORDER_MESSAGE = 'Debes seleccionar desde la cuota más antigua a la más nueva';
 const CONVENIO_MESSAGE =
@@ -12,36 +12,14 @@ const NO_DEBT = 'Estimado(a), te informamos que tu tarjeta no registra deuda fac
 
 // Step 2: what the member chooses to pay of each kind of product, on the demo members of the seed.
 describe('step 2: what the member pays', () => {
-  let product: Product;
-  let browser: Browser;
+  const { product, open } = setUpProduct();
   let page: Page;
-
-  beforeAll(async () => {
-    // Every test lists the same members again: the per-RUT limit is not what these tests are about.
-    [product, browser] = await Promise.all([startProduct({ RATE_LIMIT_LISTAR_PER_RUT: '1000' }), launchBrowser()]);
-  });
-  afterEach(async () => {
-    await page?.context().close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-  });
 
   /** From the home, as a member does: the RUT, 'Ingresar', then the family's button on step 1 (and the offer). */
   async function openStepTwo(rutDigits: string, familyName: string, path: string, viewport: Viewport = PHONE) {
-    page = await openPage(browser, viewport);
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(rutDigits);
-    await page.getByRole('button', { name: 'Ingresar' }).click();
-    await page.waitForURL('**/pagoonline/stepone');
-    await page.getByRole('list', { name: 'Tus productos' }).getByRole('button', { name: familyName }).click();
-    const offer = page.getByRole('dialog', { name: '¡Buena noticia!' });
-    if (familyName === 'Crédito de Consumo' && rutDigits === '111111111') {
-      await expect.poll(() => offer.isVisible()).toBe(true);
-      await offer.getByRole('button', { name: 'Continuar' }).click();
-    }
-    await page.waitForURL(`**/pagoexpress/steptwo/${path}`);
+    page = await open(viewport);
+    const offered = familyName === 'Crédito de Consumo' && rutDigits === '111111111';
+    await reachStepTwo(page, rutDigits, familyName, { category: path, offer: offered ? 'accept' : undefined });
     await expect.poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
     // The family's step is whole once its 'Volver' is there (every variant has one).
     await expect.poll(() => page.getByText('Volver', { exact: true }).first().isVisible()).toBe(true);
@@ -361,16 +339,13 @@ describe('step 2: what the member pays', () => {
   });
 
   it('takes 12.345.678-5 straight to the savings step, and back to the home', async () => {
-    page = await openPage(browser, PHONE);
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially('123456785');
-    await page.getByRole('button', { name: 'Ingresar' }).click();
-    await page.waitForURL('**/pagoexpress/steptwo/AH');
+    page = await open(PHONE);
+    await reachStepTwo(page, '123456785', null, { category: 'AH' });
     await expect.poll(() => h1().textContent()).toBe('Cuenta de Ahorro');
     expect(await page.getByRole('checkbox').count()).toBe(1);
     await expectAccessible(page);
     await look('steptwo-ah-single');
     await page.getByRole('link', { name: 'Volver' }).click();
-    await page.waitForURL(`${product.baseUrl}/pagoexpress`);
+    await page.waitForURL(`${product().baseUrl}/pagoexpress`);
   });
 });

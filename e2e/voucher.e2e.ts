@@ -1,82 +1,49 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, launchBrowser, openPage, PHONE, screenshot } from './support/browser';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBothSizes, DESKTOP, PHONE, screenshot } from './support/browser';
 import { readPdf } from '../apps/api/src/test/pdf-text';
 import { startSmtpSink, type SmtpSink } from '../apps/api/src/test/smtp-sink';
-import { startProduct, type Product } from './support/product';
+import { chooseOwnAccount, continueToStepThree, coordinate, reachStepTwo, setUpProduct } from './support/journeys';
 
 // The success voucher's actions: the PDF download, the e-mail (over a real SMTP server) and printing. Each test pays
 // an MYPE instalment from the checking account with the coordinate card first, through the screens, from the home.
 
 const PASSWORD = '1234';
-const COLUMNS = 'ABCDEFGHIJ';
 const A4 = { width: 595, height: 842 };
 
-/** demo-members.md: value(column, row) = (n + 7·c + 13·row) mod 100, n the RUT number mod 100. */
-function coordinate(rut: string, cell: string): string {
-  const n = Number(rut.replace(/[.-]/g, '').slice(0, -1)) % 100;
-  const column = COLUMNS.indexOf(cell.charAt(0));
-  return String((n + 7 * column + 13 * Number(cell.slice(1))) % 100).padStart(2, '0');
-}
-
 describe('success voucher: download, e-mail and print', () => {
-  let product: Product;
-  let browser: Browser;
   let smtp: SmtpSink;
-  let page: Page;
-
+  // Ahead of setUpProduct's hooks: the product mails to this server, which stops after the product (after-hooks run
+  // in reverse).
   beforeAll(async () => {
     smtp = await startSmtpSink();
-    [product, browser] = await Promise.all([
-      startProduct({ env: { SMTP_URL: smtp.url } }),
-      launchBrowser(),
-    ]);
-  });
-  afterEach(async () => {
-    await page?.context().close();
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
     await smtp?.close();
   });
+  const { open } = setUpProduct(() => ({ env: { SMTP_URL: smtp.url } }));
+  let page: Page;
 
   const h1 = (name: string) => page.getByRole('heading', { level: 1, name });
   const visible = (locator: ReturnType<Page['getByRole']>) => expect.poll(() => locator.isVisible()).toBe(true);
   /** The value (dd) of a term (dt) of the voucher. */
   const detail = (term: string) => page.locator('dt', { hasText: term }).first().locator('xpath=following-sibling::dd[1]');
 
-  /** axe, and screenshots at the phone's and the desktop's size, with nothing sticking out sideways on the phone. */
-  async function check(name: string) {
-    await expectAccessible(page);
-    for (const viewport of [PHONE, DESKTOP]) {
-      await page.setViewportSize(viewport);
-      await screenshot(page, `voucher-${name}`);
-      if (viewport === PHONE) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    }
-    await page.setViewportSize(PHONE);
-  }
+  const check = (name: string) => checkBothSizes(page, `voucher-${name}`);
 
   /**
    * Home → step 1 → 'Crédito MYPE' → step 2 (oldest instalment chosen) → step 3, Cuenta Vista → login → coordinates
    * → the success voucher. Answers what the voucher shows: the amount paid and the authorisation number.
    */
   async function payMypeInstalment(rut: string): Promise<{ amount: string; authorisation: string }> {
-    page = await openPage(browser, PHONE);
+    page = await open(PHONE);
     // Without motion: axe must not judge a button's colour halfway through its transition.
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.goto(`${product.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(rut.replace(/[.-]/g, ''));
-    await page.getByRole('button', { name: 'Ingresar' }).click();
-    await page.getByRole('button', { name: 'Crédito MYPE' }).click();
-    await page.waitForURL('**/pagoexpress/steptwo/PM');
-    await page.getByRole('button', { name: 'Pagar cuotas' }).click();
-    await page.waitForURL('**/pagoexpress/stepthree/PM');
-    await page.getByText(/^Cuenta Vista/).first().click();
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.waitForURL('**/coopmethodpay');
+    await reachStepTwo(page, rut, 'Crédito MYPE', { category: 'PM' });
+    await continueToStepThree(page, 'Pagar cuotas', 'PM');
+    await chooseOwnAccount(page);
     await page.getByLabel('Clave de internet').fill(PASSWORD);
     await page.getByRole('button', { name: 'Ingresar' }).click();
     await page.waitForURL('**/pagoexpress/PM/coopmethodpaychallenge');

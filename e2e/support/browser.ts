@@ -31,8 +31,9 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function openPage(browser: Browser, viewport: Viewport = PHONE): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: 'es-CL', timezoneId: 'America/Santiago' });
+/** `baseURL`, when given, is what a relative address such as `page.goto('/')` goes to. */
+export async function openPage(browser: Browser, viewport: Viewport = PHONE, baseURL?: string): Promise<Page> {
+  const context = await browser.newContext({ viewport, locale: 'es-CL', timezoneId: 'America/Santiago', baseURL });
   // The phone's clock starts at the same business noon as the server's and runs at the real pace, so the
   // opening-hours banner and the timers behave the same whenever the suite runs.
   await context.clock.install({ time: businessNoon() });
@@ -56,4 +57,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const size = page.viewportSize();
   await page.screenshot({ path: join(ARTIFACTS, `${name}-${size?.width ?? 0}.png`), fullPage: true });
+}
+
+/** axe, then a screenshot at the phone's and the desktop's size, back at the size the test runs in. */
+export async function checkBothSizes(page: Page, name: string): Promise<void> {
+  await expectAccessible(page);
+  const size = page.viewportSize() ?? PHONE;
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await screenshot(page, name);
+    // Nothing may stick out sideways on a phone.
+    if (viewport === PHONE) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  }
+  await page.setViewportSize(size);
 }
