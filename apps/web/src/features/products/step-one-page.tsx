@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { Button } from '../../components/button';
 import { Loader } from '../../components/loader';
-import { DeferredModal, preloadModal } from '../../components/deferred-modal';
+import { DeferredModal } from '../../components/deferred-modal';
 import { ModalActions } from '../../components/modal-actions';
 import { Notice } from '../../components/notice';
 import { StepScreen } from '../../components/step-screen';
@@ -70,7 +70,7 @@ function FamilyChoice({ families, products }: { families: Family[]; products: Pr
   const offers = families.some((family) => offersPartialPayment(family, products));
   // The offer's dialog must open at once when chosen, yet its code is not needed for the list to paint.
   useEffect(() => {
-    if (offers) preloadModal();
+    if (offers) DeferredModal.preload();
   }, [offers]);
   const outsideHours = families.some((family) => isUnavailableHour(family, new Date()));
 

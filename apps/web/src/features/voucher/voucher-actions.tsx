@@ -1,9 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { deferred } from '../../components/deferred';
 import { useAppStore } from '../../lib/app-store';
 import { fetchComprobantePdf } from './api/comprobante-pdf';
-import { EmailVoucherModal } from './email-voucher-modal';
 import { saveBlob } from './save-blob';
+
+// The e-mail dialog (its form, call 8 and Radix) is not needed for the voucher to show.
+const EmailVoucherModal = deferred(() => import('./email-voucher-modal').then((m) => m.EmailVoucherModal));
 
 /** Specification §9: the voucher's PDF is saved as download.pdf. */
 export const VOUCHER_FILENAME = 'download.pdf';
@@ -14,6 +17,7 @@ export function VoucherActions({ idTransaccion }: { idTransaccion: string }) {
   const rut = useAppStore((state) => state.customer.rut);
   const token = useAppStore((state) => state.customer.token);
   const [emailOpen, setEmailOpen] = useState(false);
+  useEffect(() => EmailVoucherModal.preload(), []);
 
   const download = useMutation({
     mutationFn: () => fetchComprobantePdf(token, idTransaccion),
