@@ -6,7 +6,7 @@ import { codeOf } from './flows';
 import { counted, fetchTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { checkInvariants } from './ledger';
 import { transactions, webpayAttempts } from '../db/schema';
-import { failover, histogram, isExpected, planPayers, runPayer, type PayerPlan, type PayerResult } from './load';
+import { failover, histogram, unexpectedOutcomes, planPayers, runPayer, type PayerPlan } from './load';
 import { terminateBackends } from './processes';
 import { RELIABILITY, recordFigures, RequestTally } from './settings';
 
@@ -20,8 +20,6 @@ import { RELIABILITY, recordFigures, RequestTally } from './settings';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Answers that are correct only because a fault was injected on purpose. */
-const UNDER_FAULT = /^(\w+:http503|\w+:503|autentica:482|listar:482|pendiente)$/;
 
 describe.skipIf(!process.env.DATABASE_URL)('faults under load on PostgreSQL (two API processes)', () => {
   let c: Cluster;
@@ -85,8 +83,6 @@ describe.skipIf(!process.env.DATABASE_URL)('faults under load on PostgreSQL (two
     paid += results.filter((r) => r.outcome === 'paid' || r.outcome === 'aprobado').length;
     return results;
   };
-  const unexpected = (results: PayerResult[], allowFault: boolean) =>
-    results.filter((r) => !isExpected(r) && !(allowFault && UNDER_FAULT.test(r.outcome))).map((r) => `${r.plan.method}→${r.outcome}`);
 
   it('survives API processes killed with SIGKILL in the middle of payments', async () => {
     const busy: number[] = [];
@@ -95,13 +91,16 @@ describe.skipIf(!process.env.DATABASE_URL)('faults under load on PostgreSQL (two
       const victim = c.apis[index]!;
       const running = pay(planPayers(c.members, RELIABILITY.killPayers, seed++));
       await sleep(400 + ((round * 397) % 900));
+      // The payers may all still be solving captchas (the test's own CPU): the kill waits for work on the victim.
+      const busyBy = Date.now() + 10_000;
+      while ((inflight[index] ?? 0) === 0 && Date.now() < busyBy) await sleep(10);
       busy.push(inflight[index] ?? 0);
       await victim.kill();
       faults++;
       const results = await running;
       await victim.restart();
       // The process was really busy with payments when it died: its peers had to take over.
-      expect(unexpected(results, true), JSON.stringify(histogram(results))).toEqual([]);
+      expect(unexpectedOutcomes(results, true), JSON.stringify(histogram(results))).toEqual([]);
     }
     expect(await waitForSettlement(c.db, 90_000)).toBe(0);
     const report = await checkInvariants(c.db.db, c.baseline, { provider: c.store, noPendingCard: true });
@@ -130,7 +129,7 @@ describe.skipIf(!process.env.DATABASE_URL)('faults under load on PostgreSQL (two
     expect(ready.status).toBe(503);
     expect([during.status, codeOf(during, 'consultarParametrosResponse')]).toEqual([503, '503']);
     expect(answeredIn).toBeLessThan(5_000);
-    expect(unexpected(results, true), JSON.stringify(histogram(results))).toEqual([]);
+    expect(unexpectedOutcomes(results, true), JSON.stringify(histogram(results))).toEqual([]);
 
     // pg_terminate_backend of every connection of the app's database, under load.
     const again = pay(planPayers(c.members, RELIABILITY.killPayers, seed++));
@@ -138,11 +137,11 @@ describe.skipIf(!process.env.DATABASE_URL)('faults under load on PostgreSQL (two
     const terminated = await terminateBackends(process.env.DATABASE_URL!, c.dbName);
     faults++;
     const afterTerminate = await again;
-    expect(unexpected(afterTerminate, true), JSON.stringify(histogram(afterTerminate))).toEqual([]);
+    expect(unexpectedOutcomes(afterTerminate, true), JSON.stringify(histogram(afterTerminate))).toEqual([]);
 
     // Recovered by itself: with the database back, payers pay as if nothing happened.
     const after = await pay(planPayers(c.members, 8, seed++));
-    expect(unexpected(after, false), JSON.stringify(histogram(after))).toEqual([]);
+    expect(unexpectedOutcomes(after, false), JSON.stringify(histogram(after))).toEqual([]);
     expect((await fetch(`${c.apis[0]!.url}/ready`)).status).toBe(200);
     // Every 5xx was the envelope: 503 with the catalogue's message, nothing else.
     const shapes = new Set(fiveHundreds.map((r) => `${r.status} ${JSON.stringify(Object.values(jsonOf<Record<string, unknown>>(r))[0])}`));

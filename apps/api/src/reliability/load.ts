@@ -143,3 +143,10 @@ export const EXPECTED_OUTCOMES = new Set([
 ]);
 
 export const isExpected = (r: PayerResult) => EXPECTED_OUTCOMES.has(r.outcome);
+
+/** Answers that are correct only because a fault was injected on purpose. */
+const UNDER_FAULT = /^(\w+:http503|\w+:503|autentica:482|listar:482|pendiente)$/;
+
+/** The payers whose outcome no member should see ('method→outcome'); with `allowFault`, a fault's answers are fine. */
+export const unexpectedOutcomes = (results: PayerResult[], allowFault: boolean) =>
+  results.filter((r) => !isExpected(r) && !(allowFault && UNDER_FAULT.test(r.outcome))).map((r) => `${r.plan.method}→${r.outcome}`);

@@ -17,7 +17,7 @@ import { fromClient, personalDataIn, startCluster, waitForSettlement, type Clust
 import { codeOf, listar, oldestOf, seleccionar, startCard, useCardForm, VISA_APPROVED } from './flows';
 import { counted, fetchTarget, injectTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { captureLedger, checkInvariants } from './ledger';
-import { failover, histogram, isExpected, planPayers, runPayer, type PayerPlan, type PayerResult } from './load';
+import { failover, histogram, unexpectedOutcomes, planPayers, runPayer, type PayerPlan } from './load';
 import { backendsInTransaction, createPostgresDatabase, FaultyProxy } from './processes';
 import { RELIABILITY, recordFigures, RequestTally } from './settings';
 
@@ -27,8 +27,6 @@ import { RELIABILITY, recordFigures, RequestTally } from './settings';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Answers that are correct only because a fault was injected on purpose. */
-const UNDER_FAULT = /^(\w+:http503|\w+:503|autentica:482|listar:482|pendiente)$/;
 
 const API_KEY = '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C';
 
@@ -200,8 +198,6 @@ describe.skipIf(!process.env.DATABASE_URL)('a network partition between the API 
       paid += results.filter((r) => r.outcome === 'paid' || r.outcome === 'aprobado').length;
       return results;
     };
-    const unexpected = (results: PayerResult[], allowFault: boolean) =>
-      results.filter((r) => !isExpected(r) && !(allowFault && UNDER_FAULT.test(r.outcome))).map((r) => `${r.plan.method}→${r.outcome}`);
 
     it('answers 503 with the envelope within the bound while packets are dropped, and recovers by itself once it heals', async () => {
       const bound = TIMEOUTS.request + 1_500;
@@ -254,7 +250,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a network partition between the API 
       c.pgProxy!.heal();
       const results = [...(await before), ...(await during)];
       // Nothing hung (a request with no answer would show as 'network:…'), nothing but the expected 503s.
-      expect(unexpected(results, true), JSON.stringify(histogram(results))).toEqual([]);
+      expect(unexpectedOutcomes(results, true), JSON.stringify(histogram(results))).toEqual([]);
       expect(tally.byClass.network ?? 0).toBe(0);
       expect(tally.slowest).toBeLessThan(bound);
       expect(fiveHundreds.length).toBeGreaterThan(0);
@@ -271,7 +267,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a network partition between the API 
       const recoveredIn = Date.now() - cutAt - partitionMs;
       expect(await Promise.all(c.apis.map((a) => fetch(`${a.url}/ready`).then((r) => r.status)))).toEqual([200, 200]);
       const after = await pay(planPayers(c.members, 8, 303), 1_000);
-      expect(unexpected(after, false), JSON.stringify(histogram(after))).toEqual([]);
+      expect(unexpectedOutcomes(after, false), JSON.stringify(histogram(after))).toEqual([]);
 
       // Card payments whose return came during the partition are settled by the reconciliation; the short run
       // clears the 30 s back-off between two questions to Webpay, as faults.test.ts does.

@@ -231,26 +231,24 @@ export async function createPostgresDatabase(baseUrl: string): Promise<{ url: st
   };
 }
 
-/** Backends of a database inside a transaction right now (and so possibly holding row locks). */
-export async function backendsInTransaction(baseUrl: string, database: string): Promise<number> {
+/** One number read over a connection of its own, beside the application's pool. */
+async function countOnServer(baseUrl: string, query: string, database: string): Promise<number> {
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {
-    const res = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1 and xact_start is not null and pid <> pg_backend_pid()', [database]);
+    const res = await admin.query(query, [database]);
     return (res.rows[0] as { n: number }).n;
   } finally {
     await admin.end();
   }
 }
 
+/** Backends of a database inside a transaction right now (and so possibly holding row locks). */
+export function backendsInTransaction(baseUrl: string, database: string): Promise<number> {
+  return countOnServer(baseUrl, 'select count(*)::int as n from pg_stat_activity where datname = $1 and xact_start is not null and pid <> pg_backend_pid()', database);
+}
+
 /** Terminates every backend connected to a database (the app's connections dying under it). */
-export async function terminateBackends(baseUrl: string, database: string): Promise<number> {
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    const res = await admin.query('select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
-    return (res.rows[0] as { n: number }).n;
-  } finally {
-    await admin.end();
-  }
+export function terminateBackends(baseUrl: string, database: string): Promise<number> {
+  return countOnServer(baseUrl, 'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', database);
 }
