@@ -41,6 +41,8 @@ export interface ClusterOptions {
   processes: number;
   members: number;
   viaPgProxy?: boolean;
+  /** The PostgreSQL server to create the database on, instead of DATABASE_URL's (a private one the test restarts). */
+  serverUrl?: string;
   env?: Record<string, string>;
 }
 
@@ -48,7 +50,7 @@ export const WEBPAY_TIMEOUT_MS = 1_500;
 export const SETTLE_AFTER_SECONDS = 10;
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
-  const baseUrl = process.env.DATABASE_URL;
+  const baseUrl = options.serverUrl ?? process.env.DATABASE_URL;
   if (!baseUrl) throw new Error('DATABASE_URL is required');
   const cleanups: (() => Promise<void> | void)[] = [];
   try {
