@@ -13,7 +13,8 @@ import { businessNoon, TEST_ADMIN_TOKEN } from '../test/test-app';
 import { insertLoadMembers, LOAD_PASSWORD, type LoadMember } from './fixtures';
 import type { Target } from './http';
 import { captureLedger, type LedgerSnapshot } from './ledger';
-import { bundleApi, createPostgresDatabase, FaultyProxy, startApiProcess, type ApiProcess } from './processes';
+import { createPostgresDatabase } from '../test/scratch-database';
+import { bundleApi, FaultyProxy, startApiProcess, type ApiProcess } from './processes';
 
 // Several API processes of the production bundle on one fresh PostgreSQL database, the Webpay simulator (its
 // books readable) behind a proxy that can slow or cut it, and optionally PostgreSQL behind one too.
@@ -56,7 +57,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     const bundle = await bundleApi();
     cleanups.push(bundle.remove);
-    const pg = await createPostgresDatabase(baseUrl);
+    const pg = await createPostgresDatabase(baseUrl, 'pago_rel');
     cleanups.push(pg.remove);
     const db = await openDatabase({ url: pg.url, poolMax: 5 });
     cleanups.push(() => db.close());

@@ -18,7 +18,8 @@ import { codeOf, listar, oldestOf, seleccionar, startCard, useCardForm, VISA_APP
 import { counted, fetchTarget, injectTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { captureLedger, checkInvariants } from './ledger';
 import { failover, histogram, unexpectedOutcomes, planPayers, runPayer, type PayerPlan } from './load';
-import { backendsInTransaction, createPostgresDatabase, FaultyProxy } from './processes';
+import { createPostgresDatabase } from '../test/scratch-database';
+import { backendsInTransaction, FaultyProxy } from './processes';
 import { RELIABILITY, recordFigures, RequestTally } from './settings';
 
 // Part 4, a network partition between the API and PostgreSQL: packets dropped with no reset, so no socket fails on
@@ -102,7 +103,7 @@ describe('a request the API cannot answer in time (pglite, in process)', () => {
 
 describe.skipIf(!process.env.DATABASE_URL)('a network partition between the API and PostgreSQL', () => {
   it('rolls back a transaction whose statement timed out, even when the statement reaches the server once the partition heals', async () => {
-    const pgDb = await createPostgresDatabase(process.env.DATABASE_URL!);
+    const pgDb = await createPostgresDatabase(process.env.DATABASE_URL!, 'pago_rel');
     const url = new URL(pgDb.url);
     const proxy = new FaultyProxy(url.hostname, Number(url.port || 5432));
     await proxy.listen();

@@ -210,26 +210,6 @@ export class FaultyProxy {
   }
 }
 
-/** A fresh PostgreSQL database on the DATABASE_URL server, dropped by remove(). */
-export async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; name: string; remove(): Promise<void> }> {
-  const name = `pago_rel_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    async remove() {
-      const dropper = new pg.Client({ connectionString: baseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
 
 /** One number read over a connection of its own, beside the application's pool. */
 async function countOnServer(baseUrl: string, query: string, database: string): Promise<number> {

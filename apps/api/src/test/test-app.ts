@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { businessToday } from '@pago/domain/business-time';
 import { buildApp } from '../app';
 import { shiftedClock, type Clock } from '../clock';
@@ -7,6 +5,7 @@ import type { WebpayClient } from '../services/webpay-client';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { seedDemoMembers, seedParameters } from '../db/seed';
+import { createPostgresDatabase } from './scratch-database';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -27,23 +26,14 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<Database> {
   }
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) throw new Error('DATABASE_URL is required for PostgreSQL tests');
-  const name = `pago_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolMax: 30 });
+  const scratch = await createPostgresDatabase(baseUrl);
+  const database = await openDatabase({ url: scratch.url, poolMax: 30 });
   await database.migrate();
   return {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: baseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await scratch.remove();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { FieldError } from '../../../components/text-field';
 
 interface AmountFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'onChange' | 'value'> {
   label: ReactNode;
@@ -52,12 +53,7 @@ export function AmountField({
         />
       </div>
       {error ? (
-        <p id={errorId} className="flex items-center gap-1.5 text-sm font-medium text-danger">
-          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0 fill-current">
-            <path d="M10 1.5a8.5 8.5 0 1 0 0 17 8.5 8.5 0 0 0 0-17Zm-.9 4.3h1.8v5.6H9.1V5.8Zm0 7.2h1.8v1.8H9.1V13Z" />
-          </svg>
-          {error}
-        </p>
+        <FieldError id={errorId}>{error}</FieldError>
       ) : hint ? (
         <p id={hintId} className="text-sm text-muted">
           {hint}

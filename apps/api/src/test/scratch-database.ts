@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export interface ScratchDatabase {
+  url: string;
+  name: string;
+  /** Drops the database, closing whatever connections are left on it. */
+  remove(): Promise<void>;
+}
+
+/** A fresh, empty database on the PostgreSQL server of `baseUrl`, so that no test sees another's rows. */
+export async function createPostgresDatabase(baseUrl: string, prefix = 'pago_test'): Promise<ScratchDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await onServer(baseUrl, `create database ${name}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    remove: () => onServer(baseUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+async function onServer(baseUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
