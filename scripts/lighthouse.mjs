@@ -18,11 +18,11 @@
 import lighthouse from 'lighthouse';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
+import { freePort } from '../bench/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.LH_RUNS ?? 3);
@@ -42,16 +42,6 @@ for (const file of [API_SERVER, join(WEB_DIST, 'index.html')]) {
   }
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Today (in Santiago) at 16:00 UTC, inside every family's opening hours (as e2e/support/product.ts). */
 function businessNoon() {
