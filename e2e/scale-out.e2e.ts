@@ -207,13 +207,19 @@ http {
   });
 
   it('applies an admin parameter change on both replicas at once', async () => {
+    const mantencion = (a: Record<string, unknown>) =>
+      (a.consultarParametrosResponse as { listaParametros: { parametro: { nombre: string; valor: string }[] } }).listaParametros.parametro.find(
+        (p) => p.nombre === 'Mantencion',
+      )?.valor;
+    // Both replicas hold the parameters under a fresh lease when the change is made.
+    const before = await Promise.all(
+      [1, 2, 3, 4].map(() => call('/prod/parametro/consultar', { consultarParametrosRequest: { userId: 'x', canalLlamada: 'PGEX', tipo: 'PE' } })),
+    );
+    expect(before.map(mantencion)).toEqual(['0', '0', '0', '0']);
     await fetch(`${front}/admin/parametros/Mantencion`, { method: 'PUT', headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ valor: '1' }) });
     const answers = await Promise.all(
       [1, 2, 3, 4].map(() => call('/prod/parametro/consultar', { consultarParametrosRequest: { userId: 'x', canalLlamada: 'PGEX', tipo: 'PE' } })),
     );
-    for (const a of answers) {
-      const list = (a.consultarParametrosResponse as { listaParametros: { parametro: { nombre: string; valor: string }[] } }).listaParametros.parametro;
-      expect(list.find((p) => p.nombre === 'Mantencion')?.valor).toBe('1');
-    }
+    expect(answers.map(mantencion)).toEqual(['1', '1', '1', '1']);
   });
 });

@@ -68,8 +68,13 @@ const envSchema = z
     DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     /** The server ends a session left inside a transaction this long (its client gone): its row locks are released. */
     DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-    /** A request not answered by then gets 503 with the envelope (Fastify's handlerTimeout; also bounds reading it). */
+    /** A request not answered by then gets 503 with the envelope (plugins/app/request-deadline.ts; also bounds reading it). */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /**
+     * How long a replica serves the parameters without checking the table; an operator's change is answered after
+     * that long, and then applies on every replica. The same on every replica. 0: every call checks the table.
+     */
+    PARAMETERS_LEASE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
     /** The origin browsers use to reach this server; Webpay returns the member to it. */
     PUBLIC_BASE_URL: z.url().optional(),
     /** A card payment still pending this long after its form opened is settled by asking Webpay (form: 5 min). */
@@ -148,6 +153,7 @@ const envSchema = z
         idleInTransactionMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       },
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      parametersLeaseMs: env.PARAMETERS_LEASE_MS,
       sandbox: env.SANDBOX,
       seedDemo: env.SEED_DEMO ?? env.SANDBOX,
       adminToken,

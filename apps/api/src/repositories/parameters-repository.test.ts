@@ -1,20 +1,11 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { asc, eq, sql } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../db/client';
 import * as schema from '../db/schema';
 import { seedParameters } from '../db/seed';
-import { DATABASE_KINDS, openTestDatabase, type DatabaseKind } from '../test/test-app';
-import { listParameters, updateParameter } from './parameters-repository';
-
-/** A second handle on the same database, with a cache of its own: another replica. */
-function anotherReplica(kind: DatabaseKind, db: Db): Db {
-  const client = (db as unknown as { $client: unknown }).$client;
-  return (kind === 'pglite' ? drizzlePglite(client as PGlite, { schema }) : drizzleNodePg(client as pg.Pool, { schema })) as unknown as Db;
-}
+import { createParametersService } from '../services/parameters-service';
+import { anotherReplica, DATABASE_KINDS, openTestDatabase } from '../test/test-app';
+import { leaseParameters, listParameters, updateParameter } from './parameters-repository';
 
 const valueOf = async (db: Db, nombre: string) => (await listParameters(db)).find((p) => p.nombre === nombre)?.valor;
 
@@ -64,6 +55,59 @@ describe.each(DATABASE_KINDS)('listParameters on %s', (kind) => {
     expect(await valueOf(replicaA, 'CierreDiario')).toBe('1');
     await replicaB.update(schema.parameters).set({ valor: '0' }).where(eq(schema.parameters.nombre, 'CierreDiario'));
     expect(await valueOf(replicaA, 'CierreDiario')).toBe('0');
+  });
+
+  describe('under a lease', () => {
+    const LEASE_MS = 300;
+    let leasedA: Db;
+    let leasedB: Db;
+    beforeAll(() => {
+      leasedA = anotherReplica(kind, database.db);
+      leasedB = anotherReplica(kind, database.db);
+    });
+
+    it('serves from memory within the lease, and checks the table again once it ends', async () => {
+      leaseParameters(leasedA, LEASE_MS);
+      expect(await valueOf(leasedA, 'pagoWebPayHI')).toBe('0');
+      // Around the service (plain SQL): nothing waits for the lease, so the replica may serve the old value until it
+      // ends; that it does proves the calls are not reaching the database.
+      await database.db.update(schema.parameters).set({ valor: '1' }).where(eq(schema.parameters.nombre, 'pagoWebPayHI'));
+      expect(await valueOf(leasedA, 'pagoWebPayHI')).toBe('0');
+      await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 20));
+      expect(await valueOf(leasedA, 'pagoWebPayHI')).toBe('1');
+      await database.db.update(schema.parameters).set({ valor: '0' }).where(eq(schema.parameters.nombre, 'pagoWebPayHI'));
+    });
+
+    it("answers an operator's change only when every replica's next call applies it, even while calls keep coming", async () => {
+      const serviceB = createParametersService(leasedB, { leaseMs: LEASE_MS });
+      leaseParameters(leasedA, LEASE_MS);
+      for (const valor of ['1', '0', '1', '0']) {
+        expect(await valueOf(leasedA, 'Mantencion')).not.toBe(valor);
+        // Replica A keeps serving (and re-checking, and sharing its checks between calls) while B's change commits.
+        let calling = true;
+        const traffic = (async () => {
+          // A call served from memory settles without I/O: yield to the event loop between calls, as requests do.
+          while (calling) {
+            await listParameters(leasedA);
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        })();
+        const started = performance.now();
+        expect(await serviceB.update('Mantencion', valor, 'test')).toMatchObject({ ok: true, valor });
+        expect(performance.now() - started).toBeGreaterThanOrEqual(LEASE_MS);
+        expect(await valueOf(leasedA, 'Mantencion')).toBe(valor);
+        expect(await valueOf(leasedB, 'Mantencion')).toBe(valor);
+        calling = false;
+        await traffic;
+      }
+    });
+
+    it('lets calls that arrive together share one check', async () => {
+      leaseParameters(leasedA, LEASE_MS);
+      await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 20));
+      const answers = await Promise.all(Array.from({ length: 20 }, () => listParameters(leasedA)));
+      expect(new Set(answers).size).toBe(1);
+    });
   });
 
   it("reads a transaction's own view inside it, and never keeps it", async () => {

@@ -1,9 +1,14 @@
+import type { PGlite } from '@electric-sql/pglite';
 import { businessToday } from '@pago/domain/business-time';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import type pg from 'pg';
 import { buildApp } from '../app';
 import { shiftedClock, type Clock } from '../clock';
 import type { WebpayClient } from '../services/webpay-client';
 import { loadConfig, type Config } from '../config';
-import { openDatabase, type Database } from '../db/client';
+import { openDatabase, type Database, type Db } from '../db/client';
+import * as schema from '../db/schema';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { createPostgresDatabase } from './scratch-database';
 
@@ -13,6 +18,12 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export const DATABASE_KINDS: DatabaseKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+/** A second handle on the same database, with caches of its own (the parameters' lease): another replica. */
+export function anotherReplica(kind: DatabaseKind, db: Db): Db {
+  const client = (db as unknown as { $client: unknown }).$client;
+  return (kind === 'pglite' ? drizzlePglite(client as PGlite, { schema }) : drizzleNodePg(client as pg.Pool, { schema })) as unknown as Db;
+}
 
 /**
  * A database of the test's own: PGlite in memory, or a fresh PostgreSQL database created for it and dropped after,
@@ -51,6 +62,8 @@ export function testConfig(overrides: Partial<Config> = {}, rateLimits: Partial<
     RATE_LIMIT_PAY_PER_IP: '10000',
     RATE_LIMIT_MAIL_PER_SESSION: '10000',
     RATE_LIMIT_CAPTCHA_PER_IP: '10000',
+    // Short, so that the many operator changes of the tests answer quickly; the lease works the same at any length.
+    PARAMETERS_LEASE_MS: '20',
   });
   return { ...base, ...overrides, rateLimits: { ...base.rateLimits, ...rateLimits } };
 }

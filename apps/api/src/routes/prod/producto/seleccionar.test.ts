@@ -122,9 +122,9 @@ describe.each(DATABASE_KINDS)('POST /prod/producto/seleccionar on %s', (kind) =>
 
   it('refuses a family whose switch is off, and a session that is not this RUT’s', async () => {
     const before = await storedCount();
-    await t.database.db.update(parameters).set({ valor: '0' }).where(eq(parameters.nombre, 'PC'));
+    await t.app.services.parameters.update('PC', '0', 'test');
     expect(codeOf(await postSeleccionar(t.app, token, RUT, [pick(byNumber('410012345678'), 1)]))).toBe('49010');
-    await t.database.db.update(parameters).set({ valor: '1' }).where(eq(parameters.nombre, 'PC'));
+    await t.app.services.parameters.update('PC', '1', 'test');
 
     const other = await listProducts(t.app, '9876543-3');
     // Another member's valid token cannot select this member's products, nor with this member's RUT.
