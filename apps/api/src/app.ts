@@ -6,6 +6,7 @@ import { requestContext } from './request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerErrorHandling } from './plugins/app/error-handler';
+import { registerRequestDeadline } from './plugins/app/request-deadline';
 import { registerSecurityHeaders, securityHeaders } from './plugins/external/security-headers';
 import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
@@ -88,12 +89,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
+    // One line per request, written when it ends (below), instead of Fastify's two.
+    disableRequestLogging: true,
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
-    // A request still unanswered (the database or Webpay unreachable without a reset) gets 503 with the envelope
-    // (error-handler.ts). The database's and Webpay's own timeouts are shorter and answer first, after rolling back;
-    // this is the bound for whatever they miss. connectionTimeout stays unset: it drops the socket with no answer.
-    handlerTimeout: config.requestTimeoutMs,
+    // connectionTimeout stays unset: it drops the socket with no answer. Unanswered requests: registerRequestDeadline.
     // A client that has not sent its whole request (64 KiB at most) by then is dropped (408).
     requestTimeout: config.requestTimeoutMs,
     // Only the configured proxies: the left-most X-Forwarded-For entry is whatever the client wrote, and the
@@ -119,7 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const clock = options.clock ?? clockFromConfig(config);
   const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
   app.decorate('services', {
-    parameters: createParametersService(database.db),
+    parameters: createParametersService(database.db, { leaseMs: config.parametersLeaseMs }),
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
@@ -139,9 +139,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  if (options.logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+      done();
+    });
+  }
   // Everything done for a request (services, their log lines) runs knowing its id.
   app.addHook('onRequest', (request, _reply, done) => requestContext.run(request.id, done));
 
+  // A request still unanswered (the database or Webpay unreachable without a reset) gets 503 with the envelope. The
+  // database's and Webpay's own timeouts are shorter and answer first, after rolling back; this is the bound for
+  // whatever they miss.
+  registerRequestDeadline(app, config.requestTimeoutMs);
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
   await registerOpenApi(app);

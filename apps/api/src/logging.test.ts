@@ -44,8 +44,13 @@ describe('log lines', () => {
     expect(init.json()).toMatchObject({ code: 503 });
     const failure = lines.find((l) => l.msg === 'webpay create failed');
     expect(failure?.reqId).toBe(init.headers['x-request-id']);
-    const requestLines = lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed');
+    const requestLines = lines.filter((l) => l.msg === 'request completed');
     expect(requestLines.length).toBeGreaterThan(0);
     expect(requestLines.every((l) => typeof l.reqId === 'string')).toBe(true);
+    // One line per request, saying what was asked and how it ended.
+    const initLines = requestLines.filter((l) => l.reqId === init.headers['x-request-id']);
+    expect(initLines).toEqual([
+      expect.objectContaining({ req: expect.objectContaining({ method: 'POST', url: '/api/pagoexpress/initMall' }), res: { statusCode: init.statusCode }, responseTime: expect.any(Number) }),
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import type { FastifyServerOptions } from 'fastify';
 import { requestContext } from './request-context';
 import { LOG_REDACT_PATHS } from './app';
@@ -32,8 +33,9 @@ export function loggerOptions(level: string) {
     level,
     // A line written by a service during a request carries that request's id too; the request's own logger
     // already binds it.
-    mixin(_object: object, _level: number, logger: { bindings(): Record<string, unknown> }) {
-      if ('reqId' in logger.bindings()) return {};
+    mixin(_object: object, _level: number, logger: object) {
+      // The bindings as pino keeps them (a JSON fragment): cheaper to search than logger.bindings(), which parses it.
+      if ((logger as Record<symbol, string | undefined>)[pino.symbols.chindingsSym]?.includes('"reqId":')) return {};
       const reqId = requestContext.getStore();
       return reqId ? { reqId } : {};
     },

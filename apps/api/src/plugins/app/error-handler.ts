@@ -1,6 +1,7 @@
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { databaseFailure, loggableError } from '../../loggable-error';
+import { REQUEST_TIMED_OUT } from './request-deadline';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,7 +50,7 @@ function quietLateOutcome(reply: FastifyReply): void {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const responseName = request.routeOptions.config?.responseName ?? DEFAULT_RESPONSE_NAME;
-    if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
+    if (error.code === REQUEST_TIMED_OUT) {
       request.log.error({ error: loggableError(error) }, 'request timed out');
       reply.code(503).header('retry-after', '5').send(errorEnvelope(responseName, '503'));
       quietLateOutcome(reply);
