@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { canalSchema } from './wire-schemas';
 import { errorFieldSchema } from './envelope';
 import { productoSchema } from './products';
+import { LISTAR_PRODUCTOS_REQUEST, LISTAR_PRODUCTOS_RESPONSE } from './call-listar-plain';
 
-export const LISTAR_PRODUCTOS_PATH = '/prod/producto/listar';
-export const LISTAR_PRODUCTOS_REQUEST = 'listarDetalleProductosRequest';
-export const LISTAR_PRODUCTOS_RESPONSE = 'listarDetalleProductosResponse';
+export * from './call-listar-plain';
 
 /** Call 2 (spec §7.2). The captcha solution travels in the Authorization header. */
 export const listarProductosRequestSchema = z

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-
+// No zod here: the screens use these dates (wire-schemas.ts holds wireDateSchema).
 const MS_PER_DAY = 86_400_000;
 const WIRE_DATE = /^(\d{4})(\d{2})(\d{2})$/;
 
@@ -44,8 +43,6 @@ function parseWire(wire: string): CalendarDate | null {
 export function isWireDate(s: unknown): s is string {
   return typeof s === 'string' && parseWire(s) !== null;
 }
-
-export const wireDateSchema = z.string().refine(isWireDate, { error: 'Fecha inválida (yyyymmdd)' });
 
 /** Throws RangeError for anything but a real calendar date in yyyymmdd. */
 export function parseWireDate(wire: string): CalendarDate {

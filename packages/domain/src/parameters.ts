@@ -1,51 +1,16 @@
 import { z } from 'zod';
-import type { Family } from './families';
+import {
+  COMMERCE_CODE_NAMES,
+  GRACE_DAYS_NAMES,
+  PARAMETER_NAMES,
+  TEXT_NAMES,
+  hasName,
+  type ParameterName,
+} from './parameters-plain';
 
-const SWITCH_NAMES = ['CierreDiario', 'Mantencion', 'PC', 'PM', 'TC', 'CP', 'HI', 'AH'] as const;
-// Spec §7.1 says "diasMora{PC,PM,TC,CP,HI (AH uses a key named AH)}", but 'AH' is already the savings switch;
-// one name cannot hold both a switch and a number of days, so the savings grace key is diasMoraAH.
-const GRACE_DAYS_NAMES = ['diasMoraPC', 'diasMoraPM', 'diasMoraTC', 'diasMoraCP', 'diasMoraHI', 'diasMoraAH'] as const;
-const WEBPAY_SWITCH_NAMES = [
-  'pagoWebPayPC',
-  'pagoWebPayPM',
-  'pagoWebPayTC',
-  'pagoWebPayCP',
-  'pagoWebPayHI',
-  'pagoWebPayAH',
-] as const;
-const COMMERCE_CODE_NAMES = ['pagoWPDebitoCredito', 'pagoWPDebito'] as const;
-// No btnPayAH: the savings step's button is always 'Continuar'.
-const PAY_BUTTON_NAMES = ['btnPayPC', 'btnPayCP', 'btnPayHI', 'btnPayTC', 'btnPayPM'] as const;
-const DEBIT_CREDIT_SWITCH_NAMES = [
-  'pagoDebitoCreditoPC',
-  'pagoDebitoCreditoPM',
-  'pagoDebitoCreditoTC',
-  'pagoDebitoCreditoCP',
-  'pagoDebitoCreditoHI',
-  'pagoDebitoCreditoAH',
-] as const;
-const TEXT_NAMES = ['medioPagoWP', ...PAY_BUTTON_NAMES, 'cancelTrxMsg'] as const;
-
-export const PARAMETER_NAMES = [
-  'sessionTimeOut',
-  ...SWITCH_NAMES,
-  ...GRACE_DAYS_NAMES,
-  ...WEBPAY_SWITCH_NAMES,
-  ...COMMERCE_CODE_NAMES,
-  'medioPagoWP',
-  ...PAY_BUTTON_NAMES,
-  ...DEBIT_CREDIT_SWITCH_NAMES,
-  'cancelTrxMsg',
-] as const;
+export * from './parameters-plain';
 
 export const parameterNameSchema = z.enum(PARAMETER_NAMES);
-export type ParameterName = z.infer<typeof parameterNameSchema>;
-
-export type ParameterMap = Record<ParameterName, string>;
-
-export function isParameterName(x: unknown): x is ParameterName {
-  return typeof x === 'string' && (PARAMETER_NAMES as readonly string[]).includes(x);
-}
 
 const switchValue = z.enum(['0', '1'], { error: 'Debe ser 0 o 1' });
 const boundedInteger = (min: number, max: number) =>
@@ -67,10 +32,6 @@ const text = z
     error: 'Contiene caracteres no válidos',
   });
 
-function hasName<T extends string>(names: readonly T[], nombre: string): nombre is T {
-  return (names as readonly string[]).includes(nombre);
-}
-
 export function parameterValueSchema(nombre: ParameterName): z.ZodType<string> {
   if (nombre === 'sessionTimeOut') return boundedInteger(1, 120);
   if (hasName(GRACE_DAYS_NAMES, nombre)) return boundedInteger(0, 999);
@@ -79,36 +40,3 @@ export function parameterValueSchema(nombre: ParameterName): z.ZodType<string> {
   return switchValue;
 }
 
-/** Unknown names are dropped; for a repeated name the last value wins. Values are not validated here. */
-export function toParameterMap(list: readonly { nombre: string; valor: string }[]): Partial<ParameterMap> {
-  const map: Partial<ParameterMap> = {};
-  for (const { nombre, valor } of list) {
-    if (isParameterName(nombre)) map[nombre] = valor;
-  }
-  return map;
-}
-
-export function isSwitchOn(value: string | undefined): boolean {
-  return value === '1';
-}
-
-export function familySwitchName(family: Family): ParameterName {
-  return family;
-}
-
-export function graceDaysName(family: Family): ParameterName {
-  return `diasMora${family}`;
-}
-
-export function webPaySwitchName(family: Family): ParameterName {
-  return `pagoWebPay${family}`;
-}
-
-export function debitCreditSwitchName(family: Family): ParameterName {
-  return `pagoDebitoCredito${family}`;
-}
-
-/** null for AH, which has no configurable pay button. */
-export function payButtonName(family: Family): ParameterName | null {
-  return family === 'AH' ? null : `btnPay${family}`;
-}

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { asArray } from './as-array';
-import { daysBetweenWire } from './dates';
 import { familySchema } from './wire-schemas';
+
+export * from './products-plain';
 
 /** 'V' overdue (vencida), 'A' current (al día). */
 export const estadoCuotaSchema = z.enum(['V', 'A']);
 export type EstadoCuota = z.infer<typeof estadoCuotaSchema>;
-
-export const CONVENIO = 'CONVENIO';
 
 /** One instalment (or the billed statement of a card, or the single entry of a savings account). */
 export const detalleCuotaSchema = z.object({
@@ -44,78 +42,3 @@ export const productoSchema = z.object({
   numeroCuotasPendientes: z.number().int().nonnegative(),
 });
 export type Producto = z.infer<typeof productoSchema>;
-
-/** Fields the list answers that are not sent back with a selection (spec §3). */
-export const FIELDS_REMOVED_BEFORE_SELECTION = [
-  'deudaTotal',
-  'deudaTotalInternacional',
-  'cupoTotal',
-  'numeroCuotasPactadas',
-  'numeroCuotasPendientes',
-  'fechaFacturacion',
-] as const;
-
-/** Overdue state of an instalment on a business day (both yyyymmdd): due before today is overdue. */
-export function instalmentState(fechaVencimiento: string, today: string): { codigoEstadoCuota: EstadoCuota; diasMora: number } {
-  const days = daysBetweenWire(fechaVencimiento, today);
-  return days > 0 ? { codigoEstadoCuota: 'V', diasMora: days } : { codigoEstadoCuota: 'A', diasMora: 0 };
-}
-
-/** Overdue beyond the family's grace days (diasMora{family}). */
-export function isPastGrace(detalle: Pick<DetalleCuota, 'codigoEstadoCuota' | 'diasMora'>, graceDays: number): boolean {
-  return detalle.codigoEstadoCuota === 'V' && detalle.diasMora > graceDays;
-}
-
-export const detallesOf = (producto: Pick<Producto, 'listaDetalleProductos'>): DetalleCuota[] =>
-  asArray(producto.listaDetalleProductos);
-
-/** Oldest first: by due date, then by number. */
-export function byAge(a: DetalleCuota, b: DetalleCuota): number {
-  return a.fechaVencimiento === b.fechaVencimiento
-    ? a.numeroCuota - b.numeroCuota
-    : a.fechaVencimiento < b.fechaVencimiento
-      ? -1
-      : 1;
-}
-
-export interface GraceView<P> {
-  /** The products and instalments the member may see and pay now. */
-  products: P[];
-  /** Some instalment is past grace: only those are shown. */
-  restricted: boolean;
-  /** Restricted and something was hidden: 'Tienes cuotas pendientes: …'. */
-  hiddenInstalments: boolean;
-}
-
-/**
- * Spec §4 'Step 2 credits': when any instalment of the family is overdue beyond the grace days, only the products
- * with such instalments, and only those instalments, are shown (and payable: the server applies the same view).
- */
-export function applyGraceFilter<P extends Producto>(products: readonly P[], graceDays: number): GraceView<P> {
-  const restricted = products.some((p) => detallesOf(p).some((d) => isPastGrace(d, graceDays)));
-  if (!restricted) return { products: [...products], restricted: false, hiddenInstalments: false };
-  let hidden = false;
-  const shown: P[] = [];
-  for (const p of products) {
-    const all = detallesOf(p);
-    const overdue = all.filter((d) => isPastGrace(d, graceDays));
-    if (overdue.length !== all.length) hidden = true;
-    if (overdue.length > 0) shown.push({ ...p, listaDetalleProductos: overdue });
-  }
-  return { products: shown, restricted: true, hiddenInstalments: hidden };
-}
-
-/**
- * Spec §2/§4 step 3: the card provider is offered when the family's pagoWebPay switch is on, or when the shown
- * instalments are all overdue past the grace days (none current).
- */
-export function isCardMethodOffered(webPaySwitch: string | undefined, shown: readonly DetalleCuota[], graceDays: number): boolean {
-  if (webPaySwitch === '1') return true;
-  return shown.length > 0 && shown.every((d) => isPastGrace(d, graceDays));
-}
-
-/** Masked for the screen: only the last four characters of a product or account number. */
-export function maskProductNumber(numero: string): string {
-  const visible = numero.slice(-4);
-  return `${'*'.repeat(Math.max(0, Math.min(4, numero.length - 4)))}${visible}`.padStart(8, '*');
-}

@@ -1,13 +1,8 @@
 import { isFamily } from '@pago/domain/families';
-import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useParams } from 'react-router';
-import { Loader } from '../components/loader';
 import { useAppStore } from '../lib/app-store';
 import { paths, type Access } from '../lib/paths';
-
-const NotFoundPage = lazy(() =>
-  import('../features/errors/not-found-page').then((module) => ({ default: module.NotFoundPage })),
-);
+import { NotFoundPage } from './screens';
 
 /** Specification §2 and §6: who may open a group of screens. 'both' screens need no guard. */
 export function AccessGuard({ access }: { access: Exclude<Access, 'both'> }) {
@@ -22,9 +17,5 @@ export function CategoryGuard() {
   // The params of a layout route include its children's, so :category is visible here.
   const { category } = useParams();
   if (isFamily(category)) return <Outlet />;
-  return (
-    <Suspense fallback={<Loader />}>
-      <NotFoundPage />
-    </Suspense>
-  );
+  return <NotFoundPage />;
 }

@@ -18,8 +18,20 @@ export function deferred<P extends { open: boolean }>(load: () => Promise<Compon
     );
   }
   return Object.assign(Deferred, {
+    /** Fetches the dialog's code once the screen has painted and the browser is idle, so as not to hold it back. */
     preload(): void {
-      load().catch(() => {});
+      whenPaintedAndIdle(() => {
+        load().catch(() => {});
+      });
     },
   });
+}
+
+// An effect alone is not enough: React may run a screen's effects before the browser paints the screen. A task
+// queued from an animation frame runs after that frame's paint; an idle callback then waits for the main thread to
+// be free (without one, as in Safari, the task runs after the paint).
+function whenPaintedAndIdle(task: () => void): void {
+  const whenIdle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(task) : task());
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(whenIdle, 0));
+  else setTimeout(whenIdle, 0);
 }

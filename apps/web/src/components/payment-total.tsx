@@ -1,6 +1,6 @@
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products';
+import { maskProductNumber } from '@pago/domain/products-plain';
 import type { ReactNode } from 'react';
 import type { Selection } from '../lib/app-store';
 

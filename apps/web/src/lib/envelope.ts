@@ -1,4 +1,4 @@
-import type { DetalleError } from '@pago/domain/errors';
+import type { DetalleError } from '@pago/domain/errors-plain';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import type { Family } from '@pago/domain/families';
-import { debitCreditSwitchName } from '@pago/domain/parameters';
+import { debitCreditSwitchName } from '@pago/domain/parameters-plain';
 import { decodeInstallment } from '@pago/domain/selection';
 import type { ProductToPay } from '../../lib/app-store';
 

@@ -1,4 +1,4 @@
-import { BLOCKED_PASSWORD_MESSAGE } from '@pago/domain/errors';
+import { BLOCKED_PASSWORD_MESSAGE } from '@pago/domain/errors-plain';
 import { ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';
 import { PRODUCT_SITE_URL } from '../../lib/env';

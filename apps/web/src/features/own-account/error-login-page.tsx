@@ -1,4 +1,4 @@
-import { errorDetail } from '@pago/domain/errors';
+import { errorDetail } from '@pago/domain/errors-plain';
 import { useEffect } from 'react';
 import { MessageScreen } from '../../components/message-screen';
 import { useAppStore } from '../../lib/app-store';

@@ -1,6 +1,7 @@
 import type { Family } from '@pago/domain/families';
-import { debitCreditSwitchName, graceDaysName, webPaySwitchName } from '@pago/domain/parameters';
-import { applyGraceFilter, detallesOf, isCardMethodOffered, type Producto } from '@pago/domain/products';
+import { debitCreditSwitchName, graceDaysName, webPaySwitchName } from '@pago/domain/parameters-plain';
+import { applyGraceFilter, detallesOf, isCardMethodOffered } from '@pago/domain/products-plain';
+import type { Producto } from '@pago/domain/products';
 import type { Selection } from '../../lib/app-store';
 import { PRODUCT_NAME } from '../../lib/env';
 import { DEFAULT_METHOD_PAY, WEBPAY_METHOD_PAY } from '../../lib/paths';

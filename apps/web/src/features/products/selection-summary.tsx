@@ -1,7 +1,7 @@
 import { isWireDate, wireToScreen } from '@pago/domain/dates';
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products';
+import { maskProductNumber } from '@pago/domain/products-plain';
 import type { InstallmentEntry } from '@pago/domain/selection';
 import { useId } from 'react';
 import type { SelectedProduct } from './selection-request';

@@ -1,8 +1,9 @@
-import { DESCRIPCION_PRODUCTO, MEDIO_PAGO_CUENTA_VISTA, MEDIO_PAGO_WEBPAY, type Pago } from '@pago/domain/call-consultar-pago';
+import { DESCRIPCION_PRODUCTO, MEDIO_PAGO_CUENTA_VISTA, MEDIO_PAGO_WEBPAY } from '@pago/domain/call-consultar-pago-plain';
+import type { Pago } from '@pago/domain/call-consultar-pago';
 import { asArray } from '@pago/domain/as-array';
 import { isWireDate, wireToScreen } from '@pago/domain/dates';
 import { FAMILIES, FAMILY_NAMES } from '@pago/domain/families';
-import { maskProductNumber } from '@pago/domain/products';
+import { maskProductNumber } from '@pago/domain/products-plain';
 
 /** One line of a paid product: 'Cuota Nº 38', '3 cuotas' (participation shares), 'Monto depositado'. */
 export interface VoucherLine {

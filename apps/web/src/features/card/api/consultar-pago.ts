@@ -1,11 +1,7 @@
-import {
-  CONSULTAR_PAGO_PATH,
-  CONSULTAR_PAGO_REQUEST,
-  CONSULTAR_PAGO_RESPONSE,
-  type ConsultarPagoRequest,
-} from '@pago/domain/call-consultar-pago';
+import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_REQUEST, CONSULTAR_PAGO_RESPONSE } from '@pago/domain/call-consultar-pago-plain';
+import type { ConsultarPagoRequest } from '@pago/domain/call-consultar-pago';
 import { CANAL } from '@pago/domain/channel';
-import type { DetalleError } from '@pago/domain/errors';
+import type { DetalleError } from '@pago/domain/errors-plain';
 import { ApiError } from '../../../lib/api-client';
 import { postEnvelope } from '../../../lib/post-envelope';
 

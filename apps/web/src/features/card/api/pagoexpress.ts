@@ -1,4 +1,4 @@
-import type { DetalleError } from '@pago/domain/errors';
+import type { DetalleError } from '@pago/domain/errors-plain';
 import { z } from 'zod';
 import { ApiError, postJson } from '../../../lib/api-client';
 import type { StoreTransaction } from '../card-stores';

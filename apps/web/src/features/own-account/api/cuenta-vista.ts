@@ -19,7 +19,7 @@ import {
   type ProductoPagado,
 } from '@pago/domain/call-cuenta-vista';
 import { CANAL } from '@pago/domain/channel';
-import type { DetalleError } from '@pago/domain/errors';
+import type { DetalleError } from '@pago/domain/errors-plain';
 import { splitRut } from '@pago/domain/rut';
 import { z } from 'zod';
 import { ApiError } from '../../../lib/api-client';

@@ -1,11 +1,7 @@
-import {
-  LISTAR_PRODUCTOS_PATH,
-  LISTAR_PRODUCTOS_RESPONSE,
-  listarProductosOkSchema,
-  type ListarProductosRequest,
-} from '@pago/domain/call-listar';
+import { LISTAR_PRODUCTOS_PATH, LISTAR_PRODUCTOS_RESPONSE } from '@pago/domain/call-listar-plain';
+import type { ListarProductosRequest } from '@pago/domain/call-listar';
 import { CANAL } from '@pago/domain/channel';
-import type { DetalleError } from '@pago/domain/errors';
+import type { DetalleError } from '@pago/domain/errors-plain';
 import type { Producto } from '@pago/domain/products';
 import { ApiError } from '../../../lib/api-client';
 import { startCaptcha } from '../../../lib/captcha';
@@ -16,11 +12,17 @@ export type ListarAnswer =
   | { kind: 'products'; token: string; products: Producto[] }
   | { kind: 'error'; error: DetalleError };
 
+// The answer's schema brings zod (~26 KB): it is downloaded while the captcha is solved and the call is under way,
+// not before step 1 can paint.
+const loadSchema = () => import('@pago/domain/call-listar');
+
 /**
  * Call 2 (specification §7.2) with a solved captcha in the Authorization header. Throws ApiError when there is no
  * business answer (network, non-2xx, unreadable body).
  */
 export async function listarProductos(rut: string, captcha: string): Promise<ListarAnswer> {
+  const schema = loadSchema();
+  schema.catch(() => {});
   const request: ListarProductosRequest = {
     listarDetalleProductosRequest: { userId: rut, canalLlamada: CANAL, rut },
   };
@@ -28,7 +30,7 @@ export async function listarProductos(rut: string, captcha: string): Promise<Lis
     headers: { Authorization: captcha },
   });
   if (answer.kind === 'error') return answer;
-  const parsed = listarProductosOkSchema.safeParse(answer.response);
+  const parsed = (await schema).listarProductosOkSchema.safeParse(answer.response);
   // A 2xx answer that is neither a product list nor an error is a server fault, like a 5xx.
   if (!parsed.success) throw new ApiError('parse', LISTAR_PRODUCTOS_PATH, 200);
   return { kind: 'products', token: parsed.data.token, products: parsed.data.listaProductos };
@@ -42,6 +44,7 @@ const inFlight = new Map<string, Promise<ListarAnswer>>();
 export function loadProducts(rut: string): Promise<ListarAnswer> {
   const pending = inFlight.get(rut);
   if (pending) return pending;
+  loadSchema().catch(() => {});
   const call = startCaptcha()
     .then((captcha) => listarProductos(rut, captcha))
     .finally(() => inFlight.delete(rut));

@@ -4,7 +4,7 @@ import {
   SELECCIONAR_PRODUCTO_RESPONSE,
   type SeleccionarProductoRequest,
 } from '@pago/domain/call-seleccionar';
-import type { DetalleError } from '@pago/domain/errors';
+import type { DetalleError } from '@pago/domain/errors-plain';
 import { ApiError } from '../../../lib/api-client';
 import { postEnvelope } from '../../../lib/post-envelope';
 

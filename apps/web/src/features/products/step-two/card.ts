@@ -1,5 +1,6 @@
 import { formatThousands, parseClpDigits } from '@pago/domain/money';
-import { detallesOf, type DetalleCuota, type Producto } from '@pago/domain/products';
+import { detallesOf } from '@pago/domain/products-plain';
+import type { DetalleCuota, Producto } from '@pago/domain/products';
 import { cardAmountError } from '@pago/domain/selection';
 import type { Selection } from '../../../lib/app-store';
 import { installmentOf, previousEntries } from './common';

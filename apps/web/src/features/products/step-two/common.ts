@@ -1,5 +1,6 @@
 import type { Family } from '@pago/domain/families';
-import { byAge, detallesOf, type DetalleCuota, type Producto } from '@pago/domain/products';
+import { byAge, detallesOf } from '@pago/domain/products-plain';
+import type { DetalleCuota, Producto } from '@pago/domain/products';
 import { decodeInstallment, encodeInstallment, type InstallmentEntry } from '@pago/domain/selection';
 import type { Selection } from '../../../lib/app-store';
 import { ROUTES } from '../../../lib/paths';

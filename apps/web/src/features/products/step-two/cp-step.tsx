@@ -1,5 +1,5 @@
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products';
+import { maskProductNumber } from '@pago/domain/products-plain';
 import { AMOUNT_INPUT_MAX_LENGTH } from '@pago/domain/selection';
 import { useMemo, useState } from 'react';
 import { Notice } from '../../../components/notice';

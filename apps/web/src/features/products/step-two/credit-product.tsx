@@ -1,6 +1,7 @@
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber, type DetalleCuota } from '@pago/domain/products';
+import { maskProductNumber } from '@pago/domain/products-plain';
+import type { DetalleCuota } from '@pago/domain/products';
 import { minimumAmountMessage, partialInputMaxLength } from '@pago/domain/selection';
 import * as Switch from '@radix-ui/react-switch';
 import { useId, useState, type ReactNode } from 'react';

@@ -1,11 +1,12 @@
 import type { Family } from '@pago/domain/families';
-import { graceDaysName } from '@pago/domain/parameters';
-import { maskProductNumber } from '@pago/domain/products';
-import { INSTALMENT_ORDER_MESSAGE } from '@pago/domain/errors';
+import { graceDaysName } from '@pago/domain/parameters-plain';
+import { maskProductNumber } from '@pago/domain/products-plain';
+import { INSTALMENT_ORDER_MESSAGE } from '@pago/domain/errors-plain';
 import { MIXED_OVERDUE_MESSAGE } from '@pago/domain/selection';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Button } from '../../../components/button';
-import { Modal, ModalActions, ModalClose } from '../../../components/modal';
+import { DeferredModal } from '../../../components/deferred-modal';
+import { ModalActions } from '../../../components/modal-actions';
 import { Notice } from '../../../components/notice';
 import { CreditProductCard } from './credit-product';
 import {
@@ -35,6 +36,8 @@ export function CreditsStep({ family }: { family: Family }) {
   const [choices, setChoices] = useState<CreditChoices>(() => initialChoices(view, previousSelection(), family));
   const [orderModal, setOrderModal] = useState(false);
   const [convenioModal, setConvenioModal] = useState(false);
+  // The dialogs must open at once when needed, yet their code is not needed for the instalments to paint.
+  useEffect(() => DeferredModal.preload(), []);
 
   const lines = creditLines(view, choices);
   const canPay = canPayCredits(lines);
@@ -101,22 +104,20 @@ export function CreditsStep({ family }: { family: Family }) {
         })}
       </StepTwoLayout>
 
-      <Modal open={orderModal} onOpenChange={setOrderModal} title="Orden de las cuotas" description={INSTALMENT_ORDER_MESSAGE} closeButton={false}>
+      <DeferredModal open={orderModal} onOpenChange={setOrderModal} title="Orden de las cuotas" description={INSTALMENT_ORDER_MESSAGE} closeButton={false}>
         <ModalActions>
-          <ModalClose asChild>
-            <Button>Aceptar</Button>
-          </ModalClose>
+          <Button onClick={() => setOrderModal(false)}>Aceptar</Button>
         </ModalActions>
-      </Modal>
+      </DeferredModal>
 
-      <Modal open={convenioModal} onOpenChange={setConvenioModal} title="Descuento por planilla" description={CONVENIO_NOTICE} closeButton={false}>
+      <DeferredModal open={convenioModal} onOpenChange={setConvenioModal} title="Descuento por planilla" description={CONVENIO_NOTICE} closeButton={false}>
         <ModalActions>
-          <ModalClose asChild>
-            <Button variant="secondary">Cancelar</Button>
-          </ModalClose>
+          <Button variant="secondary" onClick={() => setConvenioModal(false)}>
+            Cancelar
+          </Button>
           <Button onClick={pay}>Pagar</Button>
         </ModalActions>
-      </Modal>
+      </DeferredModal>
     </>
   );
 }

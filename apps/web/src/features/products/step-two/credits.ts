@@ -1,6 +1,7 @@
 import type { Family } from '@pago/domain/families';
 import { formatThousands, parseClpDigits } from '@pago/domain/money';
-import { applyGraceFilter, CONVENIO, type DetalleCuota, type Producto } from '@pago/domain/products';
+import { applyGraceFilter, CONVENIO } from '@pago/domain/products-plain';
+import type { DetalleCuota, Producto } from '@pago/domain/products';
 import { isOldestFirstPrefix, partialAmountError, toggleInstalment } from '@pago/domain/selection';
 import type { Selection } from '../../../lib/app-store';
 import { installmentOf, oldestFirst, previousEntries } from './common';

@@ -1,5 +1,5 @@
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products';
+import { maskProductNumber } from '@pago/domain/products-plain';
 import { AMOUNT_INPUT_MAX_LENGTH, SAVINGS_MAX_EXCLUSIVE, SAVINGS_MIN } from '@pago/domain/selection';
 import { useId, useState } from 'react';
 import { Notice } from '../../../components/notice';

@@ -75,7 +75,7 @@ describe('step 2 for credits', () => {
     const { user } = renderStepTwo('PC', [pcWithAbono()]);
     await user.click(button('Ver más'));
     await user.click(checkbox('Cuota 23'));
-    const dialog = screen.getByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Debes seleccionar desde la cuota más antigua a la más nueva')).toBeDefined();
     await user.click(within(dialog).getByRole('button', { name: 'Aceptar' }));
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -148,7 +148,7 @@ describe('step 2 for credits', () => {
   it('asks before paying an instalment registered for payroll deduction, then goes to step 3', async () => {
     const { user, location } = renderStepTwo('PC', [pcWithAbono(), pcConvenio()]);
     await user.click(button('Pagar cuotas'));
-    const dialog = screen.getByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
     expect(
       within(dialog).getByText(
         'Atención: Pagarás una cuota de tu crédito de consumo originalmente registrada con la modalidad descuento por planilla.',

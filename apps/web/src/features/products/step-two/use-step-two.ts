@@ -1,5 +1,5 @@
 import type { Family } from '@pago/domain/families';
-import { payButtonName } from '@pago/domain/parameters';
+import { payButtonName } from '@pago/domain/parameters-plain';
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppStore, type Selection } from '../../../lib/app-store';

@@ -5,9 +5,9 @@ import {
   notificationAuthorization,
   type EnviarComprobanteRequest,
 } from '@pago/domain/call-notificaciones';
-import { maskEmail } from '@pago/domain/call-consultar-pago';
+import { maskEmail } from '@pago/domain/call-consultar-pago-plain';
 import { CANAL } from '@pago/domain/channel';
-import { EMAIL_FAILED_MESSAGE, emailSentMessage } from '@pago/domain/errors';
+import { EMAIL_FAILED_MESSAGE, emailSentMessage } from '@pago/domain/errors-plain';
 import { z } from 'zod';
 import { postEnvelope } from '../../../lib/post-envelope';
 
