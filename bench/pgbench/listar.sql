@@ -1,15 +1,14 @@
 -- Call 2 (POST /prod/producto/listar), statement by statement as the API sends them (each in its own implicit
--- transaction, as the service runs them), for one benchmark member chosen at random.
+-- transaction, as the service runs them), for one benchmark member chosen at random. Written from PostgreSQL's
+-- statement log of one flow (log_statement = 'all'). The API sends them as named prepared statements (parsed and
+-- planned once per pooled connection); spent captchas are pruned by a timer of each replica, not per call.
 -- Variables from bench/run.mjs: -D first=30000000 -D members=N.
 \set n :first + random(0, :members - 1)
 \set sig random(1, 9007199254740991)
 \set tok random(1, 9007199254740991)
--- captcha-service: spend the solution, prune expired ones
+-- captcha-service: spend the solution
 insert into "captcha_uses" ("signature", "expires_at", "used_at") values (:sig, now() + interval '5 minutes', default) on conflict do nothing returning "signature";
-delete from "captcha_uses" where "captcha_uses"."expires_at" < now() - interval '1 minute';
--- product-repository: the member, their products, the instalments
-select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n) \gset m_
-select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at" from "products" where "products"."member_id" = :m_id order by "products"."family" asc, "products"."numero_producto" asc \gset p_
-select "id", "product_id", "numero_cuota", "monto_original", "monto_pendiente", "pago_minimo", "fecha_vencimiento", "medio_pago", "paid_at" from "instalments" where "instalments"."product_id" in (:p_id) order by "instalments"."fecha_vencimiento" asc, "instalments"."numero_cuota" asc;
+-- product-repository: the member with their products and instalments, as JSON, in one statement
+select "id", "list_notice_code", (select coalesce(json_agg(json_build_array("p"."id", "p"."member_id", "p"."family", "p"."numero_producto", "p"."permite_abono", "p"."permite_multiple_abono", "p"."monto_minimo_abono_multiple", "p"."fecha_vigencia_abono", "p"."fecha_facturacion", "p"."deuda_total", "p"."deuda_total_internacional", "p"."cupo_total", "p"."numero_cuotas_pactadas", "p"."saldo", "p"."created_at", (select coalesce(json_agg(json_build_array("i"."id", "i"."product_id", "i"."numero_cuota", "i"."monto_original", "i"."monto_pendiente", "i"."pago_minimo", "i"."fecha_vencimiento", "i"."medio_pago", "i"."paid_at") order by "i"."fecha_vencimiento", "i"."numero_cuota"), '[]') from "instalments" i where "i"."product_id" = "p"."id")) order by "p"."family", "p"."numero_producto"), '[]') from "products" p where "p"."member_id" = "members"."id") as "products" from "members" where "members"."rut" = bench_rut(:n);
 -- session-service: the new session
 insert into "sessions" ("id", "token_hash", "rut", "created_at", "last_seen_at", "revoked_at") values (default, :tok, bench_rut(:n), default, default, default) returning "id", "rut";

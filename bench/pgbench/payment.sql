@@ -20,18 +20,14 @@
 
 -- Call 2, listar (implicit transactions)
 insert into "captcha_uses" ("signature", "expires_at", "used_at") values (:sig, now() + interval '5 minutes', default) on conflict do nothing returning "signature";
-delete from "captcha_uses" where "captcha_uses"."expires_at" < now() - interval '1 minute';
-select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n) \gset m_
-select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at" from "products" where "products"."member_id" = :m_id order by "products"."family" asc, "products"."numero_producto" asc \gset p_
-select "id", "product_id", "numero_cuota", "monto_original", "monto_pendiente", "pago_minimo", "fecha_vencimiento", "medio_pago", "paid_at" from "instalments" where "instalments"."product_id" in (:p_id) order by "instalments"."fecha_vencimiento" asc, "instalments"."numero_cuota" asc;
+select "id", "list_notice_code", (select coalesce(json_agg(json_build_array("p"."id", "p"."member_id", "p"."family", "p"."numero_producto", "p"."permite_abono", "p"."permite_multiple_abono", "p"."monto_minimo_abono_multiple", "p"."fecha_vigencia_abono", "p"."fecha_facturacion", "p"."deuda_total", "p"."deuda_total_internacional", "p"."cupo_total", "p"."numero_cuotas_pactadas", "p"."saldo", "p"."created_at", (select coalesce(json_agg(json_build_array("i"."id", "i"."product_id", "i"."numero_cuota", "i"."monto_original", "i"."monto_pendiente", "i"."pago_minimo", "i"."fecha_vencimiento", "i"."medio_pago", "i"."paid_at") order by "i"."fecha_vencimiento", "i"."numero_cuota"), '[]') from "instalments" i where "i"."product_id" = "p"."id")) order by "p"."family", "p"."numero_producto"), '[]') from "products" p where "p"."member_id" = "members"."id") as "products" from "members" where "members"."rut" = bench_rut(:n) \gset m_
 insert into "sessions" ("id", "token_hash", "rut", "created_at", "last_seen_at", "revoked_at") values (default, :tok, bench_rut(:n), default, default, default) returning "id", "rut" \gset s_
 
 -- Call 3, seleccionar
 select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
 update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."rut" = bench_rut(:n) and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
 select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n);
-select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at" from "products" where ("products"."member_id" = :m_id and "products"."family" = 'PC') order by "products"."family" asc, "products"."numero_producto" asc;
-select "id", "product_id", "numero_cuota", "monto_original", "monto_pendiente", "pago_minimo", "fecha_vencimiento", "medio_pago", "paid_at" from "instalments" where "instalments"."product_id" in (:p_id) order by "instalments"."fecha_vencimiento" asc, "instalments"."numero_cuota" asc;
+select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at", (select coalesce(json_agg(json_build_array("i"."id", "i"."product_id", "i"."numero_cuota", "i"."monto_original", "i"."monto_pendiente", "i"."pago_minimo", "i"."fecha_vencimiento", "i"."medio_pago", "i"."paid_at") order by "i"."fecha_vencimiento", "i"."numero_cuota"), '[]') from "instalments" i where "i"."product_id" = "products"."id") as "instalments" from "products" where ("products"."member_id" = :m_id and "products"."family" = 'PC') order by "products"."family" asc, "products"."numero_producto" asc \gset p_
 -- pgbench only: the oldest instalment still owed, which the API (and the browser) pick from the listing in JavaScript
 select "id" as "i_id", "numero_cuota" as "i_cuota", "fecha_vencimiento" as "i_fecha", "monto_pendiente" as "i_monto" from "instalments" where "product_id" = :p_id and "monto_pendiente" > 0 order by "fecha_vencimiento", "numero_cuota" limit 1 \gset
 begin;
@@ -41,12 +37,11 @@ commit;
 
 -- Call 4, autentica
 insert into "captcha_uses" ("signature", "expires_at", "used_at") values (:sig2, now() + interval '5 minutes', default) on conflict do nothing returning "signature";
-delete from "captcha_uses" where "captcha_uses"."expires_at" < now() - interval '1 minute';
 select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
 update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
 begin;
 select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
-select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n) for update;
+select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n) for no key update;
 -- (the API verifies the password here, argon2id, with this transaction open)
 select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."member_id" = :m_id \gset a_
 update "members" set "password_failures" = :zero where "members"."id" = :m_id;
@@ -79,9 +74,9 @@ select "id", "member_id", "serial", "cells", "failures", "blocked_at" from "coor
 update "authorizations" set "status" = 'used', "decided_at" = now() where "authorizations"."id" = :au_id;
 update "coordinate_cards" set "failures" = :zero where "coordinate_cards"."id" = :c_id;
 select "id", "id_transaccion", "product_id", "instalment_id", "numero_cuota", "monto", "fecha_vencimiento", "authorization_code", "status" from "transaction_items" where "transaction_items"."id_transaccion" = (:trx)::text order by "transaction_items"."product_id" asc, "transaction_items"."numero_cuota" asc \gset ti_
-select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."id" = :a_id for update \gset acc_
-select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at" from "products" where "products"."id" in (:p_id) order by "products"."id" asc for update;
-select "id", "product_id", "numero_cuota", "monto_original", "monto_pendiente", "pago_minimo", "fecha_vencimiento", "medio_pago", "paid_at" from "instalments" where "instalments"."id" in (:i_id) order by "instalments"."id" asc for update;
+select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."id" = :a_id for no key update \gset acc_
+select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at" from "products" where "products"."id" in (:p_id) order by "products"."id" asc for no key update;
+select "id", "product_id", "numero_cuota", "monto_original", "monto_pendiente", "pago_minimo", "fecha_vencimiento", "medio_pago", "paid_at" from "instalments" where "instalments"."id" in (:i_id) order by "instalments"."id" asc for no key update;
 \set saldo :acc_saldo - :i_monto
 update "accounts" set "saldo" = :saldo where "accounts"."id" = :a_id;
 update "instalments" set "monto_pendiente" = "instalments"."monto_pendiente" - :i_monto, "pago_minimo" = greatest("instalments"."pago_minimo" - :i_monto, 0), "paid_at" = case when "instalments"."monto_pendiente" - :i_monto = 0 then now() else null end where "instalments"."id" = :i_id;

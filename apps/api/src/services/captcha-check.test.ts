@@ -1,8 +1,8 @@
 import { createChallenge, solveChallenge, verifySolution, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { checkCaptcha, type CaptchaPayload } from './captcha-check';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { checkCaptcha, issueChallenge, type CaptchaPayload } from './captcha-check';
 
 const SECRETS = { signature: 'captcha-check-secret', keySignature: 'captcha-check-secret:key' };
 
@@ -118,5 +118,91 @@ describe('checkCaptcha', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('issueChallenge', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const secret = fc.oneof(fc.string({ minLength: 1 }), fc.string({ minLength: 32, maxLength: 64, unit: 'grapheme-ascii' }));
+
+  it('issues what altcha-lib’s createChallenge issues from the same random bytes, byte for byte', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        secret,
+        fc.integer({ min: 0, max: 0xffff_ffff }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1000, max: 4_000_000_000_000 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        async (signatureSecret, counter, cost, expiresAtMs, entropy) => {
+          const secrets = { signature: signatureSecret, keySignature: `${signatureSecret}:key` };
+          let offset = 0;
+          // altcha-lib draws the nonce, then the salt, 16 bytes each.
+          vi.spyOn(globalThis.crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+            const bytes = array as unknown as Uint8Array;
+            bytes.set(entropy.subarray(offset, offset + bytes.length));
+            offset += bytes.length;
+            return array;
+          });
+          const theirs = await createChallenge({
+            algorithm: 'SHA-256',
+            cost,
+            counter,
+            deriveKey,
+            hmacSignatureSecret: secrets.signature,
+            hmacKeySignatureSecret: secrets.keySignature,
+            expiresAt: new Date(expiresAtMs),
+          });
+          vi.restoreAllMocks();
+          const ours = issueChallenge({ secrets, counter, cost, expiresAt: new Date(expiresAtMs), entropy: Buffer.from(entropy) });
+          expect(offset).toBe(32);
+          expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+          expect(ours).toStrictEqual(theirs);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('issues challenges that altcha-lib solves and verifies, and that checkCaptcha accepts', async () => {
+    await fc.assert(
+      fc.asyncProperty(secret, fc.integer({ min: 0, max: 400 }), async (signatureSecret, counter) => {
+        const secrets = { signature: signatureSecret, keySignature: `${signatureSecret}:key` };
+        const challenge = issueChallenge({ secrets, counter, cost: 1, expiresAt: new Date(Date.now() + 300_000) });
+        expect(Object.keys(challenge.parameters)).toEqual(['algorithm', 'cost', 'expiresAt', 'keyLength', 'keyPrefix', 'keySignature', 'nonce', 'salt']);
+        expect(challenge.parameters).toMatchObject({ algorithm: 'SHA-256', cost: 1, keyLength: 32 });
+        expect(challenge.parameters.nonce).toMatch(/^[0-9a-f]{32}$/);
+        expect(challenge.parameters.salt).toMatch(/^[0-9a-f]{32}$/);
+        expect(challenge.signature).toMatch(/^[0-9a-f]{64}$/);
+        // What the browser receives is JSON: solve what went over the wire.
+        const wire = JSON.parse(JSON.stringify(challenge)) as Challenge;
+        const solution = await solveChallenge({ challenge: wire, deriveKey });
+        expect(solution?.counter).toBe(counter);
+        const payload = { challenge: wire, solution: { counter: solution!.counter, derivedKey: solution!.derivedKey } } as CaptchaPayload;
+        const verified = await verifySolution({
+          challenge: wire,
+          solution: payload.solution as Solution,
+          deriveKey,
+          hmacSignatureSecret: secrets.signature,
+          hmacKeySignatureSecret: secrets.keySignature,
+        });
+        expect(verified.verified).toBe(true);
+        // And without the key signature's shortcut: the library derives the key again from the counter.
+        const rederived = await verifySolution({ challenge: wire, solution: payload.solution as Solution, deriveKey, hmacSignatureSecret: secrets.signature });
+        expect(rederived.verified).toBe(true);
+        expect(checkCaptcha(payload, secrets)).toBe('verified');
+        expect(checkCaptcha(payload, { ...secrets, signature: `${secrets.signature}x` })).toBe('invalid');
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses a counter or a cost altcha-lib would refuse', () => {
+    const base = { secrets: SECRETS, cost: 1, expiresAt: new Date(Date.now() + 1000) };
+    for (const counter of [-1, 1.5, 2 ** 32, Number.NaN]) expect(() => issueChallenge({ ...base, counter })).toThrow(RangeError);
+    for (const cost of [0, -1, 1.5]) expect(() => issueChallenge({ ...base, counter: 1, cost })).toThrow(RangeError);
+    for (const expiresAt of [new Date(0), new Date(Number.NaN)]) expect(() => issueChallenge({ ...base, counter: 1, expiresAt })).toThrow(RangeError);
   });
 });

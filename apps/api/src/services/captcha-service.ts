@@ -1,16 +1,27 @@
-import { createChallenge, randomInt, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { randomInt, type Challenge } from 'altcha-lib';
 import { lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import { preparedPerHandle } from '../db/prepared';
 import { captchaUses } from '../db/schema';
-import { checkCaptcha } from './captcha-check';
+import { loggableError } from '../loggable-error';
+import { checkCaptcha, issueChallenge } from './captcha-check';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 // SHA-256 with one iteration per attempt and 5–10 thousand attempts: ~60 ms in Node here, well under a second
 // in a phone's browser, yet each listing costs a bot real work.
-const ALGORITHM = 'SHA-256';
 const COST = 1;
+/** How often each replica deletes the spent solutions of long-expired challenges. */
+export const PRUNE_INTERVAL_MS = 60_000;
+
+const spend = preparedPerHandle('captcha_spend', (db) =>
+  db
+    .insert(captchaUses)
+    .values({ signature: sql.placeholder('signature'), expiresAt: sql.placeholder('expiresAt') })
+    .onConflictDoNothing()
+    .returning({ signature: captchaUses.signature }),
+);
 
 const payloadSchema = z.object({
   challenge: z.object({
@@ -35,16 +46,24 @@ export type CaptchaService = ReturnType<typeof createCaptchaService>;
 
 export function createCaptchaService(db: Db, options: { secret: string; counter: { min: number; max: number } }) {
   // The key-signature secret is derived so that one configured secret is enough.
-  const keySecret = `${options.secret}:key`;
+  const secrets = { signature: options.secret, keySignature: `${options.secret}:key` };
+  let pruning: { timer: NodeJS.Timeout; running: Promise<void> | null } | null = null;
+
+  /**
+   * Spent solutions of challenges that expired over a minute ago can no longer be replayed (checkCaptcha refuses an
+   * expired challenge first), so they are deleted. The minute covers a replica's clock running behind the database's.
+   */
+  const pruneSpent = async (): Promise<void> => {
+    await db.delete(captchaUses).where(lt(captchaUses.expiresAt, sql`now() - interval '1 minute'`));
+  };
+
   return {
-    async challenge(): Promise<Challenge> {
-      return createChallenge({
-        algorithm: ALGORITHM,
-        cost: COST,
+    challenge(): Challenge {
+      return issueChallenge({
+        secrets,
+        // altcha-lib's randomInt takes (max, min): this draws from min + 1 to max, as the service always has.
         counter: randomInt(options.counter.min, options.counter.max),
-        deriveKey,
-        hmacSignatureSecret: options.secret,
-        hmacKeySignatureSecret: keySecret,
+        cost: COST,
         expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
       });
     },
@@ -66,18 +85,46 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
       const parsed = payloadSchema.safeParse(decoded);
       if (!parsed.success) return { ok: false, reason: 'malformed' };
       const { challenge } = parsed.data;
-      const verdict = checkCaptcha(parsed.data, { signature: options.secret, keySignature: keySecret });
+      const verdict = checkCaptcha(parsed.data, secrets);
       if (verdict !== 'verified') return { ok: false, reason: verdict };
       const expiresAt = new Date((challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_MS / 1000) * 1000);
-      const inserted = await db
-        .insert(captchaUses)
-        .values({ signature: challenge.signature, expiresAt })
-        .onConflictDoNothing()
-        .returning({ signature: captchaUses.signature });
+      // The primary key makes the spend single-use across requests and replicas: a second insert of the same
+      // signature, even a concurrent one, inserts nothing and returns no row.
+      const inserted = await spend(db).execute({ signature: challenge.signature, expiresAt });
       if (inserted.length === 0) return { ok: false, reason: 'replayed' };
-      // Keep the table small: spent solutions of expired challenges can no longer be replayed anyway.
-      await db.delete(captchaUses).where(lt(captchaUses.expiresAt, sql`now() - interval '1 minute'`));
       return { ok: true };
+    },
+
+    pruneSpent,
+
+    /**
+     * Keeps the table of spent solutions bounded, off the request path: every replica prunes on its own timer, which
+     * never holds the process open. A failure (the database away) is logged and tried again at the next tick.
+     */
+    startPruning(log: FastifyBaseLogger, intervalMs = PRUNE_INTERVAL_MS): void {
+      if (pruning) return;
+      const state: { timer: NodeJS.Timeout; running: Promise<void> | null } = {
+        timer: setInterval(() => {
+          if (state.running) return;
+          state.running = pruneSpent()
+            .catch((error: unknown) => log.error({ error: loggableError(error) }, 'pruning spent captchas failed'))
+            .finally(() => {
+              state.running = null;
+            });
+        }, intervalMs),
+        running: null,
+      };
+      state.timer.unref();
+      pruning = state;
+    },
+
+    /** Stops the timer and waits for a pruning under way, so that the database can be closed after it. */
+    async stopPruning(): Promise<void> {
+      const state = pruning;
+      pruning = null;
+      if (!state) return;
+      clearInterval(state.timer);
+      await state.running;
     },
   };
 }

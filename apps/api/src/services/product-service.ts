@@ -4,7 +4,7 @@ import { maskRut } from '@pago/domain/rut';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
-import { findMemberByRut, loadMemberProducts } from '../repositories/product-repository';
+import { findMemberWithProducts } from '../repositories/product-repository';
 import { toWireProduct } from './product-view';
 import { createSession } from './session-service';
 
@@ -19,13 +19,15 @@ export function createProductService(db: Db, clock: Clock) {
      * empty list), so the list does not tell who is a member.
      */
     async list(rut: string, requestId: string): Promise<ListResult> {
-      const member = await findMemberByRut(db, rut);
-      if (member?.listNoticeCode) {
-        await appendAudit(db, { kind: 'listar.aviso', rutMasked: maskRut(rut), requestId, detail: { codigo: member.listNoticeCode } });
-        return { ok: false, codigo: member.listNoticeCode };
+      // One statement: the member and everything they owe, from one snapshot.
+      const found = await findMemberWithProducts(db, rut);
+      const notice = found?.member.listNoticeCode;
+      if (notice) {
+        await appendAudit(db, { kind: 'listar.aviso', rutMasked: maskRut(rut), requestId, detail: { codigo: notice } });
+        return { ok: false, codigo: notice };
       }
       const today = businessToday(clock());
-      const rows = member ? await loadMemberProducts(db, member.id) : [];
+      const rows = found?.products ?? [];
       const productos = rows.map((row) => toWireProduct(row, today)).filter((p): p is Producto => p !== null);
       const { token } = await createSession(db, rut);
       return { ok: true, token, productos };

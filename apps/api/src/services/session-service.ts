@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
 import type { DbOrTx } from '../db/client';
+import { preparedPerHandle } from '../db/prepared';
 import { sessions } from '../db/schema';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -13,32 +14,46 @@ export interface SessionRow {
   rut: string;
 }
 
+const insertSession = preparedPerHandle('session_insert', (db) =>
+  db
+    .insert(sessions)
+    .values({ tokenHash: sql.placeholder('tokenHash'), rut: sql.placeholder('rut') })
+    .returning({ id: sessions.id, rut: sessions.rut }),
+);
+
 /** Opaque 256-bit token for the member's browser; only its hash is stored. */
 export async function createSession(db: DbOrTx, rut: string): Promise<{ token: string; session: SessionRow }> {
   const token = randomBytes(32).toString('base64url');
-  const [row] = await db.insert(sessions).values({ tokenHash: hashToken(token), rut }).returning({ id: sessions.id, rut: sessions.rut });
+  const [row] = await insertSession(db).execute({ tokenHash: hashToken(token), rut });
   if (!row) throw new Error('session insert returned nothing');
   return { token, session: row };
 }
+
+/** Calls that carry no RUT of the member (login, voucher query) are bound through the token alone. */
+const touch = (db: DbOrTx, boundToRut: boolean) =>
+  db
+    .update(sessions)
+    .set({ lastSeenAt: sql`now()` })
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        boundToRut ? eq(sessions.rut, sql.placeholder('rut')) : undefined,
+        isNull(sessions.revokedAt),
+        sql`${sessions.lastSeenAt} > now() - make_interval(mins => ${sql.placeholder('timeoutMinutes')})`,
+        sql`${sessions.createdAt} > now() - make_interval(mins => ${sql.placeholder('lifetimeMinutes')})`,
+      ),
+    )
+    .returning({ id: sessions.id, rut: sessions.rut });
+
+const touchByToken = preparedPerHandle('session_touch', (db) => touch(db, false));
+const touchByTokenAndRut = preparedPerHandle('session_touch_rut', (db) => touch(db, true));
 
 /**
  * The session behind a token, if it is bound to this RUT (when the call names one), not revoked, and neither idle past the timeout nor past
  * its absolute lifetime; touching it slides the inactivity window. Time is the database's, shared by all replicas.
  */
 export async function touchSession(db: DbOrTx, token: string, rut: string | null, timeoutMinutes: number): Promise<SessionRow | null> {
-  const rows = await db
-    .update(sessions)
-    .set({ lastSeenAt: sql`now()` })
-    .where(
-      and(
-        eq(sessions.tokenHash, hashToken(token)),
-        // Calls that carry no RUT of the member (login, voucher query) are bound through the token alone.
-        rut === null ? undefined : eq(sessions.rut, rut),
-        isNull(sessions.revokedAt),
-        sql`${sessions.lastSeenAt} > now() - make_interval(mins => ${timeoutMinutes})`,
-        sql`${sessions.createdAt} > now() - make_interval(mins => ${ABSOLUTE_LIFETIME_MINUTES})`,
-      ),
-    )
-    .returning({ id: sessions.id, rut: sessions.rut });
+  const values = { tokenHash: hashToken(token), rut, timeoutMinutes, lifetimeMinutes: ABSOLUTE_LIFETIME_MINUTES };
+  const rows = await (rut === null ? touchByToken : touchByTokenAndRut)(db).execute(values);
   return rows[0] ?? null;
 }

@@ -1,0 +1,115 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAMILIES } from '@pago/domain/families';
+import type { Database, Db, DbOrTx } from '../db/client';
+import { DEMO_MEMBERS } from '../db/demo-data';
+import { instalments, members, products } from '../db/schema';
+import { seedDemoMembers } from '../db/seed';
+import { anotherReplica, DATABASE_KINDS, openTestDatabase } from '../test/test-app';
+import { findMemberByRut, findMemberWithProducts, loadMemberProducts, type ProductWithInstalments } from './product-repository';
+
+/** The reads as plain selects, one row per instalment: what the JSON reads must reproduce exactly. */
+async function plainProducts(db: DbOrTx, memberId: string, family?: string): Promise<ProductWithInstalments[]> {
+  const productRows = (
+    await db.select().from(products).where(eq(products.memberId, memberId)).orderBy(asc(products.family), asc(products.numeroProducto))
+  ).filter((p) => !family || p.family === family);
+  if (productRows.length === 0) return [];
+  const instalmentRows = await db
+    .select()
+    .from(instalments)
+    .where(
+      inArray(
+        instalments.productId,
+        productRows.map((p) => p.id),
+      ),
+    )
+    .orderBy(asc(instalments.fechaVencimiento), asc(instalments.numeroCuota));
+  return productRows.map((product) => ({ product, instalments: instalmentRows.filter((i) => i.productId === product.id) }));
+}
+
+const EDGE_RUT = '22222222-2';
+const NOBODY = '5126663-3';
+
+describe.each(DATABASE_KINDS)('product reads on %s', (kind) => {
+  let database: Database;
+  let db: Db;
+  let ruts: string[];
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    db = database.db;
+    await seedDemoMembers(db, new Date('2026-11-21T16:00:00Z'));
+    // What the demo data lacks: instalments stored out of order with one due date shared, a paid one with a
+    // timestamp to the microsecond, product numbers that sort as text, a member's name and products in non-ASCII.
+    const [member] = await db.insert(members).values({ rut: EDGE_RUT, name: 'Ñandú Öhlmann', email: 'n@example.cl' }).returning();
+    const [credit, card] = await db
+      .insert(products)
+      .values([
+        { memberId: member!.id, family: 'PC', numeroProducto: '10', fechaVigenciaAbono: '2026-12-31', permiteAbono: true, montoMinimoAbonoMultiple: 7 },
+        { memberId: member!.id, family: 'PC', numeroProducto: '9', deudaTotal: 2_000_000_000 },
+        { memberId: member!.id, family: 'TC', numeroProducto: 'A-1', fechaFacturacion: '2026-11-05', cupoTotal: 1 },
+      ])
+      .returning();
+    await db.insert(instalments).values([
+      { productId: credit!.id, numeroCuota: 3, montoOriginal: 10, montoPendiente: 10, fechaVencimiento: '2027-01-01', medioPago: 'CONVENIO' },
+      { productId: credit!.id, numeroCuota: 1, montoOriginal: 10, montoPendiente: 0, fechaVencimiento: '2027-01-01', paidAt: new Date('2026-11-20T10:11:12.345Z') },
+      { productId: credit!.id, numeroCuota: 2, montoOriginal: 10, montoPendiente: 5, pagoMinimo: 5, fechaVencimiento: '2026-12-01' },
+      { productId: card!.id, numeroCuota: 1, montoOriginal: 350_000, montoPendiente: 350_000, fechaVencimiento: '2026-11-25' },
+    ]);
+    // A timestamp with microseconds, as now() writes them.
+    await db.execute(sql`update instalments set paid_at = '2026-11-20 10:11:12.345678+00' where paid_at is not null`);
+    ruts = [...DEMO_MEMBERS.map((m) => m.rut), EDGE_RUT];
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('reads each member with their products and instalments exactly as the plain selects do, in one statement', async () => {
+    for (const rut of ruts) {
+      const [member] = await db.select().from(members).where(eq(members.rut, rut));
+      const found = await findMemberWithProducts(db, rut);
+      expect(found, rut).toEqual({ member: { id: member!.id, listNoticeCode: member!.listNoticeCode }, products: await plainProducts(db, member!.id) });
+    }
+    expect(await findMemberWithProducts(db, NOBODY)).toBeNull();
+    const edge = (await findMemberWithProducts(db, EDGE_RUT))!;
+    expect(edge.products.map((p) => p.product.numeroProducto)).toEqual(['10', '9', 'A-1']);
+    expect(edge.products[0]!.instalments.map((i) => i.numeroCuota)).toEqual([2, 1, 3]);
+    expect(edge.products[0]!.instalments[1]!.paidAt).toEqual(new Date('2026-11-20T10:11:12.345Z'));
+  });
+
+  it('reads a member and their products of one family as the plain selects do', async () => {
+    for (const rut of ruts) {
+      const [member] = await db.select().from(members).where(eq(members.rut, rut));
+      expect(await findMemberByRut(db, rut)).toEqual(member);
+      expect(await loadMemberProducts(db, member!.id)).toEqual(await plainProducts(db, member!.id));
+      for (const family of FAMILIES) expect(await loadMemberProducts(db, member!.id, family)).toEqual(await plainProducts(db, member!.id, family));
+    }
+    expect(await findMemberByRut(db, NOBODY)).toBeNull();
+  });
+
+  it('answers the same inside a transaction, and to another replica', async () => {
+    const replica = anotherReplica(kind, db);
+    const [member] = await db.select().from(members).where(eq(members.rut, '11111111-1'));
+    const expected = await plainProducts(db, member!.id);
+    await db.transaction(async (tx) => {
+      expect(await findMemberByRut(tx, '11111111-1')).toEqual(member);
+      expect(await loadMemberProducts(tx, member!.id)).toEqual(expected);
+      expect((await findMemberWithProducts(tx, '11111111-1'))?.products).toEqual(expected);
+    });
+    expect((await findMemberWithProducts(replica, '11111111-1'))?.products).toEqual(expected);
+  });
+
+  it('reads inside a transaction what the transaction sees', async () => {
+    const [member] = await db.select().from(members).where(eq(members.rut, EDGE_RUT));
+    const rolledBack = new Error('roll back');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.update(products).set({ deudaTotal: 1 }).where(eq(products.memberId, member!.id));
+        const inside = await loadMemberProducts(tx, member!.id, 'PC');
+        expect(inside.map((p) => p.product.deudaTotal)).toEqual([1, 1]);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    expect((await loadMemberProducts(db, member!.id, 'PC')).map((p) => p.product.deudaTotal)).toEqual([0, 2_000_000_000]);
+  });
+});

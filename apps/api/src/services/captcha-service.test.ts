@@ -1,0 +1,132 @@
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Database } from '../db/client';
+import { captchaUses } from '../db/schema';
+import { DATABASE_KINDS, openTestDatabase, startTestApp } from '../test/test-app';
+import { issueChallenge } from './captcha-check';
+import { createCaptchaService, PRUNE_INTERVAL_MS } from './captcha-service';
+
+const SECRET = 'captcha-service-test-secret-0123456789';
+const SECRETS = { signature: SECRET, keySignature: `${SECRET}:key` };
+
+/** A solved challenge as the browser sends it, expiring `expiresInSeconds` from now (negative: already expired). */
+async function solved(expiresInSeconds = 300): Promise<{ header: string; signature: string }> {
+  const challenge = issueChallenge({ secrets: SECRETS, counter: 25, cost: 1, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) });
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return { header: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'), signature: challenge.signature };
+}
+
+const spentSignatures = async (database: Database) => (await database.db.select({ signature: captchaUses.signature }).from(captchaUses)).map((r) => r.signature).sort();
+
+/** A spent solution whose challenge expired `ago` (an SQL interval) by the database's clock. */
+const spentExpired = (database: Database, signature: string, ago = '10 minutes') =>
+  database.db.insert(captchaUses).values({ signature, expiresAt: sql`now() - ${ago}::interval` as unknown as Date });
+
+const silentLog = () => ({ error: vi.fn(), warn: vi.fn(), info: vi.fn() }) as unknown as FastifyBaseLogger & { error: ReturnType<typeof vi.fn> };
+
+describe.each(DATABASE_KINDS)('captcha service on %s', (kind) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  afterEach(async () => {
+    await database.db.delete(captchaUses);
+  });
+
+  const service = () => createCaptchaService(database.db, { secret: SECRET, counter: { min: 1, max: 50 } });
+
+  it('issues challenges its own check accepts, with counters in the configured range', async () => {
+    const captcha = createCaptchaService(database.db, { secret: SECRET, counter: { min: 10, max: 14 } });
+    for (let i = 0; i < 20; i++) {
+      const challenge = captcha.challenge();
+      const solution = await solveChallenge({ challenge, deriveKey });
+      expect(solution!.counter).toBeGreaterThanOrEqual(11);
+      expect(solution!.counter).toBeLessThanOrEqual(14);
+      const header = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+      expect(await captcha.verifyAndSpend(header)).toEqual({ ok: true });
+    }
+  });
+
+  it('spends a solution once, even when it arrives many times at once', async () => {
+    const captcha = service();
+    const { header } = await solved();
+    const results = await Promise.all(Array.from({ length: 12 }, () => captcha.verifyAndSpend(header)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok && r.reason === 'replayed')).toHaveLength(11);
+    // Another replica (another service on the same database) refuses it too.
+    expect(await service().verifyAndSpend(header)).toEqual({ ok: false, reason: 'replayed' });
+  });
+
+  it('prunes only the solutions of challenges expired over a minute ago; a live one stays refused', async () => {
+    const captcha = service();
+    const live = await solved();
+    expect(await captcha.verifyAndSpend(live.header)).toEqual({ ok: true });
+    await spentExpired(database, 'expired-long-ago');
+    await spentExpired(database, 'expired-just-now', '10 seconds');
+    await captcha.pruneSpent();
+    expect(await spentSignatures(database)).toEqual(['expired-just-now', live.signature].sort());
+    expect(await captcha.verifyAndSpend(live.header)).toEqual({ ok: false, reason: 'replayed' });
+    // A pruned solution's challenge has expired, so it is refused before the table is consulted.
+    const old = await solved(-120);
+    expect(await captcha.verifyAndSpend(old.header)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('prunes on its timer until stopped, and a failing pruning is logged, not thrown', async () => {
+    const captcha = service();
+    const log = silentLog();
+    captcha.startPruning(log, 20);
+    await spentExpired(database, 'old');
+    await vi.waitFor(async () => expect(await spentSignatures(database)).toEqual([]), { timeout: 5_000, interval: 20 });
+    await captcha.stopPruning();
+    await spentExpired(database, 'old-again');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await spentSignatures(database)).toEqual(['old-again']);
+    expect(log.error).not.toHaveBeenCalled();
+
+    // A database that is gone: every tick fails and is logged, without the process noticing.
+    const gone = await openTestDatabase(kind);
+    const orphan = createCaptchaService(gone.db, { secret: SECRET, counter: { min: 1, max: 50 } });
+    await gone.close();
+    const failing = silentLog();
+    orphan.startPruning(failing, 20);
+    await vi.waitFor(() => expect(failing.error.mock.calls.length).toBeGreaterThanOrEqual(2), { timeout: 5_000, interval: 20 });
+    await orphan.stopPruning();
+    const [fields, message] = failing.error.mock.calls[0]!;
+    expect(message).toBe('pruning spent captchas failed');
+    expect(fields).toEqual({ error: expect.objectContaining({ message: expect.any(String) }) });
+    expect(JSON.stringify(fields)).not.toContain(SECRET);
+  });
+});
+
+describe('captcha pruning in the app', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs on every replica’s timer from start to close', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const t = await startTestApp('pglite');
+    let open = true;
+    try {
+      await spentExpired(t.database, 'before-the-tick');
+      vi.advanceTimersByTime(PRUNE_INTERVAL_MS);
+      await vi.waitFor(async () => expect(await spentSignatures(t.database)).toEqual([]), { timeout: 5_000, interval: 20 });
+
+      await t.app.close();
+      open = false;
+      await spentExpired(t.database, 'after-close');
+      vi.advanceTimersByTime(PRUNE_INTERVAL_MS * 3);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await spentSignatures(t.database)).toEqual(['after-close']);
+    } finally {
+      if (open) await t.app.close();
+      await t.database.close();
+    }
+  });
+});
