@@ -2,7 +2,7 @@ import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
 import { detallesOf, type Producto } from '@pago/domain/products';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parameters, transactionItems, transactions } from '../../../db/schema';
+import { transactionItems, transactions } from '../../../db/schema';
 import { listProducts, postSeleccionar } from '../../../test/member-calls';
 import { businessNoon, DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
 
