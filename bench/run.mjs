@@ -111,13 +111,17 @@ async function load(name, spec) {
   return result;
 }
 
-/** pgbench with `clients` connections (the API's pool size) and one thread, extended protocol, as the API's driver. */
-async function pgbench(name, script, url, defines) {
+/**
+ * pgbench with `clients` connections (the API's pool size) and one thread, with the API driver's protocol: `prepared`
+ * where the API sends every statement of the script as a prepared statement (the listing), `extended` where most
+ * run unprepared inside transactions (the payment).
+ */
+async function pgbench(name, script, url, defines, protocol) {
   const u = new URL(url);
   const args = [
     '-n',
     '-M',
-    'extended',
+    protocol,
     '-c',
     String(CONNECTIONS),
     '-j',
@@ -243,7 +247,7 @@ async function main() {
       const max = await load('listar-api-max', { ...listar, captchasFile: await captchas('listar-max', estimate) });
       const rate = Math.round(max.requestsPerSecond * TARGETS.loadFraction);
       const steady = await load('listar-api-70%', { ...listar, overallRate: rate, captchasFile: await captchas('listar-70', rate * DURATION * 1.1 + 100) });
-      const bench = await pgbench('listar-pgbench', 'listar.sql', database.url, { first: BENCH_FIRST_RUT, members: MEMBERS });
+      const bench = await pgbench('listar-pgbench', 'listar.sql', database.url, { first: BENCH_FIRST_RUT, members: MEMBERS }, 'prepared');
       results.listar = { api: max, steady, pgbench: bench, ratio: max.requestsPerSecond / bench.tps, target: TARGETS.listar };
       console.log('');
     }
@@ -271,7 +275,7 @@ async function main() {
         members: MEMBERS,
         clients: CONNECTIONS,
         iter: 0,
-      });
+      }, 'extended');
       results.payment = { api: max, steady, pgbench: bench, ratio: max.flowsPerSecond / bench.tps, target: TARGETS.payment };
       console.log('');
     }

@@ -1,6 +1,7 @@
 -- A member's whole own-account payment, calls 2 → 7, statement by statement and transaction by transaction as the
 -- API sends them (read from PostgreSQL's statement log of one flow: log_statement = 'all'). What the API decides in
 -- JavaScript between statements (the password, the coordinates, the rules) is not here; the database work is.
+-- The parameters are not read per call: each replica checks them once per lease (PARAMETERS_LEASE_MS, 1 s).
 -- Variables from bench/run.mjs: -D first=30000000 -D members=N -D clients=C -D iter=0. Each client pays for its own
 -- members (client_id, client_id + C, …) in turn, the oldest instalment each time, as the API benchmark does, so no
 -- two clients pay for the same member at once.
@@ -24,7 +25,6 @@ select "id", "list_notice_code", (select coalesce(json_agg(json_build_array("p".
 insert into "sessions" ("id", "token_hash", "rut", "created_at", "last_seen_at", "revoked_at") values (default, :tok, bench_rut(:n), default, default, default) returning "id", "rut" \gset s_
 
 -- Call 3, seleccionar
-select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
 update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."rut" = bench_rut(:n) and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
 select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n);
 select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at", (select coalesce(json_agg(json_build_array("i"."id", "i"."product_id", "i"."numero_cuota", "i"."monto_original", "i"."monto_pendiente", "i"."pago_minimo", "i"."fecha_vencimiento", "i"."medio_pago", "i"."paid_at") order by "i"."fecha_vencimiento", "i"."numero_cuota"), '[]') from "instalments" i where "i"."product_id" = "products"."id") as "instalments" from "products" where ("products"."member_id" = :m_id and "products"."family" = 'PC') order by "products"."family" asc, "products"."numero_producto" asc \gset p_
@@ -37,7 +37,6 @@ commit;
 
 -- Call 4, autentica
 insert into "captcha_uses" ("signature", "expires_at", "used_at") values (:sig2, now() + interval '5 minutes', default) on conflict do nothing returning "signature";
-select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
 update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
 begin;
 select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
@@ -52,7 +51,6 @@ insert into "audit_log" ("id", "at", "kind", "rut_masked", "request_id", "detail
 commit;
 
 -- Call 5, autorizar (factor 1: three coordinates)
-select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
 update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."rut" = bench_rut(:n) and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
 begin;
 select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
@@ -64,7 +62,6 @@ insert into "authorizations" ("id", "id_transaccion", "member_id", "factor", "ce
 commit;
 
 -- Call 6, pagar
-select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
 update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."rut" = bench_rut(:n) and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
 begin;
 select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
@@ -89,7 +86,6 @@ insert into "audit_log" ("id", "at", "kind", "rut_masked", "request_id", "detail
 commit;
 
 -- Call 7, consultar (the voucher)
-select "nombre", "valor", "updated_at" from "parameters" where "parameters"."tipo" = 'PE' order by "parameters"."nombre" asc;
 update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
 select "status" from "transactions" where ("transactions"."id_transaccion" = (:trx)::text and "transactions"."session_id" = :s_id);
 begin;
