@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { startVoucherCall } from '../features/voucher/api/consultar-pago-start';
 import type { RouteId } from '../lib/paths';
 import type { HomeRouteId } from './home-route-ids';
 
@@ -46,7 +47,11 @@ export const SCREENS: Record<Exclude<RouteId, HomeRouteId>, Screen> = {
   customError: screen(() => import('../features/errors/custom-error-page'), (m) => m.CustomErrorPage),
   errorLogin: screen(() => import('../features/own-account/error-login-page'), (m) => m.ErrorLoginPage),
   successVoucher: screen(
-    () => import('../features/voucher/success-voucher-page'),
+    () => {
+      // The voucher's text waits for call 7 more than for its code: both are fetched at once.
+      startVoucherCall();
+      return import('../features/voucher/success-voucher-page');
+    },
     (m) => m.SuccessVoucherPage,
     true,
   ),

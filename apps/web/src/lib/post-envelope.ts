@@ -21,9 +21,14 @@ export async function postEnvelope(
   responseName: string,
   options: PostOptions = {},
 ): Promise<EnvelopeAnswer> {
+  return readEnvelopeAnswer(postJson(path, body, options), path, responseName);
+}
+
+/** postEnvelope's reading, of a call already sent with postJson (the voucher sends call 7 ahead of its screen). */
+export async function readEnvelopeAnswer(sent: Promise<unknown>, path: string, responseName: string): Promise<EnvelopeAnswer> {
   let answer: unknown;
   try {
-    answer = await postJson(path, body, options);
+    answer = await sent;
   } catch (error) {
     if (isApiError(error) && error.kind === 'http' && error.status === TOO_MANY_REQUESTS) {
       const response = readResponse(error.body, responseName);
