@@ -1,44 +1,16 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../lib/app-store';
-import { ROUTES } from '../../lib/paths';
 import { jsonResponse, sentBody, stubFetch } from '../../test/fetch-stub';
-import { LocationDisplay } from '../../test/location-display';
-import { SuccessVoucherPage } from './success-voucher-page';
+import { renderVoucherScreen, samplePago } from './voucher-test-fixtures';
 
-const pago = {
-  numeroProducto: '630055667788',
-  descripcionProducto: 'CREDITO MYPE',
-  detallePago: { numeroCuota: 9, montoPagado: 156_300, numeroAutorizacion: '557248', cantidadCuotas: 1 },
-  rutDeudor: '11.111.111-1',
-  fechaPago: '20261121',
-  horaPago: '13:00:42',
-  medioPago: 'CUENTA VISTA',
-  idTransaccion: 'trx-1',
-  cuentaPago: '****5601',
-  email: 'cam***@example.cl',
-};
+const pago = samplePago();
 const voucher = () => jsonResponse({ consultarPagoResponse: { listaPago: { pago } } });
 const error = (codigo: string, descripcion: string) =>
   jsonResponse({ consultarPagoResponse: { error: { errores: { detalleError: { codigo, descripcion } } } } });
 
-function renderVoucher(path = '/pagoexpress/successvoucher/trx-1?categoria=PM&factor=TCOO') {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path={ROUTES.successVoucher.path} element={<SuccessVoucherPage />} />
-          <Route path="*" element={null} />
-        </Routes>
-        <LocationDisplay />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-  return { location: () => screen.getByTestId('location').textContent };
-}
+const renderVoucher = renderVoucherScreen;
 
 beforeEach(() => {
   useAppStore.getState().reset();

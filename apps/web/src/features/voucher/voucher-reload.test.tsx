@@ -1,35 +1,19 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { Pago } from '@pago/domain/call-consultar-pago';
 import { render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../app/router';
 import { useAppStore } from '../../lib/app-store';
-import { ROUTES } from '../../lib/paths';
 import { jsonResponse, sentBody, stubFetch } from '../../test/fetch-stub';
-import { LocationDisplay } from '../../test/location-display';
 import { startVoucherCall } from './api/consultar-pago-start';
-import { SuccessVoucherPage } from './success-voucher-page';
+import { renderVoucherScreen, samplePago, VOUCHER_URL } from './voucher-test-fixtures';
 
 // Call 7 leaves with the voucher screen's code rather than after it (app/screens.tsx). Still one request per visit,
 // for the session in the tab only, and its answers lead where the screen's own request led.
 
-const VOUCHER_URL = '/pagoexpress/successvoucher/trx-1?categoria=PM&factor=TCOO';
 const CONSULTAR = '/prod/pago/consultar';
 
-const pago = {
-  numeroProducto: '630055667788',
-  descripcionProducto: 'CREDITO MYPE',
-  detallePago: { numeroCuota: 9, montoPagado: 156_300, numeroAutorizacion: '557248', cantidadCuotas: 1 },
-  rutDeudor: '11.111.111-1',
-  fechaPago: '20261121',
-  horaPago: '13:00:42',
-  medioPago: 'CUENTA VISTA',
-  idTransaccion: 'trx-1',
-  cuentaPago: '****5601',
-  email: 'cam***@example.cl',
-};
-const voucher = (overrides: Partial<typeof pago> = {}) =>
-  jsonResponse({ consultarPagoResponse: { listaPago: { pago: { ...pago, ...overrides } } } });
+const voucher = (overrides: Partial<Pago> = {}) =>
+  jsonResponse({ consultarPagoResponse: { listaPago: { pago: samplePago(overrides) } } });
 
 function signIn(rut = '11111111-1', token = 'token-de-sesion') {
   useAppStore.setState({
@@ -42,20 +26,7 @@ function signIn(rut = '11111111-1', token = 'token-de-sesion') {
 const calls = (fetch: ReturnType<typeof stubFetch>) => fetch.mock.calls.filter(([url]) => url === CONSULTAR).length;
 
 /** The voucher screen alone, as after a client-side arrival whose call was already sent. */
-function renderScreen() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter initialEntries={[VOUCHER_URL]}>
-        <Routes>
-          <Route path={ROUTES.successVoucher.path} element={<SuccessVoucherPage />} />
-          <Route path="*" element={null} />
-        </Routes>
-        <LocationDisplay />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-  return { location: () => screen.getByTestId('location').textContent };
-}
+const renderScreen = () => renderVoucherScreen();
 
 beforeEach(() => {
   useAppStore.getState().reset();
@@ -121,7 +92,7 @@ describe('the voucher reloaded', () => {
   it('a malformed answer sent ahead is not shown', async () => {
     signIn();
     window.history.replaceState(null, '', VOUCHER_URL);
-    const fetch = stubFetch(jsonResponse({ consultarPagoResponse: { listaPago: { pago: { ...pago, medioPago: 'EFECTIVO' } } } }));
+    const fetch = stubFetch(jsonResponse({ consultarPagoResponse: { listaPago: { pago: { ...samplePago(), medioPago: 'EFECTIVO' } } } }));
     startVoucherCall();
     const { location } = renderScreen();
     await waitFor(() => expect(location()).toBe('/pagoexpress/error'));

@@ -1,20 +1,8 @@
-import type { Pago } from '@pago/domain/call-consultar-pago';
 import { describe, expect, it } from 'vitest';
 import { factorLabel, voucherView } from './voucher-view';
+import { samplePago } from './voucher-test-fixtures';
 
-const pago = (over: Partial<Pago> = {}): Pago => ({
-  numeroProducto: '630055667788',
-  descripcionProducto: 'CREDITO MYPE',
-  detallePago: { numeroCuota: 9, montoPagado: 156_300, numeroAutorizacion: '557248', cantidadCuotas: 1 },
-  rutDeudor: '11.111.111-1',
-  fechaPago: '20261121',
-  horaPago: '13:00:42',
-  medioPago: 'CUENTA VISTA',
-  idTransaccion: 'trx-1',
-  cuentaPago: '****5601',
-  email: 'cam***@example.cl',
-  ...over,
-});
+const pago = samplePago;
 
 describe('voucherView', () => {
   it('shows one credit instalment with its number, masked product, date and time to the second', () => {

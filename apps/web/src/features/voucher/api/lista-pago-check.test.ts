@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readListaPago } from './lista-pago-check';
+import { samplePago } from '../voucher-test-fixtures';
 
 // What the voucher checked call 7's answer with before: the screen no longer downloads it, and the plain check must
 // give the same verdict and the same payments on every answer.
@@ -16,19 +17,8 @@ function bySchema(response: unknown) {
   return parsed.success ? asArray(parsed.data.listaPago.pago) : null;
 }
 
-const detalle = { numeroCuota: 9, montoPagado: 156_300, numeroAutorizacion: '557248', cantidadCuotas: 1 };
-const pago = {
-  numeroProducto: '630055667788',
-  descripcionProducto: 'CREDITO MYPE',
-  detallePago: detalle,
-  rutDeudor: '11.111.111-1',
-  fechaPago: '20261121',
-  horaPago: '13:00:42',
-  medioPago: 'CUENTA VISTA',
-  idTransaccion: 'trx-1',
-  cuentaPago: '****5601',
-  email: 'cam***@example.cl',
-};
+const pago = samplePago();
+const detalle = pago.detallePago;
 
 // Values a field may wrongly hold, JSON's and the edges of the schema's checks.
 const oddValue = fc.oneof(
