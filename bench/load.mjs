@@ -10,6 +10,7 @@
 //            A flow takes the next member in turn, so no two connections pay for the same member at once.
 
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 import { readFileSync } from 'node:fs';
 import { coordinate } from './lib.mjs';
 
@@ -60,7 +61,7 @@ const post = (path, build, responseName, after) => ({
     return { ...request, body: JSON.stringify(body), headers: { ...json, ...headers } };
   },
   onResponse: (status, body, context) => {
-    (stepTimes[path] ??= []).push(performance.now() - context.sentAt);
+    if (!context.warmingUp) (stepTimes[path] ??= []).push(performance.now() - context.sentAt);
     if (status !== 200) {
       context.failed = true;
       state.sampleError ||= `${path}: HTTP ${status} ${body.slice(0, 300)}`;
@@ -92,7 +93,7 @@ function requestsOf(scenario) {
       const detalles = Array.isArray(credit?.listaDetalleProductos) ? credit.listaDetalleProductos : [];
       context.product = credit;
       context.oldest = detalles[0];
-      if (scenario === 'listar') state.flows++;
+      if (scenario === 'listar' && !context.warmingUp) state.flows++;
     },
   );
   if (scenario === 'listar') return [listar];
@@ -168,41 +169,135 @@ function requestsOf(scenario) {
         body: { consultarPagoRequest: { userId: 'x', canalLlamada: 'PGEX', token, idTransaccion } },
       }),
       'consultarPagoResponse',
-      () => state.flows++,
+      (_parsed, context) => !context.warmingUp && state.flows++,
     ),
   ];
   return payment;
 }
 
-const started = Date.now();
-const result = await autocannon({
-  url: spec.url,
-  connections: spec.connections,
-  pipelining: 1,
-  duration: spec.duration,
-  timeout: 30,
-  ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
-  requests: requestsOf(spec.scenario),
-});
-const seconds = (Date.now() - started) / 1000;
-state.captchasLeft = Math.max(0, captchas.length - nextCaptcha);
-process.stdout.write(
-  `${JSON.stringify({
-    requestsPerSecond: result.requests.total / result.duration,
-    flowsPerSecond: state.flows / result.duration,
+/** The value below which a fraction `q` of the sorted latencies fall, in ms to one decimal. */
+const quantile = (sorted, q) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 10) / 10;
+
+/** Autocannon at its maximum rate, or with `overallRate` (which bursts at the start of every second). */
+async function autocannonRun() {
+  const result = await autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    pipelining: 1,
+    duration: spec.duration,
+    timeout: 30,
+    ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
+    requests: requestsOf(spec.scenario),
+  });
+  return {
     requests: result.requests.total,
     duration: result.duration,
-    wallSeconds: seconds,
     latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.average },
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
     resets: result.resets ?? 0,
+  };
+}
+
+/**
+ * Open-loop load at a constant rate (`pacedRate` flows per second, a flow being one request or one whole payment):
+ * flow i is due at i / rate seconds, whether or not earlier ones have been answered, and waits for one of the
+ * `connections` keep-alive connections like any client would. Every request's latency counts from when it was due
+ * (its flow's start, or its predecessor's answer), so time spent queued behind a slow answer is not hidden
+ * (coordinated omission). autocannon cannot do this: its rate limit lets each connection send its quota back to
+ * back at the start of every second, so "70% of the maximum" is the maximum for 0.7 s, then silence.
+ * The first `pacedWarmup` seconds run at the same rate and are not recorded (a new process's JIT and connections).
+ * How late the generator itself started flows is reported: a late start is counted in the latency, and a generator
+ * that falls behind measures itself, not the server.
+ */
+async function pacedRun() {
+  const pool = new Pool(spec.url, { connections: spec.connections, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const steps = requestsOf(spec.scenario);
+  const latencies = [];
+  const lateStarts = [];
+  const counts = { requests: 0, non2xx: 0, errors: 0, resets: 0 };
+
+  async function flow(due, warmingUp) {
+    const context = { warmingUp };
+    let readyAt = due;
+    for (const step of steps) {
+      const request = step.setupRequest ? step.setupRequest({ ...step }, context) : step;
+      if (!request) return void counts.resets++;
+      context.sentAt = readyAt;
+      let status;
+      let body;
+      try {
+        const answer = await pool.request({ origin: spec.url, path: request.path, method: request.method, headers: request.headers, body: request.body });
+        status = answer.statusCode;
+        body = await answer.body.text();
+      } catch (error) {
+        counts.errors++;
+        state.sampleError ||= `${request.path}: ${error.message}`;
+        return;
+      }
+      const answeredAt = performance.now();
+      if (status < 200 || status > 299) counts.non2xx++;
+      if (!warmingUp) {
+        latencies.push(answeredAt - readyAt);
+        counts.requests++;
+      }
+      step.onResponse?.(status, body, context);
+      if (context.failed) return void counts.resets++;
+      readyAt = answeredAt;
+    }
+  }
+
+  const interval = 1000 / spec.pacedRate;
+  const warmup = Math.floor(spec.pacedRate * (spec.pacedWarmup ?? 0));
+  const total = warmup + Math.floor(spec.pacedRate * spec.duration);
+  const inFlight = [];
+  const start = performance.now() + 20;
+  let next = 0;
+  await new Promise((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && start + next * interval <= now) {
+        const due = start + next * interval;
+        if (next >= warmup) lateStarts.push(now - due);
+        inFlight.push(flow(due, next < warmup));
+        next++;
+      }
+      if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now()));
+      else resolve();
+    };
+    setTimeout(tick, 20);
+  });
+  await Promise.all(inFlight);
+  await pool.close();
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (q) => quantile(sorted, q);
+  return {
+    requests: counts.requests,
+    duration: spec.duration,
+    latency: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1), mean: Math.round((sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length)) * 100) / 100 },
+    non2xx: counts.non2xx,
+    errors: counts.errors,
+    timeouts: 0,
+    resets: counts.resets,
+    lateStartMs: { p99: quantile(lateStarts.sort((a, b) => a - b), 0.99), max: quantile(lateStarts, 1) },
+  };
+}
+
+const started = Date.now();
+const result = spec.pacedRate ? await pacedRun() : await autocannonRun();
+const seconds = (Date.now() - started) / 1000;
+state.captchasLeft = Math.max(0, captchas.length - nextCaptcha);
+process.stdout.write(
+  `${JSON.stringify({
+    ...result,
+    requestsPerSecond: result.requests / result.duration,
+    flowsPerSecond: state.flows / result.duration,
+    wallSeconds: seconds,
     steps: Object.fromEntries(
       Object.entries(stepTimes).map(([path, times]) => {
         const sorted = times.sort((a, b) => a - b);
-        const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
-        return [path, { count: sorted.length, p50: at(0.5), p99: at(0.99) }];
+        return [path, { count: sorted.length, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) }];
       }),
     ),
     ...state,

@@ -103,17 +103,29 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           await appendAudit(tx, { kind: blocked ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
           return refuse(blocked ? '45203016' : '45203113');
         }
-        const [account] = await tx.select().from(accounts).where(eq(accounts.memberId, payer.id));
-        if (!account) return refuse('45203113');
-        await tx.update(members).set({ passwordFailures: 0 }).where(eq(members.id, payer.id));
+        // The account and both factors in one round trip (a member has at most one card and one enrolment). Each
+        // joined part carries its id: drizzle reads a left-joined part whose columns are all null as absent.
+        const [found] = await tx
+          .select({
+            account: { id: accounts.id, numeroCuenta: accounts.numeroCuenta },
+            card: { id: coordinateCards.id, blockedAt: coordinateCards.blockedAt },
+            enrolment: { id: authoriserEnrolments.id, blockedAt: authoriserEnrolments.blockedAt },
+          })
+          .from(accounts)
+          .leftJoin(coordinateCards, eq(coordinateCards.memberId, accounts.memberId))
+          .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, accounts.memberId))
+          .where(eq(accounts.memberId, payer.id))
+          .limit(1);
+        if (!found) return refuse('45203113');
+        const { account, card, enrolment } = found;
+        // The row is locked, so the count read above is current: a clean record needs no write.
+        if (payer.passwordFailures !== 0) await tx.update(members).set({ passwordFailures: 0 }).where(eq(members.id, payer.id));
         await tx
           .update(transactions)
           .set({ payerRut, accountId: account.id, loginAt: sql`now()`, medioPago: 'CUENTA VISTA', updatedAt: sql`now()` })
           .where(eq(transactions.idTransaccion, trx.idTransaccion));
         const factores: (1 | 2)[] = [];
-        const [card] = await tx.select().from(coordinateCards).where(eq(coordinateCards.memberId, payer.id));
         if (card && !card.blockedAt) factores.push(1);
-        const [enrolment] = await tx.select().from(authoriserEnrolments).where(eq(authoriserEnrolments.memberId, payer.id));
         if (enrolment && !enrolment.blockedAt) factores.push(2);
         await appendAudit(tx, { kind: 'clave.correcta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
         return { ok: true as const, numeroCuenta: account.numeroCuenta, factores };
@@ -131,9 +143,21 @@ export function createOwnAccountService(db: Db, clock: Clock) {
         const { trx, loginFresh } = current;
         if (trx.status !== 'pending') return refuse('442');
         if (!trx.loginAt || !loginFresh || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
-        const [payer] = await tx.select().from(members).where(eq(members.rut, payerRut));
-        const [account] = await tx.select().from(accounts).where(eq(accounts.id, trx.accountId));
-        if (!payer || !account) return refuse('440');
+        // The payer, the account of the login and the payer's factors in one round trip.
+        const [found] = await tx
+          .select({
+            payerId: members.id,
+            numeroCuenta: accounts.numeroCuenta,
+            card: { id: coordinateCards.id, blockedAt: coordinateCards.blockedAt },
+            enrolment: { id: authoriserEnrolments.id, blockedAt: authoriserEnrolments.blockedAt },
+          })
+          .from(members)
+          .innerJoin(accounts, eq(accounts.id, trx.accountId))
+          .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
+          .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
+          .where(eq(members.rut, payerRut));
+        if (!found) return refuse('440');
+        const { payerId, numeroCuenta, card, enrolment } = found;
 
         // A new request supersedes any earlier one of this transaction.
         await tx
@@ -143,18 +167,16 @@ export function createOwnAccountService(db: Db, clock: Clock) {
         const expiresAt = sql`now() + make_interval(secs => ${AUTHORISATION_SECONDS})`;
 
         if (request.factor === 1) {
-          const [card] = await tx.select().from(coordinateCards).where(eq(coordinateCards.memberId, payer.id));
           if (!card) return refuse('5203002');
           if (card.blockedAt) return refuse('45203017');
           const cells = pickCells(3);
-          await tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 1, cells, amount: trx.total, expiresAt });
-          return { ok: true as const, numeroCuenta: account.numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
+          await tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payerId, factor: 1, cells, amount: trx.total, expiresAt });
+          return { ok: true as const, numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
         }
-        const [enrolment] = await tx.select().from(authoriserEnrolments).where(eq(authoriserEnrolments.memberId, payer.id));
         if (!enrolment) return refuse('5203004');
         if (enrolment.blockedAt) return refuse('7');
-        await tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 2, amount: trx.total, expiresAt });
-        return { ok: true as const, numeroCuenta: account.numeroCuenta, vigencia: AUTHORISATION_SECONDS };
+        await tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payerId, factor: 2, amount: trx.total, expiresAt });
+        return { ok: true as const, numeroCuenta, vigencia: AUTHORISATION_SECONDS };
       });
     },
 
@@ -212,7 +234,8 @@ export function createOwnAccountService(db: Db, clock: Clock) {
               await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
               return refuse(blocked ? '5203017' : '5203007');
             }
-            await tx.update(coordinateCards).set({ failures: 0 }).where(eq(coordinateCards.id, card.id));
+            // The card's row is locked: a count already at zero needs no write.
+            if (card.failures !== 0) await tx.update(coordinateCards).set({ failures: 0 }).where(eq(coordinateCards.id, card.id));
           } else {
             if (auth.status === 'pending' && expired) {
               await tx.update(authorizations).set({ status: 'expired', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));

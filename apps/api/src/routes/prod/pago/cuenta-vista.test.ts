@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../../db/demo-data';
-import { accounts, authorizations, coordinateCards, instalments, members, products, transactions, vouchers } from '../../../db/schema';
+import { accounts, authoriserEnrolments, authorizations, coordinateCards, instalments, members, products, transactions, vouchers } from '../../../db/schema';
 import {
   errorCode,
   listProducts,
@@ -166,6 +166,55 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(codes).toEqual(['45203113', '45203113', '45203016']);
     expect(errorCode(await postAutentica(t.app, other.token, '9876543-3', '1234'), AUT)).toBe('45203016');
     await t.database.db.update(members).set({ passwordFailures: 0, passwordBlockedAt: null }).where(eq(members.rut, '9876543-3'));
+  });
+
+  it('counts only consecutive wrong passwords: a right one clears the count', async () => {
+    const { token, productos } = await listProducts(t.app, '9876543-3');
+    await postSeleccionar(t.app, token, '9876543-3', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+    const codes = [];
+    for (const clave of ['mala', 'mala', '1234', 'mala', 'mala']) codes.push(errorCode(await postAutentica(t.app, token, '9876543-3', clave), AUT) ?? 'ok');
+    expect(codes).toEqual(['45203113', '45203113', 'ok', '45203113', '45203113']);
+    const [row] = await t.database.db.select({ failures: members.passwordFailures, blockedAt: members.passwordBlockedAt }).from(members).where(eq(members.rut, '9876543-3'));
+    expect(row).toEqual({ failures: 2, blockedAt: null });
+    await t.database.db.update(members).set({ passwordFailures: 0 }).where(eq(members.rut, '9876543-3'));
+  });
+
+  it('counts only consecutive wrong coordinates: a right answer clears the count', async () => {
+    const { token, numeroCuenta } = await prepare('15432876-9', '630043218765', 1);
+    await postAutorizar(t.app, token, '15432876-9', '15432876-9', 1);
+    const wrong = await postPagar(t.app, { token, rutTitular: '15432876-9', rutPago: '15432876-9', numeroCuenta, factor: 1, valores: ['00', '00', '00'] });
+    expect(errorCode(wrong, PAG)).toBe('5203007');
+    const challenge = await postAutorizar(t.app, token, '15432876-9', '15432876-9', 1);
+    const card = demoCoordinateCard('15432876-9');
+    const valores = (challenge.json()[AUZ].desafio.item as { valor: string }[]).map((i) => card[i.valor]!);
+    const paid = await postPagar(t.app, { token, rutTitular: '15432876-9', rutPago: '15432876-9', numeroCuenta, factor: 1, valores });
+    expect(errorCode(paid, PAG)).toBeUndefined();
+    const [row] = await t.database.db
+      .select({ failures: coordinateCards.failures })
+      .from(coordinateCards)
+      .innerJoin(members, eq(members.id, coordinateCards.memberId))
+      .where(eq(members.rut, '15432876-9'));
+    expect(row!.failures).toBe(0);
+  });
+
+  it('offers only the factors that are not blocked, and refuses a blocked one at call 5', async () => {
+    const [member] = await t.database.db.select({ id: members.id }).from(members).where(eq(members.rut, '11111111-1'));
+    const factorsWith = async () => {
+      const { token, login } = await prepare('11111111-1', '520011223344', 1);
+      return { token, factores: login.json()[AUT].factores as { factor: number }[] };
+    };
+    await t.database.db.update(coordinateCards).set({ blockedAt: sql`now()` }).where(eq(coordinateCards.memberId, member!.id));
+    const cardBlocked = await factorsWith();
+    expect(cardBlocked.factores).toEqual([{ factor: 2 }]);
+    expect(errorCode(await postAutorizar(t.app, cardBlocked.token, '11111111-1', '11111111-1', 1), AUZ)).toBe('45203017');
+
+    await t.database.db.update(coordinateCards).set({ blockedAt: null }).where(eq(coordinateCards.memberId, member!.id));
+    await t.database.db.update(authoriserEnrolments).set({ blockedAt: sql`now()` }).where(eq(authoriserEnrolments.memberId, member!.id));
+    const appBlocked = await factorsWith();
+    expect(appBlocked.factores).toEqual([{ factor: 1 }]);
+    expect(errorCode(await postAutorizar(t.app, appBlocked.token, '11111111-1', '11111111-1', 2), AUZ)).toBe('7');
+    expect(errorCode(await postAutorizar(t.app, appBlocked.token, '11111111-1', '11111111-1', 1), AUZ)).toBeUndefined();
+    await t.database.db.update(authoriserEnrolments).set({ blockedAt: null }).where(eq(authoriserEnrolments.memberId, member!.id));
   });
 
   it('never answers a voucher to another session, nor one that is not paid', async () => {
