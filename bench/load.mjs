@@ -18,7 +18,9 @@ import { coordinate } from './lib.mjs';
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const json = { 'content-type': 'application/json' };
 
-const state = { businessErrors: 0, sampleError: '', flows: 0, captchasLeft: 0 };
+const state = { businessErrors: 0, sampleError: '', flows: 0, warmupFlows: 0, captchasLeft: 0 };
+/** A flow completed: counted apart while a constant-rate run warms up (its CPU is measured, its latency not). */
+const flowDone = (context) => (context.warmingUp ? state.warmupFlows++ : state.flows++);
 /** Per call of a flow: the time from building its request to its answer (one request in flight per connection). */
 const stepTimes = {};
 let nextCaptcha = 0;
@@ -94,7 +96,7 @@ function requestsOf(scenario) {
       const detalles = Array.isArray(credit?.listaDetalleProductos) ? credit.listaDetalleProductos : [];
       context.product = credit;
       context.oldest = detalles[0];
-      if (scenario === 'listar' && !context.warmingUp) state.flows++;
+      if (scenario === 'listar') flowDone(context);
     },
   );
   if (scenario === 'listar') return [listar];
@@ -170,7 +172,7 @@ function requestsOf(scenario) {
         body: { consultarPagoRequest: { userId: 'x', canalLlamada: 'PGEX', token, idTransaccion } },
       }),
       'consultarPagoResponse',
-      (_parsed, context) => !context.warmingUp && state.flows++,
+      (_parsed, context) => flowDone(context),
     ),
   ];
   return payment;
@@ -289,7 +291,7 @@ async function pacedRun() {
   const client = spec.scenario === 'post' ? fixedRequestSender(spec.url, spec.connections, steps[0]) : poolSender(spec.url, spec.connections);
   const latencies = [];
   const lateStarts = [];
-  const counts = { requests: 0, non2xx: 0, errors: 0, resets: 0 };
+  const counts = { requests: 0, warmupRequests: 0, non2xx: 0, errors: 0, resets: 0 };
 
   async function flow(due, warmingUp) {
     const context = { warmingUp };
@@ -309,7 +311,8 @@ async function pacedRun() {
       }
       const answeredAt = performance.now();
       if (status < 200 || status > 299) counts.non2xx++;
-      if (!warmingUp) {
+      if (warmingUp) counts.warmupRequests++;
+      else {
         latencies.push(answeredAt - readyAt);
         counts.requests++;
       }
@@ -345,6 +348,7 @@ async function pacedRun() {
   const at = (q) => quantile(sorted, q);
   return {
     requests: counts.requests,
+    warmupRequests: counts.warmupRequests,
     duration: spec.duration,
     latency: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1), mean: Math.round((sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length)) * 100) / 100 },
     non2xx: counts.non2xx,

@@ -96,7 +96,8 @@ async function load(name, spec) {
   // Spent captchas are of no further use (and can weigh megabytes).
   if (spec.captchasFile) rmSync(spec.captchasFile, { force: true });
   const result = JSON.parse(stdout.trim().split('\n').pop());
-  const units = spec.scenario === 'payment' ? result.flows : result.requests;
+  // The CPU was measured over the whole run, a constant-rate run's warm-up included.
+  const units = spec.scenario === 'payment' ? result.flows + result.warmupFlows : result.requests + (result.warmupRequests ?? 0);
   result.cpuMsPerUnit = { server: perUnit(cpu.api ?? 0, units), postgres: perUnit(cpu.postgres ?? 0, units), generator: perUnit(cpu.self, units) };
   const rate = spec.scenario === 'payment' ? `${result.flowsPerSecond.toFixed(1)} flows/s (${result.requestsPerSecond.toFixed(0)} req/s)` : `${result.requestsPerSecond.toFixed(0)} req/s`;
   console.log(
