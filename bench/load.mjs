@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The load generator of bench/run.mjs, in a process of its own: one autocannon run (no pipelining), described by the
-// JSON file named on the command line; prints one JSON line with autocannon's result and what the answers said.
+// The load generator of bench/run.mjs, in a process of its own: one run described by the JSON file named on the
+// command line, either autocannon at its maximum (no pipelining) or, with `pacedRate`, a constant-rate open-loop run
+// (decision 012); prints one JSON line with the run's figures and what the answers said.
 //
 // Scenarios:
 //   post     one request, the same body each time (parameters; the bare node:http server)
@@ -181,7 +182,7 @@ function requestsOf(scenario) {
 /** The value below which a fraction `q` of the sorted latencies fall, in ms to one decimal. */
 const quantile = (sorted, q) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 10) / 10;
 
-/** Autocannon at its maximum rate, or with `overallRate` (which bursts at the start of every second). */
+/** Autocannon at its maximum rate: closed loop, each connection sends again as soon as it is answered. */
 async function autocannonRun() {
   const result = await autocannon({
     url: spec.url,
@@ -189,7 +190,6 @@ async function autocannonRun() {
     pipelining: 1,
     duration: spec.duration,
     timeout: 30,
-    ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
     requests: requestsOf(spec.scenario),
   });
   return {
@@ -203,17 +203,6 @@ async function autocannonRun() {
   };
 }
 
-/**
- * Open-loop load at a constant rate (`pacedRate` flows per second, a flow being one request or one whole payment):
- * flow i is due at i / rate seconds, whether or not earlier ones have been answered, and waits for one of the
- * `connections` keep-alive connections like any client would. Every request's latency counts from when it was due
- * (its flow's start, or its predecessor's answer), so time spent queued behind a slow answer is not hidden
- * (coordinated omission). autocannon cannot do this: its rate limit lets each connection send its quota back to
- * back at the start of every second, so "70% of the maximum" is the maximum for 0.7 s, then silence.
- * The first `pacedWarmup` seconds run at the same rate and are not recorded (a new process's JIT and connections).
- * How late the generator itself started flows is reported: a late start is counted in the latency, and a generator
- * that falls behind measures itself, not the server.
- */
 /**
  * The same request, over and over, on `connections` keep-alive sockets: for the constant-rate run of one cheap call.
  * A general client (undici: ~0.15 ms of CPU per request here, three times autocannon's) would take a core's third
@@ -238,6 +227,8 @@ function fixedRequestSender(url, connections, { method, path, headers, body }) {
     let job = null;
     const connection = {
       send(next) {
+        // A socket closed while idle fails its next job instead of leaving it unanswered; it is not taken again.
+        if (socket.destroyed) return next.reject(new Error('connection closed'));
         job = next;
         socket.write(bytes);
       },
@@ -286,6 +277,17 @@ function poolSender(url, connections) {
   };
 }
 
+/**
+ * Open-loop load at a constant rate (`pacedRate` flows per second, a flow being one request or one whole payment):
+ * flow i is due at i / rate seconds, whether or not earlier ones have been answered, and waits for one of the
+ * `connections` keep-alive connections like any client would. Every request's latency counts from when it was due
+ * (its flow's start, or its predecessor's answer), so time spent queued behind a slow answer is not hidden
+ * (coordinated omission). autocannon cannot do this: its rate limit lets each connection send its quota back to
+ * back at the start of every second, so "70% of the maximum" is the maximum for 0.7 s, then silence.
+ * The first `pacedWarmup` seconds run at the same rate and are not recorded (a new process's JIT and connections).
+ * How late the generator itself started flows is reported: a late start is counted in the latency, and a generator
+ * that falls behind measures itself, not the server.
+ */
 async function pacedRun() {
   const steps = requestsOf(spec.scenario);
   const client = spec.scenario === 'post' ? fixedRequestSender(spec.url, spec.connections, steps[0]) : poolSender(spec.url, spec.connections);

@@ -9,8 +9,9 @@
 //   no business error in any run.
 //
 // Processes: the API (the production build, apps/api/dist/server.js), the bare server and the load generator
-// (bench/load.mjs: autocannon, no pipelining, for the maximum rates; undici at a constant rate for the 70% runs) each
-// run in a process of their own; this script only starts them and waits. PostgreSQL is the server of BENCH_DATABASE_URL (a database of the benchmark's own is created and dropped).
+// (bench/load.mjs: autocannon, no pipelining, for the maximum rates; its own open-loop sender at a constant rate for
+// the 70% runs, decision 012) each run in a process of their own; this script only starts them and waits. PostgreSQL
+// is the server of BENCH_DATABASE_URL (a database of the benchmark's own is created and dropped).
 //
 // Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION (s, default 10),
 // BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10), BENCH_ONLY (some of parametros,listar,payment),
@@ -64,7 +65,7 @@ const perUnit = (seconds, units) => Math.round((seconds * 1000 * 100) / Math.max
 const BASE_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
-/** The unrecorded start of each constant-rate run, at its own rate (bench/load.mjs). */
+/** The unrecorded start of each constant-rate run, at its own rate (bench/load.mjs); autocannon's runs ignore it. */
 const PACED_WARMUP = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'parametros,listar,payment').split(','));
@@ -90,7 +91,7 @@ function businessNoon() {
 /** One autocannon run in the load generator's own process, with the CPU each side used. */
 async function load(name, spec) {
   const file = join(OUT, `${name}.spec.json`);
-  writeFileSync(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...spec }));
+  writeFileSync(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, pacedWarmup: PACED_WARMUP, ...spec }));
   const groups = { api: measured.servers[new URL(spec.url).port] ?? -1, postgres: measured.database };
   const { stdout, cpu } = await runMeasured(process.execPath, [join(ROOT, 'bench/load.mjs'), file], groups);
   // Spent captchas are of no further use (and can weigh megabytes).
@@ -228,7 +229,7 @@ async function main() {
       const post = { scenario: 'post', path: '/prod/parametro/consultar', body: PARAMETROS_BODY };
       await load('parametros-warmup', { ...post, url: baseUrl, duration: WARMUP });
       const max = await load('parametros-api-max', { ...post, url: baseUrl });
-      const steady = await load('parametros-api-70%', { ...post, url: baseUrl, pacedRate: max.requestsPerSecond * TARGETS.loadFraction, pacedWarmup: PACED_WARMUP });
+      const steady = await load('parametros-api-70%', { ...post, url: baseUrl, pacedRate: max.requestsPerSecond * TARGETS.loadFraction });
       await load('parametros-bare-warmup', { ...post, url: `http://127.0.0.1:${barePort}`, duration: WARMUP });
       const bareMax = await load('parametros-bare-max', { ...post, url: `http://127.0.0.1:${barePort}` });
       await bare.stop();
@@ -253,7 +254,6 @@ async function main() {
       const steady = await load('listar-api-70%', {
         ...listar,
         pacedRate: rate,
-        pacedWarmup: PACED_WARMUP,
         captchasFile: await captchas('listar-70', rate * (DURATION + PACED_WARMUP) * 1.1 + 100),
       });
       const bench = await pgbench('listar-pgbench', 'listar.sql', database.url, { first: BENCH_FIRST_RUT, members: MEMBERS }, 'prepared');
@@ -276,7 +276,6 @@ async function main() {
       const steady = await load('payment-api-70%', {
         ...payment,
         pacedRate: max.flowsPerSecond * TARGETS.loadFraction,
-        pacedWarmup: PACED_WARMUP,
         captchasFile: await captchas('payment-70', max.flowsPerSecond * TARGETS.loadFraction * (DURATION + PACED_WARMUP) * 1.1 + 50),
       });
       const bench = await pgbench('payment-pgbench', 'payment.sql', database.url, {
