@@ -21,6 +21,15 @@ export const MAX_COORDINATE_FAILURES = 3;
 /** After the password, the second factor must be asked for within this time (else 440). */
 const LOGIN_VALIDITY_MINUTES = 5;
 
+/**
+ * The payer's two factors, left-joined by calls 4 and 5 on the member's id. Each part carries its id: drizzle reads a
+ * left-joined part whose columns are all null as absent, and a card that is not blocked has a null `blockedAt`.
+ */
+const FACTOR_COLUMNS = {
+  card: { id: coordinateCards.id, blockedAt: coordinateCards.blockedAt },
+  enrolment: { id: authoriserEnrolments.id, blockedAt: authoriserEnrolments.blockedAt },
+};
+
 type Refusal = { ok: false; codigo: string };
 const refuse = (codigo: string): Refusal => ({ ok: false, codigo });
 
@@ -103,13 +112,11 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           await appendAudit(tx, { kind: blocked ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
           return refuse(blocked ? '45203016' : '45203113');
         }
-        // The account and both factors in one round trip (a member has at most one card and one enrolment). Each
-        // joined part carries its id: drizzle reads a left-joined part whose columns are all null as absent.
+        // The account and both factors in one round trip (a member has at most one card and one enrolment).
         const [found] = await tx
           .select({
             account: { id: accounts.id, numeroCuenta: accounts.numeroCuenta },
-            card: { id: coordinateCards.id, blockedAt: coordinateCards.blockedAt },
-            enrolment: { id: authoriserEnrolments.id, blockedAt: authoriserEnrolments.blockedAt },
+            ...FACTOR_COLUMNS,
           })
           .from(accounts)
           .leftJoin(coordinateCards, eq(coordinateCards.memberId, accounts.memberId))
@@ -148,8 +155,7 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           .select({
             payerId: members.id,
             numeroCuenta: accounts.numeroCuenta,
-            card: { id: coordinateCards.id, blockedAt: coordinateCards.blockedAt },
-            enrolment: { id: authoriserEnrolments.id, blockedAt: authoriserEnrolments.blockedAt },
+            ...FACTOR_COLUMNS,
           })
           .from(members)
           .innerJoin(accounts, eq(accounts.id, trx.accountId))
