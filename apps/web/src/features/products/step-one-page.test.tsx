@@ -43,6 +43,10 @@ const familyButton = (name: string) => screen.findByRole('button', { name });
 
 beforeEach(() => {
   useAppStore.getState().reset();
+  // The list shows an unavailable-hours banner by the wall clock; noon in Santiago keeps every test off it
+  // wherever and whenever the suite runs. Only Date is faked, so the page's own timers run.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2030-06-12T16:00:00Z'));
 });
 
 afterEach(() => {
@@ -172,7 +176,6 @@ describe('step 1: the product list', () => {
 
   it('shows the unavailable-hours banner at night in Santiago, naming the hours', async () => {
     // 21:00 in Santiago: the mortgage has closed, the other products have not.
-    vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-06-12T01:00:00Z'));
     useAppStore.getState().setSession({ token: 'token-guardado', products: everyFamily() });
     enterStepOne();
