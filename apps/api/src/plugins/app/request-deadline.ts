@@ -36,6 +36,13 @@ export function registerRequestDeadline(app: FastifyInstance, timeoutMs: number)
     deadlines.set(reply, performance.now() + timeoutMs);
     done();
   });
+  // Dropped as soon as the answer is out: left for the sweep, each reply (with its request and socket objects) lived
+  // up to a second, long enough to be copied out of V8's young generation and promoted, and the garbage collector
+  // then spent pauses of up to 10 ms on them (docs/PERFORMANCE.md). The sweep still removes any entry this misses.
+  app.addHook('onResponse', (_request, reply, done) => {
+    deadlines.delete(reply);
+    done();
+  });
   app.addHook('onClose', async () => {
     clearInterval(timer);
     deadlines.clear();
