@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { openDatabase, type Database } from './db/client';
 import { seedDemoMembers, seedParameters } from './db/seed';
-import { loggerOptions } from './logging';
+import { loggableUrl, loggerOptions } from './logging';
 import { createWebpayClient } from './services/webpay-client';
 import { listProducts, oldest, postSeleccionar } from './test/member-calls';
-import { businessNoon, testConfig } from './test/test-app';
+import { businessNoon, TEST_ADMIN_TOKEN, testConfig } from './test/test-app';
 
 describe('log lines', () => {
   const lines: Record<string, unknown>[] = [];
@@ -52,5 +52,34 @@ describe('log lines', () => {
     expect(initLines).toEqual([
       expect.objectContaining({ req: expect.objectContaining({ method: 'POST', url: '/api/pagoexpress/initMall' }), res: { statusCode: init.statusCode }, responseTime: expect.any(Number) }),
     ]);
+  });
+
+  it('never carry a RUT written in the path, nor query values', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/admin/socios/13.579.246-2/desbloquear-clave?rut=135792462',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    const line = lines.find((l) => l.msg === 'request completed' && l.reqId === res.headers['x-request-id']);
+    expect(line).toMatchObject({ req: { url: '/admin/socios/*****246-2/desbloquear-clave?rut=[redacted]' } });
+    expect(JSON.stringify(lines)).not.toMatch(/13\.?579\.?246/);
+  });
+});
+
+describe('loggableUrl', () => {
+  it.each([
+    ['/admin/socios/13.579.246-2/desbloquear-tarjeta', '/admin/socios/*****246-2/desbloquear-tarjeta'],
+    ['/admin/socios/13579246-2/desbloquear-clave', '/admin/socios/*****246-2/desbloquear-clave'],
+    ['/admin/socios/135792462/desbloquear-clave', '/admin/socios/*****246-2/desbloquear-clave'],
+    ['/admin/socios/5.126.663-K/desbloquear-clave', '/admin/socios/****663-K/desbloquear-clave'],
+    ['/admin/socios/13%2E579%2E246%2D2/x', '/admin/socios/*****246-2/x'],
+    ['/x/%E0%A4%A', '/x/[redacted]'],
+    ['/admin/socios/13.579.246-2%/x', '/admin/socios/[redacted]/x'],
+    ['/x/%zz', '/x/%zz'],
+    ['/prod/parametro/consultar', '/prod/parametro/consultar'],
+    ['/pagoexpress/successvoucher/4f1c2a9e0b7d4c3e8a6f5b2d1c0e9a8b', '/pagoexpress/successvoucher/4f1c2a9e0b7d4c3e8a6f5b2d1c0e9a8b'],
+    ['/api/pagoexpress/return?token_ws=abc&rut=11111111-1', '/api/pagoexpress/return?token_ws=[redacted]&rut=[redacted]'],
+  ])('%s → %s', (url, logged) => {
+    expect(loggableUrl(url)).toBe(logged);
   });
 });

@@ -1,18 +1,46 @@
+import { maskRut } from '@pago/domain/rut';
 import pino from 'pino';
 import type { FastifyServerOptions } from 'fastify';
 import { requestContext } from './request-context';
 import { LOG_REDACT_PATHS } from './app';
 
-/** A URL as it may be logged: the path, and the query's names without their values (RUTs, Webpay's tokens). */
+/** A path segment that reads as a RUT: digits, with or without dots, an optional dash and the check digit. */
+const RUT_SEGMENT = /^[\d.]*\d-?[\dkK]$/;
+
+/** The path with every segment that reads as a RUT masked (the operator's calls take one: /admin/socios/:rut/…). */
+function maskRutSegments(path: string): string {
+  // Most paths carry no digit at all (the member's calls, the screens): nothing to look at.
+  if (!/\d/.test(path)) return path;
+  return path
+    .split('/')
+    .map((segment) => {
+      let decoded = segment;
+      if (segment.includes('%')) {
+        try {
+          decoded = decodeURIComponent(segment);
+        } catch {
+          // A broken escape beside a RUT still leaves the RUT readable in the raw segment.
+          return /\d/.test(segment) ? '[redacted]' : segment;
+        }
+      }
+      return RUT_SEGMENT.test(decoded) ? maskRut(decoded) : segment;
+    })
+    .join('/');
+}
+
+/**
+ * A URL as it may be logged: the path with any RUT in it masked, and the query's names without their values (RUTs,
+ * Webpay's tokens).
+ */
 export function loggableUrl(url: string): string {
   const at = url.indexOf('?');
-  if (at < 0) return url;
+  if (at < 0) return maskRutSegments(url);
   const names = url
     .slice(at + 1)
     .split('&')
     .filter(Boolean)
     .map((pair) => `${pair.split('=')[0]}=[redacted]`);
-  return `${url.slice(0, at)}?${names.join('&')}`;
+  return `${maskRutSegments(url.slice(0, at))}?${names.join('&')}`;
 }
 
 interface LoggedRequest {
@@ -33,8 +61,10 @@ export function loggerOptions(level: string) {
     level,
     // A line written by a service during a request carries that request's id too; the request's own logger
     // already binds it.
-    mixin(_object: object, _level: number, logger: object) {
-      // The bindings as pino keeps them (a JSON fragment): cheaper to search than logger.bindings(), which parses it.
+    mixin(object: object, _level: number, logger: object) {
+      // The line names its request already (the request line does), or its logger's bindings do: the bindings as
+      // pino keeps them (a JSON fragment) are cheaper to search than logger.bindings(), which parses them.
+      if ('reqId' in object) return {};
       if ((logger as Record<symbol, string | undefined>)[pino.symbols.chindingsSym]?.includes('"reqId":')) return {};
       const reqId = requestContext.getStore();
       return reqId ? { reqId } : {};
