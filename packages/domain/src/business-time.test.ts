@@ -99,4 +99,38 @@ describe('isUnavailableHour', () => {
       ),
     );
   });
+
+  it('gives every instant of a minute the parts of that instant, whatever was asked before', () => {
+    const fresh = new Intl.DateTimeFormat('en-US', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
+    const expected = (instant: Date) => {
+      const parts = Object.fromEntries(fresh.formatToParts(instant).filter((p) => p.type !== 'literal').map((p) => [p.type, Number(p.value)]));
+      return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute };
+    };
+    fc.assert(
+      fc.property(
+        // From when Santiago kept its mean solar time (an offset with seconds) to long after today.
+        fc.oneof(
+          fc.date({ min: new Date('1890-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }),
+          fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true }),
+        ),
+        fc.integer({ min: -60_000, max: 60_000 }),
+        (instant, shift) => {
+          // Asked first for a nearby instant (the same minute or the next), then for this one.
+          santiagoParts(new Date(instant.getTime() + shift));
+          expect(santiagoParts(instant)).toEqual(expected(instant));
+        },
+      ),
+    );
+    // Mean solar time (UTC−4:42:45): one UTC minute holds two local minutes.
+    santiagoParts(new Date('1900-06-01T12:00:50Z'));
+    expect(santiagoParts(new Date('1900-06-01T12:00:10Z'))).toEqual(expected(new Date('1900-06-01T12:00:10Z')));
+    // Around the 2026 changes of offset, minute by minute.
+    for (const start of ['2026-04-05T02:50:00Z', '2026-09-06T03:50:00Z']) {
+      for (let m = 0; m < 20; m++) {
+        const instant = new Date(Date.parse(start) + m * 60_000 + 59_999);
+        santiagoParts(new Date(instant.getTime() - 59_999));
+        expect(santiagoParts(instant)).toEqual(expected(instant));
+      }
+    }
+  });
 });
