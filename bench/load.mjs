@@ -348,6 +348,7 @@ async function pacedRun() {
   await client.close();
   const sorted = latencies.sort((a, b) => a - b);
   const at = (q) => quantile(sorted, q);
+  const lateStartsSorted = lateStarts.sort((a, b) => a - b);
   return {
     requests: counts.requests,
     warmupRequests: counts.warmupRequests,
@@ -357,7 +358,7 @@ async function pacedRun() {
     errors: counts.errors,
     timeouts: 0,
     resets: counts.resets,
-    lateStartMs: { p99: quantile(lateStarts.sort((a, b) => a - b), 0.99), max: quantile(lateStarts, 1) },
+    lateStartMs: { p99: quantile(lateStartsSorted, 0.99), max: quantile(lateStartsSorted, 1) },
   };
 }
 

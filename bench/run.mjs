@@ -88,7 +88,7 @@ function businessNoon() {
   return new Date(`${today}T16:00:00Z`);
 }
 
-/** One autocannon run in the load generator's own process, with the CPU each side used. */
+/** One run (autocannon, or constant-rate with `pacedRate`) in the load generator's own process, with the CPU each side used. */
 async function load(name, spec) {
   const file = join(OUT, `${name}.spec.json`);
   writeFileSync(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, pacedWarmup: PACED_WARMUP, ...spec }));

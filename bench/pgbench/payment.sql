@@ -17,7 +17,6 @@
 \set loginmins 5
 \set authsecs 120
 \set one 1
-\set zero 0
 
 -- Call 2, listar (implicit transactions)
 insert into "captcha_uses" ("signature", "expires_at", "used_at") values (:sig, now() + interval '5 minutes', default) on conflict do nothing returning "signature";
@@ -42,11 +41,10 @@ begin;
 select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
 select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n) for no key update;
 -- (the API verifies the password here, argon2id, with this transaction open)
-select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."member_id" = :m_id \gset a_
-update "members" set "password_failures" = :zero where "members"."id" = :m_id;
+-- (the account and both factors in one statement; the aliases are pgbench's only, for \gset)
+select "accounts"."id" as "a_id", "accounts"."numero_cuenta", "coordinate_cards"."id" as "card_id", "coordinate_cards"."blocked_at", "authoriser_enrolments"."id" as "enrolment_id", "authoriser_enrolments"."blocked_at" as "enrolment_blocked_at" from "accounts" left join "coordinate_cards" on "coordinate_cards"."member_id" = "accounts"."member_id" left join "authoriser_enrolments" on "authoriser_enrolments"."member_id" = "accounts"."member_id" where "accounts"."member_id" = :m_id limit :one \gset
+-- (a password failure count already at zero is not rewritten)
 update "transactions" set "medio_pago" = 'CUENTA VISTA', "payer_rut" = bench_rut(:n), "account_id" = :a_id, "login_at" = now(), "updated_at" = now() where "transactions"."id_transaccion" = (:trx)::text;
-select "id", "member_id", "serial", "cells", "failures", "blocked_at" from "coordinate_cards" where "coordinate_cards"."member_id" = :m_id;
-select "id", "member_id", "device_name", "blocked_at", "enrolled_at" from "authoriser_enrolments" where "authoriser_enrolments"."member_id" = :m_id;
 insert into "audit_log" ("id", "at", "kind", "rut_masked", "request_id", "detail") values (default, default, 'clave.correcta', '*****000-2', gen_random_uuid()::text, jsonb_build_object('idTransaccion', (:trx)::text));
 commit;
 
@@ -54,10 +52,8 @@ commit;
 update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."rut" = bench_rut(:n) and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
 begin;
 select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
-select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n);
-select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."id" = :a_id;
+select "members"."id", "accounts"."numero_cuenta", "coordinate_cards"."id", "coordinate_cards"."blocked_at", "authoriser_enrolments"."id", "authoriser_enrolments"."blocked_at" from "members" inner join "accounts" on "accounts"."id" = :a_id left join "coordinate_cards" on "coordinate_cards"."member_id" = "members"."id" left join "authoriser_enrolments" on "authoriser_enrolments"."member_id" = "members"."id" where "members"."rut" = bench_rut(:n);
 update "authorizations" set "status" = 'expired', "decided_at" = now() where ("authorizations"."id_transaccion" = (:trx)::text and "authorizations"."status" = 'pending');
-select "id", "member_id", "serial", "cells", "failures", "blocked_at" from "coordinate_cards" where "coordinate_cards"."member_id" = :m_id \gset c_
 insert into "authorizations" ("id", "id_transaccion", "member_id", "factor", "cells", "status", "amount", "expires_at", "created_at", "decided_at") values (default, :trx, :m_id, :one, '["G3", "D1", "J5"]', default, :i_monto, now() + make_interval(secs => :authsecs), default, default);
 commit;
 
@@ -69,7 +65,7 @@ select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accoun
 select "id", "id_transaccion", "member_id", "factor", "cells", "status", "amount", "expires_at", "created_at", "decided_at", "expires_at" < now() as "expired" from "authorizations" where "authorizations"."id_transaccion" = (:trx)::text order by "authorizations"."created_at" desc limit :one for update \gset au_
 select "id", "member_id", "serial", "cells", "failures", "blocked_at" from "coordinate_cards" where "coordinate_cards"."member_id" = :m_id for update;
 update "authorizations" set "status" = 'used', "decided_at" = now() where "authorizations"."id" = :au_id;
-update "coordinate_cards" set "failures" = :zero where "coordinate_cards"."id" = :c_id;
+-- (the card's failure count, already at zero, is not rewritten)
 select "id", "id_transaccion", "product_id", "instalment_id", "numero_cuota", "monto", "fecha_vencimiento", "authorization_code", "status" from "transaction_items" where "transaction_items"."id_transaccion" = (:trx)::text order by "transaction_items"."product_id" asc, "transaction_items"."numero_cuota" asc \gset ti_
 select "id", "member_id", "numero_cuenta", "saldo" from "accounts" where "accounts"."id" = :a_id for no key update \gset acc_
 select "id", "member_id", "family", "numero_producto", "permite_abono", "permite_multiple_abono", "monto_minimo_abono_multiple", "fecha_vigencia_abono", "fecha_facturacion", "deuda_total", "deuda_total_internacional", "cupo_total", "numero_cuotas_pactadas", "saldo", "created_at" from "products" where "products"."id" in (:p_id) order by "products"."id" asc for no key update;
