@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { openDatabase, type Database } from './db/client';
 import { seedDemoMembers, seedParameters } from './db/seed';
 import { loggableUrl, loggerOptions } from './logging';
+import { shiftedClock } from './clock';
 import { createWebpayClient } from './services/webpay-client';
 import { listProducts, oldest, postSeleccionar } from './test/member-calls';
 import { businessNoon, TEST_ADMIN_TOKEN, testConfig } from './test/test-app';
@@ -16,10 +17,13 @@ describe('log lines', () => {
     database = await openDatabase({ pgliteDir: 'memory://' });
     await database.migrate();
     await seedParameters(database.db);
-    await seedDemoMembers(database.db, businessNoon());
+    // Business noon, so the mortgage can be selected whatever the hour in Santiago when the suite runs.
+    const clock = shiftedClock(businessNoon());
+    await seedDemoMembers(database.db, clock());
     app = await buildApp({
       config: testConfig(),
       database,
+      clock,
       // Webpay unreachable: the card service logs a failure while serving the request.
       webpay: createWebpayClient({ baseUrl: 'http://127.0.0.1:9', commerceCode: '597055555535', apiKey: 'x'.repeat(20), timeoutMs: 1_000 }),
       logger: { ...loggerOptions('info'), stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
