@@ -134,7 +134,7 @@ async function pgbench(name, script, url, defines, protocol) {
     '-T',
     String(DURATION),
     '-h',
-    u.hostname,
+    u.searchParams.get('host') ?? u.hostname,
     '-p',
     u.port || '5432',
     '-U',
