@@ -6,7 +6,8 @@ import { DEMO_MEMBERS } from '../db/demo-data';
 import { instalments, members, products } from '../db/schema';
 import { seedDemoMembers } from '../db/seed';
 import { anotherReplica, DATABASE_KINDS, openTestDatabase } from '../test/test-app';
-import { findMemberByRut, findMemberWithProducts, loadMemberProducts, type ProductWithInstalments } from './product-repository';
+import { toWireProduct } from '../services/product-view';
+import { findMemberByRut, findMemberWithProducts, loadMemberProducts, type ListedProduct, type ProductWithInstalments } from './product-repository';
 
 /** The reads as plain selects, one row per instalment: what the JSON reads must reproduce exactly. */
 async function plainProducts(db: DbOrTx, memberId: string, family?: string): Promise<ProductWithInstalments[]> {
@@ -27,6 +28,28 @@ async function plainProducts(db: DbOrTx, memberId: string, family?: string): Pro
   return productRows.map((product) => ({ product, instalments: instalmentRows.filter((i) => i.productId === product.id) }));
 }
 
+/** What the list reads of those rows: its columns only, and the instalments it may show (product-repository.ts). */
+function listed(rows: ProductWithInstalments[]): ListedProduct[] {
+  return rows.map(({ product, instalments: list }) => ({
+    product: {
+      family: product.family,
+      numeroProducto: product.numeroProducto,
+      permiteAbono: product.permiteAbono,
+      permiteMultipleAbono: product.permiteMultipleAbono,
+      montoMinimoAbonoMultiple: product.montoMinimoAbonoMultiple,
+      fechaVigenciaAbono: product.fechaVigenciaAbono,
+      fechaFacturacion: product.fechaFacturacion,
+      deudaTotal: product.deudaTotal,
+      deudaTotalInternacional: product.deudaTotalInternacional,
+      cupoTotal: product.cupoTotal,
+      numeroCuotasPactadas: product.numeroCuotasPactadas,
+    },
+    instalments: list
+      .filter((i) => product.family !== 'AH' && (product.family === 'TC' || i.montoPendiente > 0))
+      .map((i) => ({ numeroCuota: i.numeroCuota, montoPendiente: i.montoPendiente, pagoMinimo: i.pagoMinimo, fechaVencimiento: i.fechaVencimiento, medioPago: i.medioPago })),
+  }));
+}
+
 const EDGE_RUT = '22222222-2';
 const NOBODY = '5126663-3';
 
@@ -42,19 +65,25 @@ describe.each(DATABASE_KINDS)('product reads on %s', (kind) => {
     // What the demo data lacks: instalments stored out of order with one due date shared, a paid one with a
     // timestamp to the microsecond, product numbers that sort as text, a member's name and products in non-ASCII.
     const [member] = await db.insert(members).values({ rut: EDGE_RUT, name: 'Ñandú Öhlmann', email: 'n@example.cl' }).returning();
-    const [credit, card] = await db
+    const inserted = await db
       .insert(products)
       .values([
         { memberId: member!.id, family: 'PC', numeroProducto: '10', fechaVigenciaAbono: '2026-12-31', permiteAbono: true, montoMinimoAbonoMultiple: 7 },
         { memberId: member!.id, family: 'PC', numeroProducto: '9', deudaTotal: 2_000_000_000 },
         { memberId: member!.id, family: 'TC', numeroProducto: 'A-1', fechaFacturacion: '2026-11-05', cupoTotal: 1 },
+        { memberId: member!.id, family: 'AH', numeroProducto: 'AH-1', saldo: 5 },
       ])
       .returning();
+    const numbered = (numero: string) => inserted.find((p) => p.numeroProducto === numero);
+    const [credit, card, savings] = [numbered('10'), numbered('A-1'), numbered('AH-1')];
     await db.insert(instalments).values([
       { productId: credit!.id, numeroCuota: 3, montoOriginal: 10, montoPendiente: 10, fechaVencimiento: '2027-01-01', medioPago: 'CONVENIO' },
       { productId: credit!.id, numeroCuota: 1, montoOriginal: 10, montoPendiente: 0, fechaVencimiento: '2027-01-01', paidAt: new Date('2026-11-20T10:11:12.345Z') },
       { productId: credit!.id, numeroCuota: 2, montoOriginal: 10, montoPendiente: 5, pagoMinimo: 5, fechaVencimiento: '2026-12-01' },
       { productId: card!.id, numeroCuota: 1, montoOriginal: 350_000, montoPendiente: 350_000, fechaVencimiento: '2026-11-25' },
+      // The card's latest statement, paid: the list still shows it. A row under a savings account: never shown.
+      { productId: card!.id, numeroCuota: 2, montoOriginal: 90_000, montoPendiente: 0, fechaVencimiento: '2026-12-25' },
+      { productId: savings!.id, numeroCuota: 1, montoOriginal: 1, montoPendiente: 1, fechaVencimiento: '2026-12-25' },
     ]);
     // A timestamp with microseconds, as now() writes them.
     await db.execute(sql`update instalments set paid_at = '2026-11-20 10:11:12.345678+00' where paid_at is not null`);
@@ -64,17 +93,31 @@ describe.each(DATABASE_KINDS)('product reads on %s', (kind) => {
     await database.close();
   });
 
-  it('reads each member with their products and instalments exactly as the plain selects do, in one statement', async () => {
+  it('reads each member with their products and the instalments the list may show as the plain selects do, in one statement', async () => {
     for (const rut of ruts) {
       const [member] = await db.select().from(members).where(eq(members.rut, rut));
       const found = await findMemberWithProducts(db, rut);
-      expect(found, rut).toEqual({ member: { id: member!.id, listNoticeCode: member!.listNoticeCode }, products: await plainProducts(db, member!.id) });
+      expect(found, rut).toEqual({ member: { id: member!.id, listNoticeCode: member!.listNoticeCode }, products: listed(await plainProducts(db, member!.id)) });
     }
     expect(await findMemberWithProducts(db, NOBODY)).toBeNull();
     const edge = (await findMemberWithProducts(db, EDGE_RUT))!;
-    expect(edge.products.map((p) => p.product.numeroProducto)).toEqual(['10', '9', 'A-1']);
-    expect(edge.products[0]!.instalments.map((i) => i.numeroCuota)).toEqual([2, 1, 3]);
-    expect(edge.products[0]!.instalments[1]!.paidAt).toEqual(new Date('2026-11-20T10:11:12.345Z'));
+    expect(edge.products.map((p) => p.product.numeroProducto)).toEqual(['AH-1', '10', '9', 'A-1']);
+    // The paid instalment 1 is not read; 2 falls due before 3.
+    expect(edge.products[1]!.instalments.map((i) => i.numeroCuota)).toEqual([2, 3]);
+    expect(edge.products[1]!.instalments[1]!.medioPago).toBe('CONVENIO');
+    expect(edge.products[3]!.instalments.map((i) => [i.numeroCuota, i.montoPendiente])).toEqual([[1, 350_000], [2, 0]]);
+    expect(edge.products[0]!.instalments).toEqual([]);
+  });
+
+  it('lists from that read what it lists from the whole rows, on any business day', async () => {
+    for (const today of ['20260101', '20261121', '20261201', '20270101', '20300101']) {
+      for (const rut of ruts) {
+        const [member] = await db.select().from(members).where(eq(members.rut, rut));
+        const whole = (await plainProducts(db, member!.id)).map((row) => toWireProduct(row, today));
+        const read = (await findMemberWithProducts(db, rut))!.products.map((row) => toWireProduct(row, today));
+        expect(read, `${rut} on ${today}`).toEqual(whole);
+      }
+    }
   });
 
   it('reads a member and their products of one family as the plain selects do', async () => {
@@ -94,9 +137,9 @@ describe.each(DATABASE_KINDS)('product reads on %s', (kind) => {
     await db.transaction(async (tx) => {
       expect(await findMemberByRut(tx, '11111111-1')).toEqual(member);
       expect(await loadMemberProducts(tx, member!.id)).toEqual(expected);
-      expect((await findMemberWithProducts(tx, '11111111-1'))?.products).toEqual(expected);
+      expect((await findMemberWithProducts(tx, '11111111-1'))?.products).toEqual(listed(expected));
     });
-    expect((await findMemberWithProducts(replica, '11111111-1'))?.products).toEqual(expected);
+    expect((await findMemberWithProducts(replica, '11111111-1'))?.products).toEqual(listed(expected));
   });
 
   it('reads inside a transaction what the transaction sees', async () => {

@@ -1,5 +1,5 @@
 import type { Family } from '@pago/domain/families';
-import { and, asc, eq, getTableColumns, sql, type SQL, type Table } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client';
 import { preparedPerHandle } from '../db/prepared';
@@ -13,12 +13,41 @@ export interface ProductWithInstalments {
   instalments: InstalmentRow[];
 }
 
+/** The columns the product list's answer is made of (product-view.ts), and no more. */
+const LISTED_PRODUCT_COLUMNS = {
+  family: products.family,
+  numeroProducto: products.numeroProducto,
+  permiteAbono: products.permiteAbono,
+  permiteMultipleAbono: products.permiteMultipleAbono,
+  montoMinimoAbonoMultiple: products.montoMinimoAbonoMultiple,
+  fechaVigenciaAbono: products.fechaVigenciaAbono,
+  fechaFacturacion: products.fechaFacturacion,
+  deudaTotal: products.deudaTotal,
+  deudaTotalInternacional: products.deudaTotalInternacional,
+  cupoTotal: products.cupoTotal,
+  numeroCuotasPactadas: products.numeroCuotasPactadas,
+};
+const LISTED_INSTALMENT_COLUMNS = {
+  numeroCuota: instalments.numeroCuota,
+  montoPendiente: instalments.montoPendiente,
+  pagoMinimo: instalments.pagoMinimo,
+  fechaVencimiento: instalments.fechaVencimiento,
+  medioPago: instalments.medioPago,
+};
+export type ListedProductRow = Pick<ProductRow, keyof typeof LISTED_PRODUCT_COLUMNS>;
+export type ListedInstalmentRow = Pick<InstalmentRow, keyof typeof LISTED_INSTALMENT_COLUMNS>;
+/** A product as the list reads it: its listed columns, and the instalments it may show (see `listedInstalmentsOf`). */
+export interface ListedProduct {
+  product: ListedProductRow;
+  instalments: ListedInstalmentRow[];
+}
+
 /*
  * A member's products and instalments come back from PostgreSQL as JSON, one value per list, instead of one row per
  * instalment: decoding a credit's 48 instalment rows field by field through the driver and Drizzle cost the API more
  * CPU than the rest of the listing, and one statement instead of three also costs PostgreSQL less. Each row is a JSON
- * array of its columns in the order of the table's definition, decoded by the columns' own Drizzle decoders, so the
- * rows are the ones a plain select gives (integers, text, uuids, booleans, dates and timestamps all come through JSON
+ * array of the columns read (the whole table's, or the list's own), decoded by the columns' own Drizzle decoders, so
+ * the rows are the ones a plain select of those columns gives (integers, text, uuids, booleans, dates and timestamps all come through JSON
  * unchanged; product-repository.test.ts compares them with plain selects). The order is the plain selects' too:
  * products by family and number, each product's instalments by due date and number.
  */
@@ -26,41 +55,50 @@ export interface ProductWithInstalments {
 /** `alias.column`, always qualified: inside the nested selects an unqualified "id" would name the inner table's. */
 const column = (alias: string, c: PgColumn) => sql`${sql.identifier(alias)}.${sql.identifier(c.name)}`;
 
-/** A table's columns as the items of a JSON array, and the decoder of such an array back into the table's row. */
-function jsonRows<T extends Table>(table: T) {
-  const entries = Object.entries(getTableColumns(table)) as [string, PgColumn][];
+/** Columns as the items of a JSON array, and the decoder of such an array back into a row of those columns. */
+function jsonRows<Row>(columns: Record<string, PgColumn>) {
+  const entries = Object.entries(columns);
   return {
     columns: (alias: string) =>
       sql.join(
         entries.map(([, c]) => column(alias, c)),
         sql`, `,
       ),
-    decode(values: unknown[]): T['$inferSelect'] {
+    decode(values: unknown[]): Row {
       const row: Record<string, unknown> = {};
       for (let i = 0; i < entries.length; i++) {
         const [key, c] = entries[i]!;
         const value = values[i];
         row[key] = value === null || value === undefined ? null : c.mapFromDriverValue(value);
       }
-      return row as T['$inferSelect'];
+      return row as Row;
     },
   };
 }
 
-const productJson = jsonRows(products);
-const instalmentJson = jsonRows(instalments);
+const instalmentJson = jsonRows<InstalmentRow>(getTableColumns(instalments));
+const listedProductJson = jsonRows<ListedProductRow>(LISTED_PRODUCT_COLUMNS);
+const listedInstalmentJson = jsonRows<ListedInstalmentRow>(LISTED_INSTALMENT_COLUMNS);
 
 /** The instalments of the product `product` names, oldest first, as a JSON array of rows. */
 const instalmentsOf = (product: SQL) =>
   sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${instalmentJson.columns('i')}) order by ${column('i', instalments.fechaVencimiento)}, ${column('i', instalments.numeroCuota)}), '[]') from ${instalments} i where ${column('i', instalments.productId)} = ${product})`;
 
-const decodeProduct = (values: unknown[]): ProductWithInstalments => ({
-  product: productJson.decode(values),
-  instalments: (values[values.length - 1] as unknown[][]).map(instalmentJson.decode),
-});
+/*
+ * The instalments the list may show of the product aliased p, oldest first: a credit's or the shares' still owed, and
+ * every statement of a card (product-view.ts shows its latest); a savings account shows none. Paid instalments stay
+ * in the database for ever, so a member's list would otherwise grow with every instalment they ever paid.
+ * product-view.ts applies the same rule again, so this only spares PostgreSQL and the API the rows nobody shows.
+ */
+const listedInstalmentsOf = sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${listedInstalmentJson.columns('i')}) order by ${column('i', instalments.fechaVencimiento)}, ${column('i', instalments.numeroCuota)}), '[]') from ${instalments} i where ${column('i', instalments.productId)} = ${column('p', products.id)} and ${column('p', products.family)} <> 'AH' and (${column('p', products.family)} = 'TC' or ${column('i', instalments.montoPendiente)} > 0))`;
 
-/** The products of the member the outer select reads, by family and number: each one's columns, then its instalments. */
-const productsOfMember = sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${productJson.columns('p')}, ${instalmentsOf(column('p', products.id))}) order by ${column('p', products.family)}, ${column('p', products.numeroProducto)}), '[]') from ${products} p where ${column('p', products.memberId)} = ${column('members', members.id)})`;
+/** The products of the member the outer select reads, by family and number: each one's listed columns, then its instalments. */
+const productsOfMember = sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${listedProductJson.columns('p')}, ${listedInstalmentsOf}) order by ${column('p', products.family)}, ${column('p', products.numeroProducto)}), '[]') from ${products} p where ${column('p', products.memberId)} = ${column('members', members.id)})`;
+
+const decodeListedProduct = (values: unknown[]): ListedProduct => ({
+  product: listedProductJson.decode(values),
+  instalments: (values[values.length - 1] as unknown[][]).map(listedInstalmentJson.decode),
+});
 
 const memberWithProducts = (db: DbOrTx) =>
   db
@@ -90,14 +128,14 @@ const statements = {
 
 export interface MemberWithProducts {
   member: Pick<MemberRow, 'id' | 'listNoticeCode'>;
-  products: ProductWithInstalments[];
+  products: ListedProduct[];
 }
 
-/** The product list's read (call 2): the member with that RUT, if any, with every product and all its instalments. */
+/** The product list's read (call 2): the member with that RUT, if any, with every product and the instalments it may show. */
 export async function findMemberWithProducts(db: DbOrTx, rut: string): Promise<MemberWithProducts | null> {
   const [row] = await statements.memberWithProducts(db).execute({ rut });
   if (!row) return null;
-  return { member: { id: row.id, listNoticeCode: row.listNoticeCode }, products: row.products.map(decodeProduct) };
+  return { member: { id: row.id, listNoticeCode: row.listNoticeCode }, products: row.products.map(decodeListedProduct) };
 }
 
 export async function findMemberByRut(db: DbOrTx, rut: string): Promise<MemberRow | null> {

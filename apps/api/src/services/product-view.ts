@@ -1,17 +1,17 @@
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
 import { instalmentState, type DetalleCuota, type Producto } from '@pago/domain/products';
-import type { InstalmentRow, ProductWithInstalments } from '../repositories/product-repository';
+import type { ListedInstalmentRow, ListedProduct } from '../repositories/product-repository';
 
 export const isoToWire = (iso: string) => iso.replaceAll('-', '');
 
 /** Credits and CP show what is still owed; a card shows its statement even when nothing is billed. */
-export function payableInstalments(family: Family, rows: InstalmentRow[]): InstalmentRow[] {
+export function payableInstalments<Row extends Pick<ListedInstalmentRow, 'montoPendiente'>>(family: Family, rows: Row[]): Row[] {
   if (family === 'AH') return [];
   if (family === 'TC') return rows.slice(-1);
   return rows.filter((r) => r.montoPendiente > 0);
 }
 
-export function toDetalle(row: InstalmentRow, today: string): DetalleCuota {
+export function toDetalle(row: ListedInstalmentRow, today: string): DetalleCuota {
   const fechaVencimiento = isoToWire(row.fechaVencimiento);
   return {
     numeroCuota: row.numeroCuota,
@@ -29,7 +29,7 @@ export function promotionActive(vigencia: string | null, today: string): boolean
 }
 
 /** A product as the product list answers it (spec §3), with the state derived on the business day `today`. */
-export function toWireProduct({ product, instalments }: ProductWithInstalments, today: string): Producto | null {
+export function toWireProduct({ product, instalments }: ListedProduct, today: string): Producto | null {
   const family = product.family as Family;
   const payable = payableInstalments(family, instalments);
   if (family !== 'AH' && payable.length === 0) return null;
