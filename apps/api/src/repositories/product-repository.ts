@@ -47,9 +47,9 @@ export interface ListedProduct {
  * instalment: decoding a credit's 48 instalment rows field by field through the driver and Drizzle cost the API more
  * CPU than the rest of the listing, and one statement instead of three also costs PostgreSQL less. Each row is a JSON
  * array of the columns read (the whole table's, or the list's own), decoded by the columns' own Drizzle decoders, so
- * the rows are the ones a plain select of those columns gives (integers, text, uuids, booleans, dates and timestamps all come through JSON
- * unchanged; product-repository.test.ts compares them with plain selects). The order is the plain selects' too:
- * products by family and number, each product's instalments by due date and number.
+ * the rows are the ones a plain select of those columns gives (integers, text, uuids, booleans, dates and timestamps
+ * all come through JSON unchanged; product-repository.test.ts compares them with plain selects). The order is the
+ * plain selects' too: products by family and number, each product's instalments by due date and number.
  */
 
 /** `alias.column`, always qualified: inside the nested selects an unqualified "id" would name the inner table's. */
@@ -80,17 +80,24 @@ const instalmentJson = jsonRows<InstalmentRow>(getTableColumns(instalments));
 const listedProductJson = jsonRows<ListedProductRow>(LISTED_PRODUCT_COLUMNS);
 const listedInstalmentJson = jsonRows<ListedInstalmentRow>(LISTED_INSTALMENT_COLUMNS);
 
-/** The instalments of the product `product` names, oldest first, as a JSON array of rows. */
-const instalmentsOf = (product: SQL) =>
-  sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${instalmentJson.columns('i')}) order by ${column('i', instalments.fechaVencimiento)}, ${column('i', instalments.numeroCuota)}), '[]') from ${instalments} i where ${column('i', instalments.productId)} = ${product})`;
+/**
+ * The instalments (aliased i) of the product `product` names, oldest first, as a JSON array of rows of `json`'s
+ * columns; only those `only` holds for, when given.
+ */
+const instalmentsOf = (json: { columns: (alias: string) => SQL }, product: SQL, only?: SQL) =>
+  sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${json.columns('i')}) order by ${column('i', instalments.fechaVencimiento)}, ${column('i', instalments.numeroCuota)}), '[]') from ${instalments} i where ${column('i', instalments.productId)} = ${product}${only ? sql` and ${only}` : sql``})`;
 
 /*
- * The instalments the list may show of the product aliased p, oldest first: a credit's or the shares' still owed, and
- * every statement of a card (product-view.ts shows its latest); a savings account shows none. Paid instalments stay
- * in the database for ever, so a member's list would otherwise grow with every instalment they ever paid.
- * product-view.ts applies the same rule again, so this only spares PostgreSQL and the API the rows nobody shows.
+ * The instalments the list may show of the product aliased p: a credit's or the shares' still owed, and every
+ * statement of a card (product-view.ts shows its latest); a savings account shows none. Paid instalments stay in the
+ * database for ever, so a member's list would otherwise grow with every instalment they ever paid. product-view.ts
+ * applies the same rule again, so this only spares PostgreSQL and the API the rows nobody shows.
  */
-const listedInstalmentsOf = sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${listedInstalmentJson.columns('i')}) order by ${column('i', instalments.fechaVencimiento)}, ${column('i', instalments.numeroCuota)}), '[]') from ${instalments} i where ${column('i', instalments.productId)} = ${column('p', products.id)} and ${column('p', products.family)} <> 'AH' and (${column('p', products.family)} = 'TC' or ${column('i', instalments.montoPendiente)} > 0))`;
+const listedInstalmentsOf = instalmentsOf(
+  listedInstalmentJson,
+  column('p', products.id),
+  sql`${column('p', products.family)} <> 'AH' and (${column('p', products.family)} = 'TC' or ${column('i', instalments.montoPendiente)} > 0)`,
+);
 
 /** The products of the member the outer select reads, by family and number: each one's listed columns, then its instalments. */
 const productsOfMember = sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${listedProductJson.columns('p')}, ${listedInstalmentsOf}) order by ${column('p', products.family)}, ${column('p', products.numeroProducto)}), '[]') from ${products} p where ${column('p', products.memberId)} = ${column('members', members.id)})`;
@@ -110,7 +117,7 @@ const memberByRut = (db: DbOrTx) => db.select().from(members).where(eq(members.r
 
 const productsOf = (db: DbOrTx, byFamily: boolean) =>
   db
-    .select({ product: products, instalments: instalmentsOf(column('products', products.id)).as('instalments') })
+    .select({ product: products, instalments: instalmentsOf(instalmentJson, column('products', products.id)).as('instalments') })
     .from(products)
     .where(
       byFamily
