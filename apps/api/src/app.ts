@@ -2,12 +2,11 @@ import { errorEnvelope } from '@pago/domain/envelope';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
-import { requestContext } from './request-context';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerErrorHandling } from './plugins/app/error-handler';
 import { registerRequestDeadline } from './plugins/app/request-deadline';
-import { registerSecurityHeaders, securityHeaders } from './plugins/external/security-headers';
+import { registerResponseHeaders, securityHeaders } from './plugins/external/security-headers';
 import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
 import { healthRoutes } from './routes/health';
@@ -136,9 +135,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     notifications: createNotificationService(database.db, mailer, config.productName, app.log),
     mailer,
   });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   if (options.logger) {
     // The request line's fields are fixed by the serializers (method, the URL as loggableUrl leaves it, addresses,
     // status, time): none can hold what LOG_REDACT_PATHS censors, so it skips the redaction pass, which was more than
@@ -149,8 +145,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       done();
     });
   }
-  // Everything done for a request (services, their log lines) runs knowing its id.
-  app.addHook('onRequest', (request, _reply, done) => requestContext.run(request.id, done));
 
   // A request still unanswered (the database or Webpay unreachable without a reset) gets 503 with the envelope. The
   // database's and Webpay's own timeouts are shorter and answer first, after rolling back; this is the bound for
@@ -159,7 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
   await registerOpenApi(app);
-  registerSecurityHeaders(app, headers);
+  registerResponseHeaders(app, headers);
   await registerRateLimit(app, config.redisUrl);
 
   await app.register(healthRoutes);

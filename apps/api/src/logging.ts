@@ -1,7 +1,5 @@
 import { maskRut } from '@pago/domain/rut';
-import pino from 'pino';
 import type { FastifyServerOptions } from 'fastify';
-import { requestContext } from './request-context';
 import { LOG_REDACT_PATHS } from './app';
 
 /** A path segment that reads as a RUT: digits, with or without dots, an optional dash and the check digit. */
@@ -59,16 +57,6 @@ interface LoggedRequest {
 export function loggerOptions(level: string) {
   return {
     level,
-    // A line written by a service during a request carries that request's id too; the request's own logger
-    // already binds it.
-    mixin(object: object, _level: number, logger: object) {
-      // The line names its request already (the request line does), or its logger's bindings do: the bindings as
-      // pino keeps them (a JSON fragment) are cheaper to search than logger.bindings(), which parses them.
-      if ('reqId' in object) return {};
-      if ((logger as Record<symbol, string | undefined>)[pino.symbols.chindingsSym]?.includes('"reqId":')) return {};
-      const reqId = requestContext.getStore();
-      return reqId ? { reqId } : {};
-    },
     redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       req: (req: LoggedRequest) => ({ method: req.method, url: loggableUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),

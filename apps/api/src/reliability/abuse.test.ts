@@ -414,6 +414,8 @@ describe('security headers on the SPA shell and on every kind of API answer', ()
     expect(h['referrer-policy'], where).toMatch(/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/);
     expect(h['x-content-type-options'], where).toBe('nosniff');
     expect(h['x-powered-by'], where).toBeUndefined();
+    // Set with them, before any handler runs: an error or a refusal names its request too.
+    expect(h['x-request-id'], `request id on ${where}`).toMatch(/^[0-9a-f-]{36}$/);
   }
 
   it('serves the SPA shell, its assets and its routes with the headers, and the shell has no inline code', async () => {

@@ -45,6 +45,8 @@ export interface CardPaymentOptions {
  * or refunded when it can no longer be applied.
  */
 export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayClient, options: CardPaymentOptions, log: FastifyBaseLogger) {
+  // A line written while serving a request names it; the reconciliation's lines have no request.
+  const logFor = (requestId: string | null) => (requestId ? log.child({ reqId: requestId }) : log);
   const returnUrl = `${options.publicBaseUrl}/api/pagoexpress/webpay/return`;
 
   async function params() {
@@ -92,7 +94,7 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
     // Refunds and closes the attempt; when Webpay gives no answer, leaves it pending (checked now) so that the
     // reconciliation asks again later and refunds whatever is still approved: money taken is never kept unapplied.
     const giveBack = async () => {
-      if (await refundAll(attempt, approved)) {
+      if (await refundAll(attempt, approved, requestId)) {
         await finish('refunded');
         return true;
       }
@@ -102,7 +104,7 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
 
     if (!matches) {
       // Webpay's answer does not describe what we sent: take nothing, give back anything taken, and leave a trail.
-      log.error({ idTransaccion: trx.idTransaccion }, 'webpay answer does not match the stores sent');
+      logFor(requestId).error({ idTransaccion: trx.idTransaccion }, 'webpay answer does not match the stores sent');
       await appendAudit(tx, { kind: 'webpay.discrepancia', requestId, detail: { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder } });
       await giveBack();
       return 'error';
@@ -142,15 +144,15 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
   }
 
   /** Refunds every approved store; false when one got no answer from Webpay (to be asked again later). */
-  async function refundAll(attempt: typeof webpayAttempts.$inferSelect, approved: WebpayResult['details']): Promise<boolean> {
+  async function refundAll(attempt: typeof webpayAttempts.$inferSelect, approved: WebpayResult['details'], requestId: string | null): Promise<boolean> {
     let answered = true;
     for (const d of approved) {
       const res = await webpay.refund(attempt.token, d.buy_order, String(d.commerce_code), d.amount);
       if (res.ok) continue;
       if (res.kind === 'unavailable') {
         answered = false;
-        log.warn({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund got no answer: the reconciliation will ask again');
-      } else log.error({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund refused: needs manual follow-up');
+        logFor(requestId).warn({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund got no answer: the reconciliation will ask again');
+      } else logFor(requestId).error({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund refused: needs manual follow-up');
     }
     return answered;
   }
@@ -231,7 +233,7 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
         // Webpay sees our session's id (not its token): it comes back as TBK_ID_SESION and names nothing secret.
         const created = await webpay.create(buyOrder, trx.sessionId, returnUrl, withOrders);
         if (!created.ok) {
-          log.error({ idTransaccion: trx.idTransaccion, kind: created.kind, status: created.ok ? null : 'status' in created ? created.status : null }, 'webpay create failed');
+          logFor(requestId).error({ idTransaccion: trx.idTransaccion, kind: created.kind, status: created.ok ? null : 'status' in created ? created.status : null }, 'webpay create failed');
           return refuse(created.kind === 'unavailable' ? '503' : '502');
         }
         await tx.insert(webpayAttempts).values({ token: created.data.token, idTransaccion: trx.idTransaccion, buyOrder, stores: withOrders });
@@ -266,7 +268,7 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
         const result = await commitOrStatus(token);
         if (!result.ok) {
           await tx.update(webpayAttempts).set({ checkedAt: sql`now()` }).where(eq(webpayAttempts.token, token));
-          log.warn({ idTransaccion: trx.idTransaccion, kind: result.kind }, 'webpay commit without an answer: left for reconciliation');
+          logFor(requestId).warn({ idTransaccion: trx.idTransaccion, kind: result.kind }, 'webpay commit without an answer: left for reconciliation');
           return { idTransaccion: trx.idTransaccion, estado: 'pendiente' as const };
         }
         if (result.data.details.every((d) => d.status === 'INITIALIZED')) return { idTransaccion: trx.idTransaccion, estado: 'pendiente' as const };

@@ -68,7 +68,7 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
         });
       } catch (error) {
         // The SMTP server's refusal names the recipient: scrubbed like every other logged error.
-        log.error({ error: loggableError(error), idTransaccion: trx.idTransaccion }, 'voucher e-mail failed');
+        log.child({ reqId: requestId }).error({ error: loggableError(error), idTransaccion: trx.idTransaccion }, 'voucher e-mail failed');
         return { ok: false, codigo: '502' };
       }
       await appendAudit(db, { kind: 'comprobante.enviado', rutMasked: maskRut(rut), requestId, detail: { idTransaccion: trx.idTransaccion, correo: maskEmail(correo) } });

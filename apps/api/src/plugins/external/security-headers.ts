@@ -43,10 +43,15 @@ export function securityHeaders(options: SecurityHeaderOptions): Readonly<Record
   });
 }
 
-/** Sets the headers before anything else runs, so errors, limits, redirects and static files carry them too. */
-export function registerSecurityHeaders(app: FastifyInstance, headers: Readonly<Record<string, string>>): void {
-  app.addHook('onRequest', (_request, reply, done) => {
+/**
+ * Sets the security headers and the request id before any handler runs, so errors, limits, redirects and static
+ * files carry them too. Set here rather than in an `onSend` hook: with no `onSend` hook at all, Fastify writes every
+ * answer without running a hook chain for it.
+ */
+export function registerResponseHeaders(app: FastifyInstance, headers: Readonly<Record<string, string>>): void {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    reply.header('x-request-id', request.id);
     done();
   });
 }
