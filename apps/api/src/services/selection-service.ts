@@ -3,6 +3,7 @@ import { businessToday } from '@pago/domain/business-time';
 import type { SeleccionarProductoRequest } from '@pago/domain/call-seleccionar';
 import { toParameterMap, graceDaysName, familySwitchName } from '@pago/domain/parameters';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
+import { sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
@@ -53,10 +54,12 @@ export function createSelectionService(db: Db, clock: Clock) {
       }
 
       const idTransaccion = newTransactionId();
-      await db.transaction(async (tx) => {
-        await tx.insert(transactions).values({ idTransaccion, sessionId: session.id, memberId: member.id, family, total: outcome.total });
-        await tx.insert(transactionItems).values(outcome.items.map((item) => ({ idTransaccion, ...item })));
-      });
+      // The transaction and its items in one statement: atomic without BEGIN and COMMIT, two round trips of their
+      // own. The items' foreign key is checked at the statement's end, when the transaction's row is there. getSQL():
+      // a builder put in a template as is is taken for a subquery and put in parentheses.
+      const transaction = db.insert(transactions).values({ idTransaccion, sessionId: session.id, memberId: member.id, family, total: outcome.total });
+      const items = db.insert(transactionItems).values(outcome.items.map((item) => ({ idTransaccion, ...item })));
+      await db.execute(sql`with created as (${transaction.getSQL()}) ${items.getSQL()}`);
       return { ok: true, idTransaccion, total: outcome.total };
     },
   };

@@ -2,9 +2,8 @@ import type { Pago } from '@pago/domain/call-consultar-pago';
 import { toParameterMap } from '@pago/domain/parameters';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { transactions } from '../db/schema';
+import { transactions, vouchers } from '../db/schema';
 import { listParameters } from '../repositories/parameters-repository';
-import { voucherOf } from './payment-service';
 import { touchSession } from './session-service';
 
 export type VoucherResult = { ok: true; pagos: Pago[] } | { ok: false; codigo: string };
@@ -23,14 +22,17 @@ export function createVoucherService(db: Db) {
       if (!session) return { ok: false, codigo: '476' };
       // Ids are 32 hex characters (selection-service); anything else is not found, and never reaches the SQL.
       if (!/^[0-9a-f]{32}$/.test(idTransaccion)) return { ok: false, codigo: '516' };
+      // The transaction and its voucher (one per transaction, unique) in one read; no database transaction is
+      // needed for a single statement.
       const [trx] = await db
-        .select({ status: transactions.status })
+        .select({ status: transactions.status, payload: vouchers.payload })
         .from(transactions)
+        .leftJoin(vouchers, eq(vouchers.idTransaccion, transactions.idTransaccion))
         .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.sessionId, session.id)));
       if (!trx) return { ok: false, codigo: '516' };
       if (trx.status === 'pending') return { ok: false, codigo: '509' };
       if (trx.status !== 'paid') return { ok: false, codigo: '516' };
-      const pagos = await db.transaction((tx) => voucherOf(tx, idTransaccion));
+      const pagos = trx.payload as Pago[] | null;
       return pagos ? { ok: true, pagos } : { ok: false, codigo: '516' };
     },
   };

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../../db/demo-data';
-import { accounts, authoriserEnrolments, authorizations, coordinateCards, instalments, members, products, transactions, vouchers } from '../../../db/schema';
+import { accounts, authoriserEnrolments, authorizations, coordinateCards, instalments, members, products, transactionItems, transactions, vouchers } from '../../../db/schema';
 import {
   errorCode,
   listProducts,
@@ -49,8 +49,12 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     return { token, idTransaccion, total, login, numeroCuenta };
   }
 
+  const product = async (numeroProducto: string) =>
+    (await t.database.db.select().from(products).where(eq(products.numeroProducto, numeroProducto)))[0]!;
+
   it('pays with the coordinate card exactly once and answers the same voucher on a repeated call', async () => {
     const before = await balance('11111111-1');
+    const debtBefore = (await product('520011223344')).deudaTotal;
     const { token, idTransaccion, total, login, numeroCuenta } = await prepare('11111111-1', '520011223344', 2);
     expect(login.json()[AUT]).toMatchObject({ codigo: '200', factores: [{ factor: 1 }, { factor: 2 }] });
     const challenge = await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1);
@@ -66,6 +70,18 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(again.json()[PAG].productoPagadoCV).toEqual(pagado);
     expect(await balance('11111111-1')).toBe(before - total);
     expect((await pending('520011223344')).map((r) => r.cuota)).toEqual([39]);
+    // Both instalments of the one product: its debt down by their sum, both items paid under one authorisation.
+    expect((await product('520011223344')).deudaTotal).toBe(Math.max(debtBefore - total, 0));
+    const items = await t.database.db.select().from(transactionItems).where(eq(transactionItems.idTransaccion, idTransaccion));
+    expect(items.map((i) => i.status)).toEqual(['paid', 'paid']);
+    expect(new Set(items.map((i) => i.authorizationCode)).size).toBe(1);
+    expect(items[0]!.authorizationCode).toMatch(/^\d{6}$/);
+    const paidInstalments = await t.database.db.select().from(instalments).where(sql`${instalments.id} in (${sql.join(items.map((i) => sql`${i.instalmentId}`), sql`, `)})`);
+    expect(paidInstalments.map((i) => [i.montoPendiente, i.pagoMinimo, i.paidAt !== null])).toEqual([
+      [0, 0, true],
+      [0, 0, true],
+    ]);
+    expect((await t.database.db.select().from(transactions).where(eq(transactions.idTransaccion, idTransaccion)))[0]).toMatchObject({ status: 'paid', medioPago: 'CUENTA VISTA' });
 
     const voucher = await postConsultarPago(t.app, token, idTransaccion);
     expect(voucher.json().consultarPagoResponse.listaPago.pago).toMatchObject({
@@ -132,6 +148,24 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(paid.json()[PAG].productoPagadoCV.montoPagado).toBe(total);
     expect(await balance('19191919-K')).toBe(payerBefore - total);
     expect(await balance('11111111-1')).toBe(ownerBefore);
+  });
+
+  it('credits a deposit into the member’s own savings account once', async () => {
+    const before = await balance('12345678-5');
+    const savingsBefore = (await product('800056780001')).saldo;
+    const { token, productos } = await listProducts(t.app, '12345678-5');
+    const ah = productos[0]!;
+    await postSeleccionar(t.app, token, '12345678-5', [
+      { numeroProducto: ah.numeroProducto, tipoFamiliaProducto: 'AH', nombreFamiliaProducto: ah.nombreFamiliaProducto, detalleProducto: [{ numeroCuota: '0', valorAPagar: 50_000, fechaVencimiento: '0' }] },
+    ]);
+    const numeroCuenta = (await postAutentica(t.app, token, '12345678-5', '1234')).json()[AUT].numeroCuenta as string;
+    const challenge = await postAutorizar(t.app, token, '12345678-5', '12345678-5', 1);
+    const card = demoCoordinateCard('12345678-5');
+    const valores = (challenge.json()[AUZ].desafio.item as { valor: string }[]).map((i) => card[i.valor]!);
+    const paid = await postPagar(t.app, { token, rutTitular: '12345678-5', rutPago: '12345678-5', numeroCuenta, factor: 1, valores });
+    expect(paid.json()[PAG].productoPagadoCV.montoPagado).toBe(50_000);
+    expect(await balance('12345678-5')).toBe(before - 50_000);
+    expect((await product('800056780001')).saldo).toBe(savingsBefore + 50_000);
   });
 
   it('refuses a deposit into another member’s savings account (451)', async () => {
