@@ -98,7 +98,7 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   // Every write of the payment in one statement (data-modifying CTEs): each row is written once, so what one item
   // would change twice (two items of one product, or of one instalment) is summed first; greatest(x - a, 0) then
   // greatest(… - b, 0) equals greatest(x - (a + b), 0) for amounts that are never negative. The rows are already
-  // locked above; one statement instead of one per row spares the round trips, which were most of the call's cost.
+  // locked above, in the fixed order; one statement instead of one per row spares a round trip per row.
   const writes: SQLWrapper[] = [];
   if (method.accountId && balanceAfter !== null) {
     writes.push(tx.update(accounts).set({ saldo: balanceAfter }).where(eq(accounts.id, method.accountId)));
