@@ -21,7 +21,12 @@ function storable(value: unknown): unknown {
 }
 
 export async function appendAudit(db: DbOrTx, event: AuditEvent): Promise<void> {
-  await db.insert(auditLog).values({
+  await auditInsert(db, event);
+}
+
+/** The audit line's insert, not yet sent: awaited alone, or written with others in one statement (`inOneStatement`). */
+export function auditInsert(db: DbOrTx, event: AuditEvent) {
+  return db.insert(auditLog).values({
     kind: event.kind,
     rutMasked: event.rutMasked ?? null,
     requestId: event.requestId ?? null,

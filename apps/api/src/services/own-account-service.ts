@@ -7,9 +7,10 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Db, DbOrTx } from '../db/client';
+import { inOneStatement } from '../db/one-statement';
 import { accounts, authoriserEnrolments, authorizations, coordinateCards, members, transactions } from '../db/schema';
 import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '../db/demo-data';
-import { appendAudit } from '../repositories/audit-repository';
+import { appendAudit, auditInsert } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import { applyPayment, maskAccount, PaymentRefused, voucherOf } from './payment-service';
 import { touchSession, type SessionRow } from './session-service';
@@ -125,16 +126,22 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           .limit(1);
         if (!found) return refuse('45203113');
         const { account, card, enrolment } = found;
-        // The row is locked, so the count read above is current: a clean record needs no write.
-        if (payer.passwordFailures !== 0) await tx.update(members).set({ passwordFailures: 0 }).where(eq(members.id, payer.id));
-        await tx
-          .update(transactions)
-          .set({ payerRut, accountId: account.id, loginAt: sql`now()`, medioPago: 'CUENTA VISTA', updatedAt: sql`now()` })
-          .where(eq(transactions.idTransaccion, trx.idTransaccion));
+        // The row is locked, so the count read above is current: a clean record needs no write. The login's writes go
+        // in one statement.
+        await inOneStatement(
+          tx,
+          [
+            ...(payer.passwordFailures !== 0 ? [tx.update(members).set({ passwordFailures: 0 }).where(eq(members.id, payer.id))] : []),
+            auditInsert(tx, { kind: 'clave.correcta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } }),
+          ],
+          tx
+            .update(transactions)
+            .set({ payerRut, accountId: account.id, loginAt: sql`now()`, medioPago: 'CUENTA VISTA', updatedAt: sql`now()` })
+            .where(eq(transactions.idTransaccion, trx.idTransaccion)),
+        );
         const factores: (1 | 2)[] = [];
         if (card && !card.blockedAt) factores.push(1);
         if (enrolment && !enrolment.blockedAt) factores.push(2);
-        await appendAudit(tx, { kind: 'clave.correcta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
         return { ok: true as const, numeroCuenta: account.numeroCuenta, factores };
       });
     },
@@ -165,23 +172,29 @@ export function createOwnAccountService(db: Db, clock: Clock) {
         if (!found) return refuse('440');
         const { payerId, numeroCuenta, card, enrolment } = found;
 
-        // A new request supersedes any earlier one of this transaction.
-        await tx
+        // A new request supersedes any earlier one of this transaction, also when it is refused: in the same
+        // statement as the new challenge or push, or alone before the refusal.
+        const supersede = tx
           .update(authorizations)
           .set({ status: 'expired', decidedAt: sql`now()` })
           .where(and(eq(authorizations.idTransaccion, trx.idTransaccion), eq(authorizations.status, 'pending')));
-        const expiresAt = sql`now() + make_interval(secs => ${AUTHORISATION_SECONDS})`;
-
+        let refusal: string | null = null;
         if (request.factor === 1) {
-          if (!card) return refuse('5203002');
-          if (card.blockedAt) return refuse('45203017');
+          if (!card) refusal = '5203002';
+          else if (card.blockedAt) refusal = '45203017';
+        } else if (!enrolment) refusal = '5203004';
+        else if (enrolment.blockedAt) refusal = '7';
+        if (refusal) {
+          await supersede;
+          return refuse(refusal);
+        }
+        const expiresAt = sql`now() + make_interval(secs => ${AUTHORISATION_SECONDS})`;
+        if (request.factor === 1) {
           const cells = pickCells(3);
-          await tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payerId, factor: 1, cells, amount: trx.total, expiresAt });
+          await inOneStatement(tx, [supersede], tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payerId, factor: 1, cells, amount: trx.total, expiresAt }));
           return { ok: true as const, numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
         }
-        if (!enrolment) return refuse('5203004');
-        if (enrolment.blockedAt) return refuse('7');
-        await tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payerId, factor: 2, amount: trx.total, expiresAt });
+        await inOneStatement(tx, [supersede], tx.insert(authorizations).values({ idTransaccion: trx.idTransaccion, memberId: payerId, factor: 2, amount: trx.total, expiresAt }));
         return { ok: true as const, numeroCuenta, vigencia: AUTHORISATION_SECONDS };
       });
     },
@@ -254,8 +267,8 @@ export function createOwnAccountService(db: Db, clock: Clock) {
             await tx.update(authorizations).set({ status: 'used', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));
           }
 
-          const pagos = await applyPayment(tx, trx, { medioPago: 'CUENTA VISTA', accountId: account.id, cuentaPago: maskAccount(account.numeroCuenta) }, clock());
-          await appendAudit(tx, { kind: 'pago.cuentavista', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total } });
+          const audit = auditInsert(tx, { kind: 'pago.cuentavista', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total } });
+          const pagos = await applyPayment(tx, trx, { medioPago: 'CUENTA VISTA', accountId: account.id, cuentaPago: maskAccount(account.numeroCuenta) }, clock(), [audit]);
           return { ok: true as const, pagados: toProductosPagados(pagos) };
         });
       } catch (error) {

@@ -3,9 +3,10 @@ import { DESCRIPCION_PRODUCTO, maskEmail, type DetallePago, type Pago } from '@p
 import type { Family } from '@pago/domain/families';
 import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
-import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import type { Tx } from '../db/client';
+import { inOneStatement } from '../db/one-statement';
 import { accounts, instalments, members, products, transactionItems, transactions, vouchers } from '../db/schema';
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -39,7 +40,14 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * savings, writes the voucher and marks the transaction paid. Throws PaymentRefused (and so rolls back) when an
  * item is no longer owed (442) or the balance is short (47203).
  */
-export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentMethod, now: Date): Promise<Pago[]> {
+export async function applyPayment(
+  tx: Tx,
+  trx: TransactionRow,
+  method: PaymentMethod,
+  now: Date,
+  /** Written in the same statement as the payment (its audit line). */
+  alsoWrite: readonly { getSQL(): SQL }[] = [],
+): Promise<Pago[]> {
   const allItems = await tx
     .select()
     .from(transactionItems)
@@ -95,11 +103,11 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
     };
   });
 
-  // Every write of the payment in one statement (data-modifying CTEs): each row is written once, so what one item
+  // Every write of the payment in one statement (inOneStatement): each row is written once, so what one item
   // would change twice (two items of one product, or of one instalment) is summed first; greatest(x - a, 0) then
   // greatest(… - b, 0) equals greatest(x - (a + b), 0) for amounts that are never negative. The rows are already
   // locked above, in the fixed order; one statement instead of one per row spares a round trip per row.
-  const writes: SQLWrapper[] = [];
+  const writes: { getSQL(): SQL }[] = [];
   if (method.accountId && balanceAfter !== null) {
     writes.push(tx.update(accounts).set({ saldo: balanceAfter }).where(eq(accounts.id, method.accountId)));
   }
@@ -145,9 +153,7 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
     .update(transactions)
     .set({ status: 'paid', medioPago: method.medioPago, settledAt: sql`now()`, updatedAt: sql`now()` })
     .where(and(eq(transactions.idTransaccion, trx.idTransaccion), eq(transactions.status, 'pending')));
-  // getSQL(): a builder put in a template as is is taken for a subquery and put in parentheses.
-  const ctes = writes.map((write, i) => sql`${sql.identifier(`w${i}`)} as (${write.getSQL()})`);
-  await tx.execute(sql`with ${sql.join(ctes, sql`, `)} ${settled.getSQL()}`);
+  await inOneStatement(tx, [...writes, ...alsoWrite], settled);
   return pagos;
 }
 

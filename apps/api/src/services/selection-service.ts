@@ -3,10 +3,10 @@ import { businessToday } from '@pago/domain/business-time';
 import type { SeleccionarProductoRequest } from '@pago/domain/call-seleccionar';
 import { toParameterMap, graceDaysName, familySwitchName } from '@pago/domain/parameters';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
-import { sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
+import { inOneStatement } from '../db/one-statement';
 import { transactionItems, transactions } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
@@ -54,12 +54,12 @@ export function createSelectionService(db: Db, clock: Clock) {
       }
 
       const idTransaccion = newTransactionId();
-      // The transaction and its items in one statement: atomic without BEGIN and COMMIT, two round trips of their
-      // own. The items' foreign key is checked at the statement's end, when the transaction's row is there. getSQL():
-      // a builder put in a template as is is taken for a subquery and put in parentheses.
-      const transaction = db.insert(transactions).values({ idTransaccion, sessionId: session.id, memberId: member.id, family, total: outcome.total });
-      const items = db.insert(transactionItems).values(outcome.items.map((item) => ({ idTransaccion, ...item })));
-      await db.execute(sql`with created as (${transaction.getSQL()}) ${items.getSQL()}`);
+      // The transaction and its items in one statement: atomic without BEGIN and COMMIT, two round trips of their own.
+      await inOneStatement(
+        db,
+        [db.insert(transactions).values({ idTransaccion, sessionId: session.id, memberId: member.id, family, total: outcome.total })],
+        db.insert(transactionItems).values(outcome.items.map((item) => ({ idTransaccion, ...item }))),
+      );
       return { ok: true, idTransaccion, total: outcome.total };
     },
   };
