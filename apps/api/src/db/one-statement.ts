@@ -1,9 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from './client';
-
-interface Buildable {
-  getSQL(): SQL;
-}
 
 /**
  * Runs several writes as one statement: every write but the last as a data-modifying CTE, the last as the statement
@@ -11,7 +7,7 @@ interface Buildable {
  * cannot see one another's rows, so no two of them may change the same row; foreign keys are checked at the
  * statement's end, when every row is in.
  */
-export async function inOneStatement(db: DbOrTx, writes: readonly Buildable[], last: Buildable): Promise<void> {
+export async function inOneStatement(db: DbOrTx, writes: readonly SQLWrapper[], last: SQLWrapper): Promise<void> {
   // getSQL(): a builder put in a template as is is taken for a subquery and put in parentheses.
   const ctes = writes.map((write, i) => sql`${sql.identifier(`w${i}`)} as (${write.getSQL()})`);
   await db.execute(ctes.length ? sql`with ${sql.join(ctes, sql`, `)} ${last.getSQL()}` : last.getSQL());

@@ -39,7 +39,7 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
         .where(and(eq(transactions.sessionId, session.id), eq(transactions.status, 'paid')))
         .orderBy(desc(transactions.settledAt))
         .limit(1);
-      const pagos = trx ? await db.transaction((tx) => voucherOf(tx, trx.idTransaccion)) : null;
+      const pagos = trx ? await voucherOf(db, trx.idTransaccion) : null;
       if (!trx || !pagos) return { ok: false, codigo: '516' };
 
       const view = { cooperative, pagos };

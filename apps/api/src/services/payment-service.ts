@@ -3,9 +3,9 @@ import { DESCRIPCION_PRODUCTO, maskEmail, type DetallePago, type Pago } from '@p
 import type { Family } from '@pago/domain/families';
 import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
-import type { Tx } from '../db/client';
+import type { DbOrTx, Tx } from '../db/client';
 import { inOneStatement } from '../db/one-statement';
 import { accounts, instalments, members, products, transactionItems, transactions, vouchers } from '../db/schema';
 
@@ -46,7 +46,7 @@ export async function applyPayment(
   method: PaymentMethod,
   now: Date,
   /** Written in the same statement as the payment (its audit line). */
-  alsoWrite: readonly { getSQL(): SQL }[] = [],
+  alsoWrite: readonly SQLWrapper[] = [],
 ): Promise<Pago[]> {
   const allItems = await tx
     .select()
@@ -107,7 +107,7 @@ export async function applyPayment(
   // would change twice (two items of one product, or of one instalment) is summed first; greatest(x - a, 0) then
   // greatest(… - b, 0) equals greatest(x - (a + b), 0) for amounts that are never negative. The rows are already
   // locked above, in the fixed order; one statement instead of one per row spares a round trip per row.
-  const writes: { getSQL(): SQL }[] = [];
+  const writes: SQLWrapper[] = [];
   if (method.accountId && balanceAfter !== null) {
     writes.push(tx.update(accounts).set({ saldo: balanceAfter }).where(eq(accounts.id, method.accountId)));
   }
@@ -186,8 +186,8 @@ function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: strin
 }
 
 /** The voucher already written for a paid transaction. */
-export async function voucherOf(tx: Tx | Parameters<typeof applyPayment>[0], idTransaccion: string): Promise<Pago[] | null> {
-  const [row] = await tx.select().from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
+export async function voucherOf(db: DbOrTx, idTransaccion: string): Promise<Pago[] | null> {
+  const [row] = await db.select().from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
   return row ? (row.payload as Pago[]) : null;
 }
 
