@@ -12,7 +12,7 @@
 
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { coordinate } from './lib.mjs';
 
@@ -316,6 +316,7 @@ async function pacedRun() {
       if (warmingUp) counts.warmupRequests++;
       else {
         latencies.push(answeredAt - readyAt);
+        timeline?.push([readyAt - start, answeredAt - readyAt]);
         counts.requests++;
       }
       step.onResponse?.(status, body, context);
@@ -329,6 +330,8 @@ async function pacedRun() {
   const total = warmup + Math.floor(spec.pacedRate * spec.duration);
   const inFlight = [];
   const start = performance.now() + 20;
+  // Each recorded request's due time (ms from the start) and latency, for a look at when a run's slow answers came.
+  const timeline = spec.timelineFile ? [] : undefined;
   let next = 0;
   await new Promise((resolve) => {
     const tick = () => {
@@ -346,6 +349,7 @@ async function pacedRun() {
   });
   await Promise.all(inFlight);
   await client.close();
+  if (timeline) writeFileSync(spec.timelineFile, JSON.stringify({ startedAt: performance.timeOrigin + start, timeline }));
   const sorted = latencies.sort((a, b) => a - b);
   const at = (q) => quantile(sorted, q);
   const lateStartsSorted = lateStarts.sort((a, b) => a - b);

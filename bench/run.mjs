@@ -20,7 +20,7 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -88,18 +88,58 @@ function businessNoon() {
   return new Date(`${today}T16:00:00Z`);
 }
 
+/**
+ * The storage probe (bench/storage-probe.mjs) beside one run: how long an fdatasync took meanwhile, on the file system
+ * of the benchmark's artifacts (`main` says whether that is PostgreSQL's).
+ */
+async function withStorageProbe(run) {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/storage-probe.mjs'), join(OUT, 'storage-probe.tmp')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  const closed = new Promise((resolve) => child.once('close', () => resolve(stdout.trim() ? JSON.parse(stdout.trim()) : null)));
+  let ran;
+  try {
+    ran = await run();
+  } finally {
+    child.kill('SIGTERM');
+  }
+  return { ...ran, storage: await closed };
+}
+
+/** Whether the probe's disk is PostgreSQL's: its data directory's file system, when this host can see it. */
+async function probeDiskIsDatabases(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select current_setting('data_directory') as dir");
+    return statSync(rows[0].dir).dev === statSync(OUT).dev ? 'the same file system as PostgreSQL’s data directory' : 'not the file system of PostgreSQL’s data directory';
+  } catch {
+    return 'PostgreSQL’s data directory is not visible from here';
+  } finally {
+    await client.end();
+  }
+}
+
+function printStorage(storage) {
+  if (!storage) return;
+  const stalls = storage.stalls.length ? `; ${storage.stalls.length} over ${storage.stallMs} ms, ${storage.stalledMs} ms in all` : '';
+  console.log(`  ${''.padEnd(28)} disk meanwhile: fdatasync p50 ${storage.p50} ms, p99 ${storage.p99} ms, max ${storage.max} ms${stalls}`);
+}
+
 /** One run (autocannon, or constant-rate with `pacedRate`) in the load generator's own process, with the CPU each side used. */
 async function load(name, spec) {
   const file = join(OUT, `${name}.spec.json`);
-  writeFileSync(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, pacedWarmup: PACED_WARMUP, ...spec }));
+  const timelineFile = spec.pacedRate ? join(OUT, `${name}.timeline.json`) : undefined;
+  writeFileSync(file, JSON.stringify({ connections: CONNECTIONS, duration: DURATION, pacedWarmup: PACED_WARMUP, ...spec, timelineFile }));
   const groups = { api: measured.servers[new URL(spec.url).port] ?? -1, postgres: measured.database };
-  const { stdout, cpu } = await runMeasured(process.execPath, [join(ROOT, 'bench/load.mjs'), file], groups);
+  const { stdout, cpu, storage } = await withStorageProbe(() => runMeasured(process.execPath, [join(ROOT, 'bench/load.mjs'), file], groups));
   // Spent captchas are of no further use (and can weigh megabytes).
   if (spec.captchasFile) rmSync(spec.captchasFile, { force: true });
   const result = JSON.parse(stdout.trim().split('\n').pop());
   // The CPU was measured over the whole run, a constant-rate run's warm-up included.
   const units = spec.scenario === 'payment' ? result.flows + result.warmupFlows : result.requests + (result.warmupRequests ?? 0);
   result.cpuMsPerUnit = { server: perUnit(cpu.api ?? 0, units), postgres: perUnit(cpu.postgres ?? 0, units), generator: perUnit(cpu.self, units) };
+  result.storage = storage;
   const rate = spec.scenario === 'payment' ? `${result.flowsPerSecond.toFixed(1)} flows/s (${result.requestsPerSecond.toFixed(0)} req/s)` : `${result.requestsPerSecond.toFixed(0)} req/s`;
   console.log(
     `  ${name.padEnd(28)} ${rate.padEnd(30)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}  business errors ${result.businessErrors}${result.sampleError ? `  (${result.sampleError.slice(0, 160)})` : ''}`,
@@ -113,6 +153,7 @@ async function load(name, spec) {
     const steps = Object.entries(result.steps).map(([path, t]) => `${path.split('/').pop()} ${t.p50}/${t.p99}`);
     console.log(`  ${''.padEnd(28)} per call, p50/p99 ms: ${steps.join(', ')}`);
   }
+  printStorage(storage);
   return result;
 }
 
@@ -144,7 +185,9 @@ async function pgbench(name, script, url, defines, protocol) {
     ...Object.entries(defines).flatMap(([key, value]) => ['-D', `${key}=${value}`]),
     u.pathname.slice(1),
   ];
-  const { stdout, stderr, cpu } = await runMeasured('pgbench', args, { postgres: measured.database }, { ...process.env, PGPASSWORD: decodeURIComponent(u.password) });
+  const { stdout, stderr, cpu, storage } = await withStorageProbe(() =>
+    runMeasured('pgbench', args, { postgres: measured.database }, { ...process.env, PGPASSWORD: decodeURIComponent(u.password) }),
+  );
   const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1] ?? NaN);
   const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
   const latency = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? NaN);
@@ -155,13 +198,15 @@ async function pgbench(name, script, url, defines, protocol) {
   const cpuMsPerUnit = { postgres: perUnit(cpu.postgres, transactions), generator: perUnit(cpu.self, transactions) };
   console.log(`  ${name.padEnd(28)} ${`${tps.toFixed(1)} tps`.padEnd(30)} latency avg ${latency} ms`);
   console.log(`  ${''.padEnd(28)} CPU ms per transaction: PostgreSQL ${cpuMsPerUnit.postgres}, pgbench ${cpuMsPerUnit.generator}`);
-  return { tps, latencyAverage: latency, transactions, cpuMsPerUnit };
+  printStorage(storage);
+  return { tps, latencyAverage: latency, transactions, cpuMsPerUnit, storage };
 }
 
 async function main() {
   console.log(`bench: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`bench: ${CONNECTIONS} connections, no pipelining, ${WARMUP} s warm-up, ${DURATION} s per run\n`);
+  console.log(`bench: ${CONNECTIONS} connections, no pipelining, ${WARMUP} s warm-up, ${DURATION} s per run`);
   const database = await createDatabase(BASE_DATABASE_URL);
+  console.log(`bench: disk probe (an 8 KiB write and fdatasync every 20 ms beside each run) in ${OUT}: ${await probeDiskIsDatabases(database.url)}\n`);
   const processes = [];
   const results = {};
   try {
