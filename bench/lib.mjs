@@ -25,6 +25,9 @@ export function freePort() {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The value below which a fraction `q` of the ascending `sorted` latencies fall, in ms to one decimal. */
+export const quantile = (sorted, q) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 10) / 10;
+
 /** A child process whose output is kept (or sent to a file descriptor), with a way to stop it. */
 export function startProcess(args, env, { stdio = 'pipe', cwd = ROOT } = {}) {
   let output = '';

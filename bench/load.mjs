@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { coordinate } from './lib.mjs';
+import { coordinate, quantile } from './lib.mjs';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const json = { 'content-type': 'application/json' };
@@ -178,9 +178,6 @@ function requestsOf(scenario) {
   ];
   return payment;
 }
-
-/** The value below which a fraction `q` of the sorted latencies fall, in ms to one decimal. */
-const quantile = (sorted, q) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 10) / 10;
 
 /** Autocannon at its maximum rate: closed loop, each connection sends again as soon as it is answered. */
 async function autocannonRun() {

@@ -5,6 +5,7 @@
 // rate can be told apart from a disk that stopped answering (docs/PERFORMANCE.md, seventh round).
 
 import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
+import { quantile } from './lib.mjs';
 
 const STALL_MS = 50;
 const file = process.argv[2];
@@ -28,7 +29,7 @@ process.once('SIGTERM', () => {
   closeSync(fd);
   rmSync(file, { force: true });
   const sorted = latencies.sort((a, b) => a - b);
-  const at = (q) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 10) / 10;
+  const at = (q) => quantile(sorted, q);
   process.stdout.write(
     `${JSON.stringify({ syncs: sorted.length, p50: at(0.5), p99: at(0.99), max: at(1), stallMs: STALL_MS, stalls, stalledMs: stalls.reduce((sum, [, ms]) => sum + ms, 0) })}\n`,
   );
