@@ -30,6 +30,7 @@ import {
   createDatabase,
   freePort,
   PARAMETROS_BODY,
+  quantile,
   ROOT,
   seedBenchMembers,
   sleep,
@@ -88,9 +89,13 @@ function businessNoon() {
   return new Date(`${today}T16:00:00Z`);
 }
 
+/** A sync of the storage probe that took this long or longer is a stall of the disk. */
+const STALL_MS = 50;
+
 /**
- * The storage probe (bench/storage-probe.mjs) beside one run: how long an fdatasync took meanwhile, on the file system
- * of the benchmark's artifacts (`main` says whether that is PostgreSQL's).
+ * The storage probe (bench/storage-probe.mjs) beside one run: how long an fdatasync took meanwhile (p50, p99, maximum,
+ * and each stall as [ms since the probe started, ms it took]), on the file system of the benchmark's artifacts
+ * (`main` says whether that is PostgreSQL's).
  */
 async function withStorageProbe(run) {
   const child = spawn(process.execPath, [join(ROOT, 'bench/storage-probe.mjs'), join(OUT, 'storage-probe.tmp')], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -103,7 +108,11 @@ async function withStorageProbe(run) {
   } finally {
     child.kill('SIGTERM');
   }
-  return { ...ran, storage: await closed };
+  const syncs = await closed;
+  if (!syncs?.length) return { ...ran, storage: null };
+  const sorted = syncs.map(([, took]) => took).sort((a, b) => a - b);
+  const stalls = syncs.filter(([, took]) => took >= STALL_MS).map(([at, took]) => [at, Math.round(took)]);
+  return { ...ran, storage: { syncs: sorted.length, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: quantile(sorted, 1), stalls } };
 }
 
 /** Whether the probe's disk is PostgreSQL's: its data directory's file system, when this host can see it. */
@@ -122,7 +131,8 @@ async function probeDiskIsDatabases(url) {
 
 function printStorage(storage) {
   if (!storage) return;
-  const stalls = storage.stalls.length ? `; ${storage.stalls.length} over ${storage.stallMs} ms, ${storage.stalledMs} ms in all` : '';
+  const stalled = storage.stalls.reduce((sum, [, took]) => sum + took, 0);
+  const stalls = storage.stalls.length ? `; ${storage.stalls.length} over ${STALL_MS} ms, ${stalled} ms in all` : '';
   console.log(`  ${''.padEnd(28)} disk meanwhile: fdatasync p50 ${storage.p50} ms, p99 ${storage.p99} ms, max ${storage.max} ms${stalls}`);
 }
 
