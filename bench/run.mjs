@@ -8,13 +8,18 @@
 //   p99 latency < 50 ms at 70% of each maximum rate (a second run at a constant rate, open loop); no non-2xx answer and
 //   no business error in any run.
 //
+// Each flow is measured in BENCH_ROUNDS rounds (default 3) of the API's maximum, its constant-rate run at 70% of that
+// maximum, and the bare limit, the limit first in every other round; the verdicts go by the median of the rounds'
+// ratios and p99s (decision 013).
+//
 // Processes: the API (the production build, apps/api/dist/server.js), the bare server and the load generator
 // (bench/load.mjs: autocannon, no pipelining, for the maximum rates; its own open-loop sender at a constant rate for
 // the 70% runs, decision 012) each run in a process of their own; this script only starts them and waits. PostgreSQL
 // is the server of BENCH_DATABASE_URL (a database of the benchmark's own is created and dropped).
 //
 // Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION (s, default 10),
-// BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10), BENCH_ONLY (some of parametros,listar,payment),
+// BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3), BENCH_ONLY (some of
+// parametros,listar,payment),
 // PERF_API_SERVER (default apps/api/dist/server.js), BENCH_API_NODE_ARGS (Node options for the API process, e.g.
 // `--cpu-prof --cpu-prof-dir=/tmp/prof` for a V8 CPU profile of it).
 
@@ -66,6 +71,7 @@ const perUnit = (seconds, units) => Math.round((seconds * 1000 * 100) / Math.max
 const BASE_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)));
 /** The unrecorded start of each constant-rate run, at its own rate (bench/load.mjs); autocannon's runs ignore it. */
 const PACED_WARMUP = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -87,6 +93,33 @@ mkdirSync(OUT, { recursive: true });
 function businessNoon() {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
   return new Date(`${today}T16:00:00Z`);
+}
+
+/** The middle value, or the mean of the two middle ones for an even count. */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * The rounds of one flow: in each, the API's maximum with its constant-rate run (`runApi`, which returns
+ * `{ api, steady }` and the rate it reached as `rate`) and the bare limit (`runLimit`, which returns `{ limit, rate }`),
+ * the limit first in every other round, so that a machine whose speed drifts over minutes weighs on both sides alike.
+ * Each round's ratio pairs runs a minute apart at most; the verdicts take the medians (decision 013).
+ */
+async function measureRounds(name, runApi, runLimit) {
+  const rounds = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`  round ${round} of ${ROUNDS}`);
+    const limitFirst = round % 2 === 0;
+    const limit = limitFirst ? await runLimit(round) : undefined;
+    const api = await runApi(round);
+    rounds.push({ ...api, ...(limitFirst ? limit : await runLimit(round)) });
+  }
+  const ratios = rounds.map((r) => r.apiRate / r.limitRate);
+  const p99s = rounds.map((r) => r.steady.latency.p99);
+  return { name, rounds, ratio: median(ratios), ratios, p99: Math.round(median(p99s) * 10) / 10, p99s };
 }
 
 /** A sync of the storage probe that took this long or longer is a stall of the disk. */
@@ -282,13 +315,22 @@ async function main() {
       measured.servers[barePort] = bare.child.pid;
       await waitHealthy(`http://127.0.0.1:${barePort}`, bare, 'bare server');
       const post = { scenario: 'post', path: '/prod/parametro/consultar', body: PARAMETROS_BODY };
+      const bareUrl = `http://127.0.0.1:${barePort}`;
       await load('parametros-warmup', { ...post, url: baseUrl, duration: WARMUP });
-      const max = await load('parametros-api-max', { ...post, url: baseUrl });
-      const steady = await load('parametros-api-70%', { ...post, url: baseUrl, pacedRate: max.requestsPerSecond * TARGETS.loadFraction });
-      await load('parametros-bare-warmup', { ...post, url: `http://127.0.0.1:${barePort}`, duration: WARMUP });
-      const bareMax = await load('parametros-bare-max', { ...post, url: `http://127.0.0.1:${barePort}` });
+      await load('parametros-bare-warmup', { ...post, url: bareUrl, duration: WARMUP });
+      results.parametros = await measureRounds(
+        'parametros',
+        async (round) => {
+          const api = await load(`parametros-api-max-${round}`, { ...post, url: baseUrl });
+          const steady = await load(`parametros-api-70%-${round}`, { ...post, url: baseUrl, pacedRate: api.requestsPerSecond * TARGETS.loadFraction });
+          return { api, steady, apiRate: api.requestsPerSecond };
+        },
+        async (round) => {
+          const limit = await load(`parametros-bare-max-${round}`, { ...post, url: bareUrl });
+          return { limit, limitRate: limit.requestsPerSecond };
+        },
+      );
       await bare.stop();
-      results.parametros = { api: max, steady, bare: bareMax, ratio: max.requestsPerSecond / bareMax.requestsPerSecond, target: TARGETS.parametros };
       console.log('');
     }
 
@@ -304,15 +346,23 @@ async function main() {
       const warm = await load('listar-warmup', { ...listar, duration: WARMUP, captchasFile: await captchas('listar-warmup', 3000) });
       // Enough captchas for 2.5× the warm-up's rate (a warm process is faster), and never fewer than 3000.
       const estimate = Math.max(3000, warm.requestsPerSecond * 2.5 * DURATION);
-      const max = await load('listar-api-max', { ...listar, captchasFile: await captchas('listar-max', estimate) });
-      const rate = max.requestsPerSecond * TARGETS.loadFraction;
-      const steady = await load('listar-api-70%', {
-        ...listar,
-        pacedRate: rate,
-        captchasFile: await captchas('listar-70', rate * (DURATION + PACED_WARMUP) * 1.1 + 100),
-      });
-      const bench = await pgbench('listar-pgbench', 'listar.sql', database.url, { first: BENCH_FIRST_RUT, members: MEMBERS }, 'prepared');
-      results.listar = { api: max, steady, pgbench: bench, ratio: max.requestsPerSecond / bench.tps, target: TARGETS.listar };
+      results.listar = await measureRounds(
+        'listar',
+        async (round) => {
+          const api = await load(`listar-api-max-${round}`, { ...listar, captchasFile: await captchas('listar-max', estimate) });
+          const rate = api.requestsPerSecond * TARGETS.loadFraction;
+          const steady = await load(`listar-api-70%-${round}`, {
+            ...listar,
+            pacedRate: rate,
+            captchasFile: await captchas('listar-70', rate * (DURATION + PACED_WARMUP) * 1.1 + 100),
+          });
+          return { api, steady, apiRate: api.requestsPerSecond };
+        },
+        async (round) => {
+          const limit = await pgbench(`listar-pgbench-${round}`, 'listar.sql', database.url, { first: BENCH_FIRST_RUT, members: MEMBERS }, 'prepared');
+          return { limit, limitRate: limit.tps };
+        },
+      );
       console.log('');
     }
 
@@ -327,19 +377,28 @@ async function main() {
       const payment = { scenario: 'payment', url: baseUrl, members };
       const warm = await load('payment-warmup', { ...payment, duration: WARMUP, captchasFile: await captchas('payment-warmup', 1500) });
       const estimate = Math.max(1000, warm.flowsPerSecond * 2.5 * DURATION);
-      const max = await load('payment-api-max', { ...payment, captchasFile: await captchas('payment-max', estimate) });
-      const steady = await load('payment-api-70%', {
-        ...payment,
-        pacedRate: max.flowsPerSecond * TARGETS.loadFraction,
-        captchasFile: await captchas('payment-70', max.flowsPerSecond * TARGETS.loadFraction * (DURATION + PACED_WARMUP) * 1.1 + 50),
-      });
-      const bench = await pgbench('payment-pgbench', 'payment.sql', database.url, {
-        first: BENCH_FIRST_RUT,
-        members: MEMBERS,
-        clients: CONNECTIONS,
-        iter: 0,
-      }, 'extended');
-      results.payment = { api: max, steady, pgbench: bench, ratio: max.flowsPerSecond / bench.tps, target: TARGETS.payment };
+      results.payment = await measureRounds(
+        'payment',
+        async (round) => {
+          const api = await load(`payment-api-max-${round}`, { ...payment, captchasFile: await captchas('payment-max', estimate) });
+          const rate = api.flowsPerSecond * TARGETS.loadFraction;
+          const steady = await load(`payment-api-70%-${round}`, {
+            ...payment,
+            pacedRate: rate,
+            captchasFile: await captchas('payment-70', rate * (DURATION + PACED_WARMUP) * 1.1 + 50),
+          });
+          return { api, steady, apiRate: api.flowsPerSecond };
+        },
+        async (round) => {
+          const limit = await pgbench(`payment-pgbench-${round}`, 'payment.sql', database.url, {
+            first: BENCH_FIRST_RUT,
+            members: MEMBERS,
+            clients: CONNECTIONS,
+            iter: 0,
+          }, 'extended');
+          return { limit, limitRate: limit.tps };
+        },
+      );
       console.log('');
     }
   } finally {
@@ -356,43 +415,27 @@ async function main() {
     return ok ? 'ok' : '**MISSED**';
   };
   const clean = (r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 && r.businessErrors === 0;
-  if (results.parametros) {
-    const { api, steady, bare, ratio, target } = results.parametros;
-    rows.push([
-      'POST /prod/parametro/consultar',
-      `${api.requestsPerSecond.toFixed(0)} req/s`,
-      `node:http ${bare.requestsPerSecond.toFixed(0)} req/s`,
-      `${(ratio * 100).toFixed(0)}% (≥ ${target * 100}%) ${check(ratio >= target)}`,
-      `${steady.latency.p99} ms at ${steady.requestsPerSecond.toFixed(0)} req/s ${check(steady.latency.p99 < TARGETS.p99Ms)}`,
-      check(clean(api) && clean(steady)),
-    ]);
-  }
-  if (results.listar) {
-    const { api, steady, pgbench: bench, ratio, target } = results.listar;
-    rows.push([
-      'POST /prod/producto/listar',
-      `${api.requestsPerSecond.toFixed(0)} req/s`,
-      `pgbench ${bench.tps.toFixed(0)} tps`,
-      `${(ratio * 100).toFixed(0)}% (≥ ${target * 100}%) ${check(ratio >= target)}`,
-      `${steady.latency.p99} ms at ${steady.requestsPerSecond.toFixed(0)} req/s ${check(steady.latency.p99 < TARGETS.p99Ms)}`,
-      check(clean(api) && clean(steady)),
-    ]);
-  }
-  if (results.payment) {
-    const { api, steady, pgbench: bench, ratio, target } = results.payment;
-    rows.push([
-      'own-account payment (calls 2–7)',
-      `${api.flowsPerSecond.toFixed(1)} payments/s (${api.requestsPerSecond.toFixed(0)} req/s)`,
-      `pgbench ${bench.tps.toFixed(1)} tps`,
-      `${(ratio * 100).toFixed(0)}% (≥ ${target * 100}%) ${check(ratio >= target)}`,
-      `${steady.latency.p99} ms at ${steady.requestsPerSecond.toFixed(0)} req/s ${check(steady.latency.p99 < TARGETS.p99Ms)}`,
-      check(clean(api) && clean(steady)),
-    ]);
-  }
-  console.log('| what | API, maximum | bare limit, same run | API / limit | p99 at 70% of the maximum | no non-2xx, no business error |');
+  const percent = (ratio) => `${(ratio * 100).toFixed(0)}%`;
+  /** One flow's row: the medians first, each round's figures after them. */
+  const row = (what, measured, target, [unit, apiDigits], [limitName, limitUnit, limitDigits]) => {
+    const { rounds } = measured;
+    const rates = (pick, digits) => rounds.map((r) => pick(r).toFixed(digits)).join(' / ');
+    return [
+      what,
+      `${median(rounds.map((r) => r.apiRate)).toFixed(apiDigits)} ${unit} (${rates((r) => r.apiRate, apiDigits)})`,
+      `${limitName} ${median(rounds.map((r) => r.limitRate)).toFixed(limitDigits)} ${limitUnit} (${rates((r) => r.limitRate, limitDigits)})`,
+      `${percent(measured.ratio)} (${measured.ratios.map(percent).join(' / ')}; ≥ ${target * 100}%) ${check(measured.ratio >= target)}`,
+      `${measured.p99} ms (${measured.p99s.join(' / ')}) ${check(measured.p99 < TARGETS.p99Ms)}`,
+      check(rounds.every((r) => clean(r.api) && clean(r.steady))),
+    ];
+  };
+  if (results.parametros) rows.push(row('POST /prod/parametro/consultar', results.parametros, TARGETS.parametros, ['req/s', 0], ['node:http', 'req/s', 0]));
+  if (results.listar) rows.push(row('POST /prod/producto/listar', results.listar, TARGETS.listar, ['req/s', 0], ['pgbench', 'tps', 0]));
+  if (results.payment) rows.push(row('own-account payment (calls 2–7)', results.payment, TARGETS.payment, ['payments/s', 1], ['pgbench', 'tps', 1]));
+  console.log(`| what (median of ${ROUNDS} rounds; each round in brackets) | API, maximum | bare limit, same round | API / limit | p99 at a constant 70% of the round's maximum | no non-2xx, no business error |`);
   console.log('|---|---|---|---|---|---|');
-  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-  writeFileSync(join(OUT, 'summary.json'), `${JSON.stringify({ date: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, results }, null, 2)}\n`);
+  for (const line of rows) console.log(`| ${line.join(' | ')} |`);
+  writeFileSync(join(OUT, 'summary.json'), `${JSON.stringify({ date: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, results }, null, 2)}\n`);
   if (failed) {
     console.error('\nbench: a target was missed (see the table).');
     process.exit(1);
