@@ -61,9 +61,11 @@ export function wireToScreen(wire: string): string {
   return `${String(day).padStart(2, '0')}/${String(month).padStart(2, '0')}/${String(year).padStart(4, '0')}`;
 }
 
-// Calendar dates counted as UTC midnights: no time zone or DST can add or lose a day.
-// setUTCFullYear rather than Date.UTC, which maps years 0..99 to 1900..1999.
-function toDayNumber(wire: string): number {
+/**
+ * A yyyymmdd date as days since 1970-01-01, counted as UTC midnights: no time zone or DST can add or lose a day.
+ * setUTCFullYear rather than Date.UTC, which maps years 0..99 to 1900..1999.
+ */
+export function toDayNumber(wire: string): number {
   const { year, month, day } = parseWireDate(wire);
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);

@@ -17,9 +17,18 @@ export const FIELDS_REMOVED_BEFORE_SELECTION = [
   'fechaFacturacion',
 ] as const;
 
+export interface InstalmentState {
+  codigoEstadoCuota: EstadoCuota;
+  diasMora: number;
+}
+
 /** Overdue state of an instalment on a business day (both yyyymmdd): due before today is overdue. */
-export function instalmentState(fechaVencimiento: string, today: string): { codigoEstadoCuota: EstadoCuota; diasMora: number } {
-  const days = daysBetweenWire(fechaVencimiento, today);
+export function instalmentState(fechaVencimiento: string, today: string): InstalmentState {
+  return overdueState(daysBetweenWire(fechaVencimiento, today));
+}
+
+/** The same state from the days between the due date and today (zero or less: not yet overdue). */
+export function overdueState(days: number): InstalmentState {
   return days > 0 ? { codigoEstadoCuota: 'V', diasMora: days } : { codigoEstadoCuota: 'A', diasMora: 0 };
 }
 
