@@ -122,6 +122,19 @@ async function measureRounds(name, runApi, runLimit) {
   return { name, rounds, ratio: median(ratios), ratios, p99: Math.round(median(p99s) * 10) / 10, p99s };
 }
 
+/**
+ * The API's side of one round: its maximum, then its constant-rate run at 70% of that maximum. `rateOf` reads a run's
+ * rate (requests or payments a second); `captchas`, for the flows that spend them, solves `count` flows' worth into a
+ * file (`solve(file name, count)`) and says how many a maximum run needs (`forMaximum`).
+ */
+async function apiMaximumAnd70(name, round, spec, rateOf, captchas) {
+  const solved = async (run, count) => (captchas ? { captchasFile: await captchas.solve(`${name}-${run}`, count) } : {});
+  const api = await load(`${name}-api-max-${round}`, { ...spec, ...(await solved('max', captchas?.forMaximum)) });
+  const rate = rateOf(api) * TARGETS.loadFraction;
+  const steady = await load(`${name}-api-70%-${round}`, { ...spec, pacedRate: rate, ...(await solved('70', rate * (DURATION + PACED_WARMUP) * 1.1 + 100)) });
+  return { api, steady, apiRate: rateOf(api) };
+}
+
 /** A sync of the storage probe that took this long or longer is a stall of the disk. */
 const STALL_MS = 50;
 
@@ -320,11 +333,7 @@ async function main() {
       await load('parametros-bare-warmup', { ...post, url: bareUrl, duration: WARMUP });
       results.parametros = await measureRounds(
         'parametros',
-        async (round) => {
-          const api = await load(`parametros-api-max-${round}`, { ...post, url: baseUrl });
-          const steady = await load(`parametros-api-70%-${round}`, { ...post, url: baseUrl, pacedRate: api.requestsPerSecond * TARGETS.loadFraction });
-          return { api, steady, apiRate: api.requestsPerSecond };
-        },
+        (round) => apiMaximumAnd70('parametros', round, { ...post, url: baseUrl }, (run) => run.requestsPerSecond),
         async (round) => {
           const limit = await load(`parametros-bare-max-${round}`, { ...post, url: bareUrl });
           return { limit, limitRate: limit.requestsPerSecond };
@@ -348,16 +357,7 @@ async function main() {
       const estimate = Math.max(3000, warm.requestsPerSecond * 2.5 * DURATION);
       results.listar = await measureRounds(
         'listar',
-        async (round) => {
-          const api = await load(`listar-api-max-${round}`, { ...listar, captchasFile: await captchas('listar-max', estimate) });
-          const rate = api.requestsPerSecond * TARGETS.loadFraction;
-          const steady = await load(`listar-api-70%-${round}`, {
-            ...listar,
-            pacedRate: rate,
-            captchasFile: await captchas('listar-70', rate * (DURATION + PACED_WARMUP) * 1.1 + 100),
-          });
-          return { api, steady, apiRate: api.requestsPerSecond };
-        },
+        (round) => apiMaximumAnd70('listar', round, listar, (run) => run.requestsPerSecond, { solve: captchas, forMaximum: estimate }),
         async (round) => {
           const limit = await pgbench(`listar-pgbench-${round}`, 'listar.sql', database.url, { first: BENCH_FIRST_RUT, members: MEMBERS }, 'prepared');
           return { limit, limitRate: limit.tps };
@@ -379,16 +379,7 @@ async function main() {
       const estimate = Math.max(1000, warm.flowsPerSecond * 2.5 * DURATION);
       results.payment = await measureRounds(
         'payment',
-        async (round) => {
-          const api = await load(`payment-api-max-${round}`, { ...payment, captchasFile: await captchas('payment-max', estimate) });
-          const rate = api.flowsPerSecond * TARGETS.loadFraction;
-          const steady = await load(`payment-api-70%-${round}`, {
-            ...payment,
-            pacedRate: rate,
-            captchasFile: await captchas('payment-70', rate * (DURATION + PACED_WARMUP) * 1.1 + 50),
-          });
-          return { api, steady, apiRate: api.flowsPerSecond };
-        },
+        (round) => apiMaximumAnd70('payment', round, payment, (run) => run.flowsPerSecond, { solve: captchas, forMaximum: estimate }),
         async (round) => {
           const limit = await pgbench(`payment-pgbench-${round}`, 'payment.sql', database.url, {
             first: BENCH_FIRST_RUT,
