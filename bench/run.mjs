@@ -19,9 +19,8 @@
 //
 // Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION (s, default 10),
 // BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3), BENCH_ONLY (some of
-// parametros,listar,payment),
-// PERF_API_SERVER (default apps/api/dist/server.js), BENCH_API_NODE_ARGS (Node options for the API process, e.g.
-// `--cpu-prof --cpu-prof-dir=/tmp/prof` for a V8 CPU profile of it).
+// parametros,listar,payment), PERF_API_SERVER (default apps/api/dist/server.js), BENCH_API_NODE_ARGS (Node options for
+// the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a V8 CPU profile of it).
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -104,9 +103,9 @@ const median = (values) => {
 
 /**
  * The rounds of one flow: in each, the API's maximum with its constant-rate run (`runApi`, which returns
- * `{ api, steady }` and the rate it reached as `rate`) and the bare limit (`runLimit`, which returns `{ limit, rate }`),
- * the limit first in every other round, so that a machine whose speed drifts over minutes weighs on both sides alike.
- * Each round's ratio pairs runs a minute apart at most; the verdicts take the medians (decision 013).
+ * `{ api, steady, apiRate }`) and the bare limit (`runLimit`, which returns `{ limit, limitRate }`), the limit first in
+ * every other round, so that a machine whose speed drifts over minutes weighs on both sides alike. Each round's ratio
+ * pairs runs a minute apart at most; the verdicts take the medians (decision 013).
  */
 async function measureRounds(name, runApi, runLimit) {
   const rounds = [];
