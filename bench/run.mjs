@@ -107,7 +107,7 @@ const median = (values) => {
  * every other round, so that a machine whose speed drifts over minutes weighs on both sides alike. Each round's ratio
  * pairs runs a minute apart at most; the verdicts take the medians (decision 013).
  */
-async function measureRounds(name, runApi, runLimit) {
+async function measureRounds(runApi, runLimit) {
   const rounds = [];
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`  round ${round} of ${ROUNDS}`);
@@ -118,7 +118,7 @@ async function measureRounds(name, runApi, runLimit) {
   }
   const ratios = rounds.map((r) => r.apiRate / r.limitRate);
   const p99s = rounds.map((r) => r.steady.latency.p99);
-  return { name, rounds, ratio: median(ratios), ratios, p99: Math.round(median(p99s) * 10) / 10, p99s };
+  return { rounds, ratio: median(ratios), ratios, p99: Math.round(median(p99s) * 10) / 10, p99s };
 }
 
 /**
@@ -331,7 +331,6 @@ async function main() {
       await load('parametros-warmup', { ...post, url: baseUrl, duration: WARMUP });
       await load('parametros-bare-warmup', { ...post, url: bareUrl, duration: WARMUP });
       results.parametros = await measureRounds(
-        'parametros',
         (round) => apiMaximumAnd70('parametros', round, { ...post, url: baseUrl }, (run) => run.requestsPerSecond),
         async (round) => {
           const limit = await load(`parametros-bare-max-${round}`, { ...post, url: bareUrl });
@@ -355,7 +354,6 @@ async function main() {
       // Enough captchas for 2.5× the warm-up's rate (a warm process is faster), and never fewer than 3000.
       const estimate = Math.max(3000, warm.requestsPerSecond * 2.5 * DURATION);
       results.listar = await measureRounds(
-        'listar',
         (round) => apiMaximumAnd70('listar', round, listar, (run) => run.requestsPerSecond, { solve: captchas, forMaximum: estimate }),
         async (round) => {
           const limit = await pgbench(`listar-pgbench-${round}`, 'listar.sql', database.url, { first: BENCH_FIRST_RUT, members: MEMBERS }, 'prepared');
@@ -377,7 +375,6 @@ async function main() {
       const warm = await load('payment-warmup', { ...payment, duration: WARMUP, captchasFile: await captchas('payment-warmup', 1500) });
       const estimate = Math.max(1000, warm.flowsPerSecond * 2.5 * DURATION);
       results.payment = await measureRounds(
-        'payment',
         (round) => apiMaximumAnd70('payment', round, payment, (run) => run.flowsPerSecond, { solve: captchas, forMaximum: estimate }),
         async (round) => {
           const limit = await pgbench(`payment-pgbench-${round}`, 'payment.sql', database.url, {

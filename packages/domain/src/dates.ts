@@ -62,14 +62,20 @@ export function wireToScreen(wire: string): string {
 }
 
 /**
- * A yyyymmdd date as days since 1970-01-01, counted as UTC midnights: no time zone or DST can add or lose a day.
- * setUTCFullYear rather than Date.UTC, which maps years 0..99 to 1900..1999.
+ * A calendar date (not checked: callers pass a parsed one) as days since 1970-01-01, counted as UTC midnights: no time
+ * zone or DST can add or lose a day. Date.UTC maps the years 0..99 to 1900..1999, so those go through setUTCFullYear.
  */
-export function toDayNumber(wire: string): number {
-  const { year, month, day } = parseWireDate(wire);
+export function dayNumberOf(year: number, month: number, day: number): number {
+  if (year >= 100) return Date.UTC(year, month - 1, day) / MS_PER_DAY;
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   return date.getTime() / MS_PER_DAY;
+}
+
+/** A yyyymmdd date as days since 1970-01-01 (see `dayNumberOf`); throws RangeError for anything but a real date. */
+export function toDayNumber(wire: string): number {
+  const { year, month, day } = parseWireDate(wire);
+  return dayNumberOf(year, month, day);
 }
 
 function fromDayNumber(dayNumber: number): string {

@@ -1,22 +1,20 @@
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
-import { toDayNumber } from '@pago/domain/dates';
+import { dayNumberOf, toDayNumber } from '@pago/domain/dates';
 import { overdueState, type DetalleCuota, type Producto } from '@pago/domain/products';
 import type { ListedInstalmentRow, ListedProduct } from '../repositories/product-repository';
 
 export const isoToWire = (iso: string) => iso.replaceAll('-', '');
 
-const MS_PER_DAY = 86_400_000;
-
 /**
  * Days since 1970-01-01 of a date as PostgreSQL writes a `date` (yyyy-mm-dd), as `toDayNumber` counts them. The list
  * works this out for every instalment it shows: parsing each date (and today's, again) through the wire format's
  * checks and a Date object was about 4% of the API's CPU per listing of a 48-instalment credit (docs/PERFORMANCE.md).
- * Date.UTC reads the years 0–99 as 1900–1999, so those few take the checked way.
+ * Anything but four digits of a year from 1 on, in ten characters, takes the checked way and its RangeError.
  */
 export function isoDayNumber(iso: string): number {
   const year = Number(iso.slice(0, 4));
-  if (!(year >= 100) || iso.length !== 10) return toDayNumber(isoToWire(iso));
-  return Date.UTC(year, Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / MS_PER_DAY;
+  if (!(year >= 1) || iso.length !== 10) return toDayNumber(isoToWire(iso));
+  return dayNumberOf(year, Number(iso.slice(5, 7)), Number(iso.slice(8, 10)));
 }
 
 /** Credits and CP show what is still owed; a card shows its statement even when nothing is billed. */
