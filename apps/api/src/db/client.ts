@@ -16,6 +16,7 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
+type TransactionConfig = Parameters<Db['transaction']>[1];
 
 export interface Database {
   readonly db: Db;
@@ -155,6 +156,44 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     close: () => client.close(),
   };
 }
+
+/** One Drizzle handle per pooled connection, for as long as the connection lives. */
+const connectionHandles = new WeakMap<pg.PoolClient, Db>();
+/** The handle of the connection an outermost transaction runs on. */
+const handlesOfTransactions = new WeakMap<Tx, Db>();
+
+/**
+ * `db.transaction`, run on a Drizzle handle of the pooled connection itself, so that statements prepared on that
+ * handle (db/prepared.ts) run inside the transaction: a statement prepared on the pool would run on whichever
+ * connection the pool hands out, outside the transaction. Drizzle's own pool transaction does the same checkout,
+ * BEGIN, COMMIT or ROLLBACK and release; PGlite has one connection and no pool, so it takes Drizzle's path.
+ */
+export async function inTransaction<T>(db: Db, run: (tx: Tx) => Promise<T>, config?: TransactionConfig): Promise<T> {
+  const pool = (db as { $client?: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) return db.transaction(run, config);
+  const client = await pool.connect();
+  try {
+    const handle = connectionHandleFor(client);
+    return await handle.transaction((tx) => {
+      handlesOfTransactions.set(tx, handle);
+      return run(tx);
+    }, config);
+  } finally {
+    client.release();
+  }
+}
+
+function connectionHandleFor(client: pg.PoolClient): Db {
+  let handle = connectionHandles.get(client);
+  if (!handle) {
+    handle = drizzleNodePg(client, { schema }) as unknown as Db;
+    connectionHandles.set(client, handle);
+  }
+  return handle;
+}
+
+/** The connection's handle behind a transaction opened by inTransaction; none for a savepoint or on PGlite. */
+export const connectionHandleOf = (tx: Tx): Db | undefined => handlesOfTransactions.get(tx);
 
 async function ping(db: Db): Promise<boolean> {
   try {

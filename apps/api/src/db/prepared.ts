@@ -1,4 +1,4 @@
-import type { DbOrTx } from './client';
+import { connectionHandleOf, type DbOrTx } from './client';
 
 interface Executable<R> {
   execute(placeholderValues?: Record<string, unknown>): Promise<R>;
@@ -17,8 +17,10 @@ const names = new Set<string>();
  * plans a named statement once per pooled connection. A second handle on the same database (another replica in the
  * tests) gets statements of its own, under names of its own.
  *
- * Inside a transaction the query is built for the call instead: a statement prepared on the pool runs on whichever
- * connection the pool hands out, outside the transaction's view and its atomicity.
+ * Inside a transaction opened by inTransaction the statement is prepared once per pooled connection, on the handle of
+ * the transaction's own connection. In any other transaction (a savepoint, PGlite, a plain db.transaction) it is built
+ * for the call: a statement prepared on the pool runs on whichever connection the pool hands out, outside the
+ * transaction's view and its atomicity.
  */
 export function preparedPerHandle<R>(name: string, build: (db: DbOrTx) => Preparable<R>): (db: DbOrTx) => Executable<R> {
   // One name, one statement text: pg refuses a name prepared again on a connection with another text.
@@ -27,11 +29,12 @@ export function preparedPerHandle<R>(name: string, build: (db: DbOrTx) => Prepar
   const kept = new WeakMap<object, Executable<R>>();
   let handles = 0;
   return (db) => {
-    if ('rollback' in db) return build(db);
-    let statement = kept.get(db);
+    const handle = 'rollback' in db ? connectionHandleOf(db) : db;
+    if (!handle) return build(db);
+    let statement = kept.get(handle);
     if (!statement) {
-      statement = build(db).prepare(`${name}_${++handles}`);
-      kept.set(db, statement);
+      statement = build(handle).prepare(`${name}_${++handles}`);
+      kept.set(handle, statement);
     }
     return statement;
   };

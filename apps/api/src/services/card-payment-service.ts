@@ -7,7 +7,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock';
-import type { Db, Tx } from '../db/client';
+import { inTransaction, type Db, type Tx } from '../db/client';
 import { products, transactionItems, transactions, webpayAttempts, type WebpayStore } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
@@ -260,7 +260,8 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
 
     /** Normal return: commit once under the attempt's and the transaction's locks; a repeat finds it settled. */
     async settleToken(token: string, requestId: string | null): Promise<ReturnOutcome> {
-      return db.transaction(async (tx) => {
+      // inTransaction: applyPayment's statements run prepared.
+      return inTransaction(db, async (tx) => {
         const locked = await lockAttempt(tx, eq(webpayAttempts.token, token));
         if (!locked) return { idTransaccion: null, estado: 'error' as const };
         const { attempt, trx } = locked;
@@ -283,7 +284,7 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
     async reconcileOnce(limit = 20): Promise<{ settled: number; backlog: number }> {
       let settled = 0;
       for (let i = 0; i < limit; i++) {
-        const done = await db.transaction(async (tx) => {
+        const done = await inTransaction(db, async (tx) => {
           const [attempt] = await tx
             .select()
             .from(webpayAttempts)

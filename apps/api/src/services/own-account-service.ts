@@ -6,8 +6,9 @@ import { canonicalRut, joinRut, maskRut } from '@pago/domain/rut';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../clock';
-import type { Db, DbOrTx } from '../db/client';
+import { inTransaction, type Db, type DbOrTx } from '../db/client';
 import { inOneStatement } from '../db/one-statement';
+import { preparedPerHandle } from '../db/prepared';
 import { accounts, authoriserEnrolments, authorizations, coordinateCards, members, transactions } from '../db/schema';
 import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '../db/demo-data';
 import { appendAudit, auditInsert } from '../repositories/audit-repository';
@@ -30,6 +31,88 @@ const FACTOR_COLUMNS = {
   card: { id: coordinateCards.id, blockedAt: coordinateCards.blockedAt },
   enrolment: { id: authoriserEnrolments.id, blockedAt: authoriserEnrolments.blockedAt },
 };
+
+/*
+ * The statements of calls 4–6 that run on every payment, prepared once per pooled connection (db/prepared.ts): they run
+ * inside the calls' transactions (inTransaction), where building them on each call was most of drizzle's share of the
+ * API's CPU in a payment.
+ */
+
+/** The session's latest transaction, locked, with whether its login is recent enough for a second factor. */
+const currentTransaction = preparedPerHandle('current_transaction', (db) =>
+  db
+    .select({
+      trx: transactions,
+      loginFresh: sql<boolean>`coalesce(${transactions.loginAt} > now() - make_interval(mins => ${LOGIN_VALIDITY_MINUTES}), false)`,
+    })
+    .from(transactions)
+    .where(eq(transactions.sessionId, sql.placeholder('sessionId')))
+    .orderBy(desc(transactions.createdAt))
+    .limit(1)
+    .for('update'),
+);
+
+/**
+ * Call 4's payer. Only the failure count changes: 'no key update' lets other transactions' foreign-key checks on the
+ * member (a payment updating the member's products, a selection, a challenge) through instead of deadlocking.
+ */
+const payerForLogin = preparedPerHandle('login_payer', (db) =>
+  db.select().from(members).where(eq(members.rut, sql.placeholder('rut'))).for('no key update'),
+);
+
+/** Call 4: the account and both factors in one round trip (a member has at most one card and one enrolment). */
+const accountAndFactors = preparedPerHandle('login_account_factors', (db) =>
+  db
+    .select({
+      account: { id: accounts.id, numeroCuenta: accounts.numeroCuenta },
+      ...FACTOR_COLUMNS,
+    })
+    .from(accounts)
+    .leftJoin(coordinateCards, eq(coordinateCards.memberId, accounts.memberId))
+    .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, accounts.memberId))
+    .where(eq(accounts.memberId, sql.placeholder('memberId')))
+    .limit(1),
+);
+
+/** Call 5: the payer, the account of the login and the payer's factors in one round trip. */
+const payerAccountAndFactors = preparedPerHandle('challenge_payer_factors', (db) =>
+  db
+    .select({
+      payerId: members.id,
+      numeroCuenta: accounts.numeroCuenta,
+      ...FACTOR_COLUMNS,
+    })
+    .from(members)
+    .innerJoin(accounts, eq(accounts.id, sql.placeholder('accountId')))
+    .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
+    .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
+    .where(eq(members.rut, sql.placeholder('rut'))),
+);
+
+const accountById = preparedPerHandle('pay_account', (db) => db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))));
+
+/** Call 6: the transaction's latest challenge or push, locked. */
+const latestAuthorization = preparedPerHandle('pay_latest_authorization', (db) =>
+  db
+    .select({ auth: authorizations, expired: sql<boolean>`${authorizations.expiresAt} < now()` })
+    .from(authorizations)
+    .where(eq(authorizations.idTransaccion, sql.placeholder('idTransaccion')))
+    .orderBy(desc(authorizations.createdAt))
+    .limit(1)
+    .for('update'),
+);
+
+const cardOfMember = preparedPerHandle('pay_card', (db) =>
+  db.select().from(coordinateCards).where(eq(coordinateCards.memberId, sql.placeholder('memberId'))).for('update'),
+);
+
+/** Call 6 decides a challenge or push: 'used' when it pays, 'expired' when it is spent without paying. */
+const decideAuthorization = preparedPerHandle('pay_decide_authorization', (db) =>
+  db
+    .update(authorizations)
+    .set({ status: sql`${sql.placeholder('status')}`, decidedAt: sql`now()` })
+    .where(eq(authorizations.id, sql.placeholder('id'))),
+);
 
 type Refusal = { ok: false; codigo: string };
 const refuse = (codigo: string): Refusal => ({ ok: false, codigo });
@@ -64,18 +147,8 @@ export function createOwnAccountService(db: Db, clock: Clock) {
     return touchSession(db, token, rut ?? null, Number(params.sessionTimeOut ?? 5));
   }
 
-  /** The session's latest transaction, locked, with whether its login is recent enough for a second factor. */
-  async function currentTransaction(tx: DbOrTx, sessionId: string) {
-    const [row] = await tx
-      .select({
-        trx: transactions,
-        loginFresh: sql<boolean>`coalesce(${transactions.loginAt} > now() - make_interval(mins => ${LOGIN_VALIDITY_MINUTES}), false)`,
-      })
-      .from(transactions)
-      .where(eq(transactions.sessionId, sessionId))
-      .orderBy(desc(transactions.createdAt))
-      .limit(1)
-      .for('update');
+  async function current(tx: DbOrTx, sessionId: string) {
+    const [row] = await currentTransaction(tx).execute({ sessionId });
     return row ?? null;
   }
 
@@ -87,19 +160,17 @@ export function createOwnAccountService(db: Db, clock: Clock) {
       const payerRut = joinRut(request.autenticacion.rut, request.autenticacion.dv.toUpperCase());
       if (!payerRut) return refuse('45203113');
 
-      return db.transaction(async (tx) => {
-        const current = await currentTransaction(tx, s.id);
-        if (!current) return refuse('515');
-        const { trx } = current;
+      return inTransaction(db, async (tx) => {
+        const found = await current(tx, s.id);
+        if (!found) return refuse('515');
+        const { trx } = found;
         if (trx.status !== 'pending') return refuse('442');
         // Spec §4/§6: nobody deposits into another member's savings account.
         if (trx.family === 'AH' && payerRut !== s.rut) {
           await appendAudit(tx, { kind: 'deposito.tercero.rechazado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
           return refuse('451');
         }
-        // Only the failure count changes: 'no key update' lets other transactions' foreign-key checks on the member
-        // (a payment updating the member's products, a selection, a challenge) through instead of deadlocking.
-        const [payer] = await tx.select().from(members).where(eq(members.rut, payerRut)).for('no key update');
+        const [payer] = await payerForLogin(tx).execute({ rut: payerRut });
         if (!payer?.passwordHash) return refuse('45203113');
         if (payer.passwordBlockedAt) return refuse('45203016');
         const good = await verify(payer.passwordHash, request.autenticacion.clave).catch(() => false);
@@ -113,19 +184,9 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           await appendAudit(tx, { kind: blocked ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
           return refuse(blocked ? '45203016' : '45203113');
         }
-        // The account and both factors in one round trip (a member has at most one card and one enrolment).
-        const [found] = await tx
-          .select({
-            account: { id: accounts.id, numeroCuenta: accounts.numeroCuenta },
-            ...FACTOR_COLUMNS,
-          })
-          .from(accounts)
-          .leftJoin(coordinateCards, eq(coordinateCards.memberId, accounts.memberId))
-          .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, accounts.memberId))
-          .where(eq(accounts.memberId, payer.id))
-          .limit(1);
-        if (!found) return refuse('45203113');
-        const { account, card, enrolment } = found;
+        const [factors] = await accountAndFactors(tx).execute({ memberId: payer.id });
+        if (!factors) return refuse('45203113');
+        const { account, card, enrolment } = factors;
         // The row is locked, so the count read above is current: a clean record needs no write. The login's writes go
         // in one statement.
         await inOneStatement(
@@ -151,26 +212,15 @@ export function createOwnAccountService(db: Db, clock: Clock) {
       const s = await session(request.token, canonicalRut(request.rut));
       if (!s) return refuse('476');
       const payerRut = canonicalRut(request.rutPago);
-      return db.transaction(async (tx) => {
-        const current = await currentTransaction(tx, s.id);
-        if (!current) return refuse('515');
-        const { trx, loginFresh } = current;
+      return inTransaction(db, async (tx) => {
+        const found = await current(tx, s.id);
+        if (!found) return refuse('515');
+        const { trx, loginFresh } = found;
         if (trx.status !== 'pending') return refuse('442');
         if (!trx.loginAt || !loginFresh || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
-        // The payer, the account of the login and the payer's factors in one round trip.
-        const [found] = await tx
-          .select({
-            payerId: members.id,
-            numeroCuenta: accounts.numeroCuenta,
-            ...FACTOR_COLUMNS,
-          })
-          .from(members)
-          .innerJoin(accounts, eq(accounts.id, trx.accountId))
-          .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
-          .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
-          .where(eq(members.rut, payerRut));
-        if (!found) return refuse('440');
-        const { payerId, numeroCuenta, card, enrolment } = found;
+        const [payer] = await payerAccountAndFactors(tx).execute({ accountId: trx.accountId, rut: payerRut });
+        if (!payer) return refuse('440');
+        const { payerId, numeroCuenta, card, enrolment } = payer;
 
         // A new request supersedes any earlier one of this transaction, also when it is refused: in the same
         // statement as the new challenge or push, or alone before the refusal.
@@ -209,43 +259,37 @@ export function createOwnAccountService(db: Db, clock: Clock) {
       const payerRut = canonicalRut(request.rutPago);
       const factor = request.factor ?? 1;
       try {
-        return await db.transaction(async (tx) => {
-          const current = await currentTransaction(tx, s.id);
-          if (!current) return refuse('515');
-          const { trx } = current;
+        return await inTransaction(db, async (tx) => {
+          const found = await current(tx, s.id);
+          if (!found) return refuse('515');
+          const { trx } = found;
           if (trx.status === 'paid') {
             const pagos = await voucherOf(tx, trx.idTransaccion);
             return pagos ? { ok: true as const, pagados: toProductosPagados(pagos) } : refuse('500');
           }
           if (trx.status !== 'pending') return refuse('442');
           if (!trx.loginAt || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
-          const [account] = await tx.select().from(accounts).where(eq(accounts.id, trx.accountId));
+          const [account] = await accountById(tx).execute({ id: trx.accountId });
           if (!account || account.numeroCuenta !== request.numeroCuenta) return refuse('440');
 
-          const [latest] = await tx
-            .select({ auth: authorizations, expired: sql<boolean>`${authorizations.expiresAt} < now()` })
-            .from(authorizations)
-            .where(eq(authorizations.idTransaccion, trx.idTransaccion))
-            .orderBy(desc(authorizations.createdAt))
-            .limit(1)
-            .for('update');
+          const [latest] = await latestAuthorization(tx).execute({ idTransaccion: trx.idTransaccion });
           if (!latest || latest.auth.factor !== factor) return refuse('485');
           const { auth, expired } = latest;
 
           if (factor === 1) {
             if (auth.status !== 'pending') return refuse('485');
             if (expired) {
-              await tx.update(authorizations).set({ status: 'expired', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));
+              await decideAuthorization(tx).execute({ status: 'expired', id: auth.id });
               return refuse('999');
             }
-            const [card] = await tx.select().from(coordinateCards).where(eq(coordinateCards.memberId, auth.memberId)).for('update');
+            const [card] = await cardOfMember(tx).execute({ memberId: auth.memberId });
             if (!card) return refuse('5203002');
             if (card.blockedAt) return refuse('5203017');
             const answers = request.desafio?.item.map((i) => i.valor) ?? [];
             const expected = (auth.cells ?? []).map((cell) => card.cells[cell]);
             const matches = answers.length === 3 && expected.every((value, i) => value === answers[i]);
             // One answer per challenge: a wrong one spends it, and the member asks for new cells.
-            await tx.update(authorizations).set({ status: matches ? 'used' : 'expired', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));
+            await decideAuthorization(tx).execute({ status: matches ? 'used' : 'expired', id: auth.id });
             if (!matches) {
               const failures = card.failures + 1;
               const blocked = failures >= MAX_COORDINATE_FAILURES;
@@ -257,14 +301,14 @@ export function createOwnAccountService(db: Db, clock: Clock) {
             if (card.failures !== 0) await tx.update(coordinateCards).set({ failures: 0 }).where(eq(coordinateCards.id, card.id));
           } else {
             if (auth.status === 'pending' && expired) {
-              await tx.update(authorizations).set({ status: 'expired', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));
+              await decideAuthorization(tx).execute({ status: 'expired', id: auth.id });
               return refuse('999');
             }
             // Still waiting for the payer's phone: the browser polls every second and ignores 25.
             if (auth.status === 'pending') return refuse('25');
             if (auth.status === 'rejected') return refuse('8');
             if (auth.status !== 'approved') return refuse('485');
-            await tx.update(authorizations).set({ status: 'used', decidedAt: sql`now()` }).where(eq(authorizations.id, auth.id));
+            await decideAuthorization(tx).execute({ status: 'used', id: auth.id });
           }
 
           const audit = auditInsert(tx, { kind: 'pago.cuentavista', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total } });

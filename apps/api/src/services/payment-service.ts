@@ -3,10 +3,11 @@ import { DESCRIPCION_PRODUCTO, maskEmail, type DetallePago, type Pago } from '@p
 import type { Family } from '@pago/domain/families';
 import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
-import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
 import { inOneStatement } from '../db/one-statement';
+import { preparedPerHandle } from '../db/prepared';
 import { accounts, instalments, members, products, transactionItems, transactions, vouchers } from '../db/schema';
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -33,6 +34,38 @@ export interface PaymentMethod {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/*
+ * applyPayment's reads and locks, prepared once per pooled connection when the payment runs in inTransaction
+ * (db/prepared.ts). The lists of ids are one array parameter, so that one statement serves any number of them.
+ */
+const itemsOf = preparedPerHandle('payment_items', (db) =>
+  db
+    .select()
+    .from(transactionItems)
+    .where(eq(transactionItems.idTransaccion, sql.placeholder('idTransaccion')))
+    .orderBy(asc(transactionItems.productId), asc(transactionItems.numeroCuota)),
+);
+const lockAccount = preparedPerHandle('payment_lock_account', (db) =>
+  db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))).for('no key update'),
+);
+const lockProducts = preparedPerHandle('payment_lock_products', (db) =>
+  db
+    .select()
+    .from(products)
+    .where(sql`${products.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .orderBy(asc(products.id))
+    .for('no key update'),
+);
+const lockInstalments = preparedPerHandle('payment_lock_instalments', (db) =>
+  db
+    .select()
+    .from(instalments)
+    .where(sql`${instalments.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .orderBy(asc(instalments.id))
+    .for('no key update'),
+);
+const memberById = preparedPerHandle('payment_member', (db) => db.select().from(members).where(eq(members.id, sql.placeholder('id'))));
+
 /**
  * Applies a pending transaction's frozen items exactly once. Must run inside the database transaction that holds
  * the transaction row's lock (`FOR UPDATE`). Locks the account and the product and instalment rows in a fixed
@@ -48,11 +81,7 @@ export async function applyPayment(
   /** Written in the same statement as the payment (its audit line). */
   alsoWrite: readonly SQLWrapper[] = [],
 ): Promise<Pago[]> {
-  const allItems = await tx
-    .select()
-    .from(transactionItems)
-    .where(eq(transactionItems.idTransaccion, trx.idTransaccion))
-    .orderBy(asc(transactionItems.productId), asc(transactionItems.numeroCuota));
+  const allItems = await itemsOf(tx).execute({ idTransaccion: trx.idTransaccion });
   const items = method.productIds ? allItems.filter((i) => method.productIds!.has(i.productId)) : allItems;
   const total = items.reduce((sum, i) => sum + i.monto, 0);
   const productIds = [...new Set(items.map((i) => i.productId))].sort();
@@ -64,15 +93,13 @@ export async function applyPayment(
   // payment, which would close a cycle with it (PostgreSQL reported 'deadlock detected' under load).
   let balanceAfter: number | null = null;
   if (method.accountId) {
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, method.accountId)).for('no key update');
+    const [account] = await lockAccount(tx).execute({ id: method.accountId });
     if (!account) throw new PaymentRefused('440');
     if (account.saldo < total) throw new PaymentRefused('47203');
     balanceAfter = account.saldo - total;
   }
-  const productRows = await tx.select().from(products).where(inArray(products.id, productIds)).orderBy(asc(products.id)).for('no key update');
-  const instalmentRows = instalmentIds.length
-    ? await tx.select().from(instalments).where(inArray(instalments.id, instalmentIds)).orderBy(asc(instalments.id)).for('no key update')
-    : [];
+  const productRows = await lockProducts(tx).execute({ ids: productIds });
+  const instalmentRows = instalmentIds.length ? await lockInstalments(tx).execute({ ids: instalmentIds }) : [];
 
   const owedByInstalment = sumBy(items, (i) => i.instalmentId);
   for (const [instalmentId, monto] of owedByInstalment) {
@@ -85,7 +112,7 @@ export async function applyPayment(
   for (const p of productRows) {
     codes.set(p.id, method.authorizationCodes?.[p.numeroProducto] ?? String(randomInt(100_000, 1_000_000)));
   }
-  const [member] = await tx.select().from(members).where(eq(members.id, trx.memberId));
+  const [member] = await memberById(tx).execute({ id: trx.memberId });
   const parts = santiagoParts(now);
   const pagos: Pago[] = productRows.map((product) => {
     const own = items.filter((i) => i.productId === product.id);

@@ -1,7 +1,8 @@
 import type { Pago } from '@pago/domain/call-consultar-pago';
 import { toParameterMap } from '@pago/domain/parameters';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { preparedPerHandle } from '../db/prepared';
 import { transactions, vouchers } from '../db/schema';
 import { listParameters } from '../repositories/parameters-repository';
 import { touchSession } from './session-service';
@@ -9,6 +10,18 @@ import { touchSession } from './session-service';
 export type VoucherResult = { ok: true; pagos: Pago[] } | { ok: false; codigo: string };
 
 export type VoucherService = ReturnType<typeof createVoucherService>;
+
+/**
+ * The transaction and its voucher (one per transaction, unique) in one read, of the session's own transactions only;
+ * no database transaction is needed for a single statement.
+ */
+const voucherOfSession = preparedPerHandle('voucher_of_session', (db) =>
+  db
+    .select({ status: transactions.status, payload: vouchers.payload })
+    .from(transactions)
+    .leftJoin(vouchers, eq(vouchers.idTransaccion, transactions.idTransaccion))
+    .where(and(eq(transactions.idTransaccion, sql.placeholder('idTransaccion')), eq(transactions.sessionId, sql.placeholder('sessionId')))),
+);
 
 export function createVoucherService(db: Db) {
   return {
@@ -22,13 +35,7 @@ export function createVoucherService(db: Db) {
       if (!session) return { ok: false, codigo: '476' };
       // Ids are 32 hex characters (selection-service); anything else is not found, and never reaches the SQL.
       if (!/^[0-9a-f]{32}$/.test(idTransaccion)) return { ok: false, codigo: '516' };
-      // The transaction and its voucher (one per transaction, unique) in one read; no database transaction is
-      // needed for a single statement.
-      const [trx] = await db
-        .select({ status: transactions.status, payload: vouchers.payload })
-        .from(transactions)
-        .leftJoin(vouchers, eq(vouchers.idTransaccion, transactions.idTransaccion))
-        .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.sessionId, session.id)));
+      const [trx] = await voucherOfSession(db).execute({ idTransaccion, sessionId: session.id });
       if (!trx) return { ok: false, codigo: '516' };
       if (trx.status === 'pending') return { ok: false, codigo: '509' };
       if (trx.status !== 'paid') return { ok: false, codigo: '516' };
