@@ -213,9 +213,9 @@ async function load(name, spec) {
 }
 
 /**
- * pgbench with `clients` connections (the API's pool size) and one thread, with the API driver's protocol: `prepared`
- * where the API sends every statement of the script as a prepared statement (the listing), `extended` where most
- * run unprepared inside transactions (the payment).
+ * pgbench with `clients` connections (the API's pool size) and one thread, with the API driver's protocol. Both flows
+ * run `prepared`: the API sends every statement of the listing, and every statement of the payment but its BEGINs
+ * and COMMITs, as named prepared statements, each parsed once per pooled connection.
  */
 async function pgbench(name, script, url, defines, protocol) {
   const u = new URL(url);
@@ -382,7 +382,7 @@ async function main() {
             members: MEMBERS,
             clients: CONNECTIONS,
             iter: 0,
-          }, 'extended');
+          }, 'prepared');
           return { limit, limitRate: limit.tps };
         },
       );

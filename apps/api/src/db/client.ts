@@ -169,7 +169,7 @@ const handlesOfTransactions = new WeakMap<Tx, Db>();
  * BEGIN, COMMIT or ROLLBACK and release; PGlite has one connection and no pool, so it takes Drizzle's path.
  */
 export async function inTransaction<T>(db: Db, run: (tx: Tx) => Promise<T>, config?: TransactionConfig): Promise<T> {
-  const pool = (db as { $client?: unknown }).$client;
+  const pool = pgClientOf(db);
   if (!(pool instanceof pg.Pool)) return db.transaction(run, config);
   const client = await pool.connect();
   try {
@@ -194,6 +194,17 @@ function connectionHandleFor(client: pg.PoolClient): Db {
 
 /** The connection's handle behind a transaction opened by inTransaction; none for a savepoint or on PGlite. */
 export const connectionHandleOf = (tx: Tx): Db | undefined => handlesOfTransactions.get(tx);
+
+/**
+ * What a statement for `db` may be sent through with pg itself: the pool of a PostgreSQL handle, or the connection of
+ * a transaction opened by inTransaction. None on PGlite, or for any other transaction.
+ */
+export function pgClientOf(db: DbOrTx): pg.Pool | pg.Client | undefined {
+  const handle = 'rollback' in db ? connectionHandleOf(db) : db;
+  // $client: the driver's client a Drizzle handle was made on.
+  const client = (handle as { $client?: unknown } | undefined)?.$client;
+  return client instanceof pg.Pool || client instanceof pg.Client ? client : undefined;
+}
 
 async function ping(db: Db): Promise<boolean> {
   try {

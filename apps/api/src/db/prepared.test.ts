@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type ScratchDatabase } from '../test/scratch-database';
 import { DATABASE_KINDS, openTestDatabase } from '../test/test-app';
 import { inTransaction, openDatabase, type Database, type Tx } from './client';
+import { inOneStatement } from './one-statement';
 import { preparedPerHandle } from './prepared';
 import { parameters } from './schema';
 import { seedParameters } from './seed';
@@ -96,5 +97,33 @@ describe.runIf(process.env.DATABASE_URL)('statements prepared inside inTransacti
       return preparedHere(tx);
     });
     expect(second).toEqual(first);
+  });
+
+  it("run inOneStatement's writes as a named statement on the transaction's connection, and roll them back with it", async () => {
+    const both = (db: Database['db'] | Tx, valor: string) =>
+      inOneStatement(
+        db,
+        [db.update(parameters).set({ valor }).where(eq(parameters.nombre, 'Mantencion'))],
+        db.update(parameters).set({ valor }).where(eq(parameters.nombre, 'CierreDiario')),
+      );
+    const values = async () =>
+      Object.fromEntries((await database.db.select().from(parameters)).map((p) => [p.nombre, p.valor]));
+    const failure = new Error('rolled back on purpose');
+    await expect(
+      inTransaction(database.db, async (tx) => {
+        await both(tx, '1');
+        const result = (await tx.execute(sql`select statement from pg_prepared_statements where name like 'one_statement_%'`)) as unknown as {
+          rows: { statement: string }[];
+        };
+        expect(result.rows.map((r) => r.statement)).toEqual([expect.stringMatching(/^with "w0" as \(update "parameters"/)]);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await values()).toMatchObject({ Mantencion: '0', CierreDiario: '0' });
+
+    // On the pool, outside a transaction, the same text runs under the same name, and commits on its own.
+    await both(database.db, '1');
+    expect(await values()).toMatchObject({ Mantencion: '1', CierreDiario: '1' });
+    await both(database.db, '0');
   });
 });
