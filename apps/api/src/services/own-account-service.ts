@@ -33,9 +33,9 @@ const FACTOR_COLUMNS = {
 };
 
 /*
- * The statements of calls 4–6 that run on every payment, prepared once per pooled connection (db/prepared.ts): they run
- * inside the calls' transactions (inTransaction), where building them on each call was most of drizzle's share of the
- * API's CPU in a payment.
+ * The statements of calls 4–6 that run on every payment, prepared once per pooled connection (db/prepared.ts, decision
+ * 014): they run inside the calls' transactions (inTransaction), where Drizzle used to build them on every call and
+ * PostgreSQL to plan them every time.
  */
 
 /** The session's latest transaction, locked, with whether its login is recent enough for a second factor. */
