@@ -192,15 +192,19 @@ function connectionHandleFor(client: pg.PoolClient): Db {
   return handle;
 }
 
-/** The connection's handle behind a transaction opened by inTransaction; none for a savepoint or on PGlite. */
-export const connectionHandleOf = (tx: Tx): Db | undefined => handlesOfTransactions.get(tx);
+/**
+ * The handle a statement for `db` may be prepared on and still run where `db` runs: `db` itself, or for a transaction
+ * opened by inTransaction, its connection's handle. None for any other transaction (a savepoint, PGlite, a plain
+ * db.transaction).
+ */
+export const handleOf = (db: DbOrTx): Db | undefined => ('rollback' in db ? handlesOfTransactions.get(db) : db);
 
 /**
  * What a statement for `db` may be sent through with pg itself: the pool of a PostgreSQL handle, or the connection of
  * a transaction opened by inTransaction. None on PGlite, or for any other transaction.
  */
 export function pgClientOf(db: DbOrTx): pg.Pool | pg.Client | undefined {
-  const handle = 'rollback' in db ? connectionHandleOf(db) : db;
+  const handle = handleOf(db);
   // $client: the driver's client a Drizzle handle was made on.
   const client = (handle as { $client?: unknown } | undefined)?.$client;
   return client instanceof pg.Pool || client instanceof pg.Client ? client : undefined;

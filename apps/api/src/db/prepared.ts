@@ -1,4 +1,4 @@
-import { connectionHandleOf, type DbOrTx } from './client';
+import { handleOf, type DbOrTx } from './client';
 
 interface Executable<R> {
   execute(placeholderValues?: Record<string, unknown>): Promise<R>;
@@ -29,7 +29,7 @@ export function preparedPerHandle<R>(name: string, build: (db: DbOrTx) => Prepar
   const kept = new WeakMap<object, Executable<R>>();
   let handles = 0;
   return (db) => {
-    const handle = 'rollback' in db ? connectionHandleOf(db) : db;
+    const handle = handleOf(db);
     if (!handle) return build(db);
     let statement = kept.get(handle);
     if (!statement) {
