@@ -35,12 +35,13 @@ with "w0" as (insert into "transactions" ("id_transaccion", "session_id", "membe
 -- Call 4, autentica
 insert into "captcha_uses" ("signature", "expires_at", "used_at") values (:sig2, now() + interval '5 minutes', default) on conflict do nothing returning "signature";
 update "sessions" set "last_seen_at" = now() where ("sessions"."token_hash" = :tok and "sessions"."revoked_at" is null and "sessions"."last_seen_at" > now() - make_interval(mins => :timeout) and "sessions"."created_at" > now() - make_interval(mins => :lifetime)) returning "id", "rut";
+-- (the payer's password hash, account and both factors, without locks and with no transaction open; the aliases are
+-- pgbench's only, for \gset)
+select "members"."id" as "m_pre_id", "members"."password_hash", "members"."password_blocked_at", "accounts"."id" as "a_id", "accounts"."numero_cuenta", "coordinate_cards"."id" as "card_id", "coordinate_cards"."blocked_at", "authoriser_enrolments"."id" as "enrolment_id", "authoriser_enrolments"."blocked_at" as "enrolment_blocked_at" from "members" left join "accounts" on "accounts"."member_id" = "members"."id" left join "coordinate_cards" on "coordinate_cards"."member_id" = "members"."id" left join "authoriser_enrolments" on "authoriser_enrolments"."member_id" = "members"."id" where "members"."rut" = bench_rut(:n) limit :one \gset
+-- (the API verifies the password here, argon2id, before the transaction)
 begin;
 select "id_transaccion", "session_id", "member_id", "family", "total", "status", "medio_pago", "payer_rut", "account_id", "login_at", "host_token_hash", "created_at", "updated_at", "settled_at", coalesce("login_at" > now() - make_interval(mins => :loginmins), false) from "transactions" where "transactions"."session_id" = :s_id order by "transactions"."created_at" desc limit :one for update;
 select "id", "rut", "name", "email", "password_hash", "password_failures", "password_blocked_at", "list_notice_code", "created_at" from "members" where "members"."rut" = bench_rut(:n) for no key update;
--- (the API verifies the password here, argon2id, with this transaction open)
--- (the account and both factors in one statement; the aliases are pgbench's only, for \gset)
-select "accounts"."id" as "a_id", "accounts"."numero_cuenta", "coordinate_cards"."id" as "card_id", "coordinate_cards"."blocked_at", "authoriser_enrolments"."id" as "enrolment_id", "authoriser_enrolments"."blocked_at" as "enrolment_blocked_at" from "accounts" left join "coordinate_cards" on "coordinate_cards"."member_id" = "accounts"."member_id" left join "authoriser_enrolments" on "authoriser_enrolments"."member_id" = "accounts"."member_id" where "accounts"."member_id" = :m_id limit :one \gset
 -- (a password failure count already at zero is not rewritten; the login and its audit line in one statement)
 with "w0" as (insert into "audit_log" ("id", "at", "kind", "rut_masked", "request_id", "detail") values (default, default, 'clave.correcta', '*****000-2', gen_random_uuid()::text, jsonb_build_object('idTransaccion', (:trx)::text))) update "transactions" set "medio_pago" = 'CUENTA VISTA', "payer_rut" = bench_rut(:n), "account_id" = :a_id, "login_at" = now(), "updated_at" = now() where "transactions"."id_transaccion" = (:trx)::text;
 commit;

@@ -60,7 +60,29 @@ const payerForLogin = preparedPerHandle('login_payer', (db) =>
   db.select().from(members).where(eq(members.rut, sql.placeholder('rut'))).for('no key update'),
 );
 
-/** Call 4: the account and both factors in one round trip (a member has at most one card and one enrolment). */
+/**
+ * Call 4, before its transaction: the payer's password hash and state, account and factors in one round trip,
+ * without locks (a member has at most one card and one enrolment). The password is checked against this hash with
+ * no transaction open; the locked row then decides whether that check counts.
+ */
+const payerAccountAndFactorsForLogin = preparedPerHandle('login_payer_account_factors', (db) =>
+  db
+    .select({
+      payerId: members.id,
+      passwordHash: members.passwordHash,
+      passwordBlockedAt: members.passwordBlockedAt,
+      account: { id: accounts.id, numeroCuenta: accounts.numeroCuenta },
+      ...FACTOR_COLUMNS,
+    })
+    .from(members)
+    .leftJoin(accounts, eq(accounts.memberId, members.id))
+    .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
+    .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
+    .where(eq(members.rut, sql.placeholder('rut')))
+    .limit(1),
+);
+
+/** Call 4 under its locks, when the row it locked is not the one read before: the account and both factors. */
 const accountAndFactors = preparedPerHandle('login_account_factors', (db) =>
   db
     .select({
@@ -153,12 +175,26 @@ export function createOwnAccountService(db: Db, clock: Clock) {
   }
 
   return {
-    /** Call 4: the payer's password (argon2id), their account and factors. */
+    /**
+     * Call 4: the payer's password (argon2id), their account and factors.
+     *
+     * argon2id takes 10–25 ms of CPU on the threads of libuv's pool, which has four: checked inside the transaction,
+     * it kept the transaction's and the payer's rows locked and a pooled connection idle in transaction, so a burst of
+     * logins queued behind the pool's four threads held every connection and stalled every other call. The password is
+     * checked first, against the hash read without locks; under the locks, that verdict counts only if the locked row
+     * still has that hash and no block. Otherwise the password is checked again under the locks, as before. So parallel
+     * guesses are judged one at a time in the order they take the payer's row, and only the first
+     * MAX_PASSWORD_FAILURES wrong ones before a block get an answer that depends on the password.
+     */
     async authenticate(request: AutenticaRequest['autenticaConsultaFactoresRequest'], requestId: string): Promise<AuthenticateResult> {
       const s = await session(request.token, undefined);
       if (!s) return refuse('476');
       const payerRut = joinRut(request.autenticacion.rut, request.autenticacion.dv.toUpperCase());
       if (!payerRut) return refuse('45203113');
+      const clave = request.autenticacion.clave;
+
+      const [seen] = await payerAccountAndFactorsForLogin(db).execute({ rut: payerRut });
+      const checked = seen?.passwordHash && !seen.passwordBlockedAt ? { seen, good: await passwordMatches(seen.passwordHash, clave) } : null;
 
       return inTransaction(db, async (tx) => {
         const found = await current(tx, s.id);
@@ -173,7 +209,8 @@ export function createOwnAccountService(db: Db, clock: Clock) {
         const [payer] = await payerForLogin(tx).execute({ rut: payerRut });
         if (!payer?.passwordHash) return refuse('45203113');
         if (payer.passwordBlockedAt) return refuse('45203016');
-        const good = await verify(payer.passwordHash, request.autenticacion.clave).catch(() => false);
+        const stillSeen = checked?.seen.payerId === payer.id && checked.seen.passwordHash === payer.passwordHash ? checked : null;
+        const good = stillSeen ? stillSeen.good : await passwordMatches(payer.passwordHash, clave);
         if (!good) {
           const failures = payer.passwordFailures + 1;
           const blocked = failures >= MAX_PASSWORD_FAILURES;
@@ -184,8 +221,8 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           await appendAudit(tx, { kind: blocked ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
           return refuse(blocked ? '45203016' : '45203113');
         }
-        const [factors] = await accountAndFactors(tx).execute({ memberId: payer.id });
-        if (!factors) return refuse('45203113');
+        const factors = stillSeen ? stillSeen.seen : (await accountAndFactors(tx).execute({ memberId: payer.id }))[0];
+        if (!factors?.account) return refuse('45203113');
         const { account, card, enrolment } = factors;
         // The row is locked, so the count read above is current: a clean record needs no write. The login's writes go
         // in one statement.
@@ -324,6 +361,11 @@ export function createOwnAccountService(db: Db, clock: Clock) {
       }
     },
   };
+}
+
+/** A hash that cannot be read (not argon2's format) matches no password. */
+function passwordMatches(hash: string, clave: string): Promise<boolean> {
+  return verify(hash, clave).catch(() => false);
 }
 
 /** A transaction whose instalments were paid by another one can never be paid: close it. */

@@ -1,7 +1,9 @@
+import { hash, verify } from '@node-rs/argon2';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../../db/demo-data';
-import { accounts, authoriserEnrolments, authorizations, coordinateCards, instalments, members, products, transactionItems, transactions, vouchers } from '../../../db/schema';
+import { PASSWORD_HASH_OPTIONS } from '../../../db/password';
+import { accounts, auditLog, authoriserEnrolments, authorizations, coordinateCards, instalments, members, products, transactionItems, transactions, vouchers } from '../../../db/schema';
 import {
   errorCode,
   listProducts,
@@ -11,6 +13,7 @@ import {
   postConsultarPago,
   postPagar,
   postSeleccionar,
+  solveCaptcha,
 } from '../../../test/member-calls';
 import { DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
 
@@ -211,6 +214,80 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     const [row] = await t.database.db.select({ failures: members.passwordFailures, blockedAt: members.passwordBlockedAt }).from(members).where(eq(members.rut, '9876543-3'));
     expect(row).toEqual({ failures: 2, blockedAt: null });
     await t.database.db.update(members).set({ passwordFailures: 0 }).where(eq(members.rut, '9876543-3'));
+  });
+
+  it('judges parallel wrong passwords one at a time: two count, the third blocks, the rest meet the block', async () => {
+    const { token, productos } = await listProducts(t.app, '9876543-3');
+    await postSeleccionar(t.app, token, '9876543-3', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+    const [last] = await t.database.db.select({ id: sql<number>`coalesce(max(${auditLog.id}), 0)`.mapWith(Number) }).from(auditLog);
+    const captchas = await Promise.all(Array.from({ length: 8 }, () => solveCaptcha(t.app)));
+    try {
+      const codes = await Promise.all(captchas.map(async (captcha) => errorCode(await postAutentica(t.app, token, '9876543-3', 'mala', captcha), AUT)));
+      expect(codes.filter((c) => c === '45203113')).toHaveLength(2);
+      expect(codes.filter((c) => c === '45203016')).toHaveLength(6);
+      const [row] = await t.database.db.select({ failures: members.passwordFailures, blockedAt: members.passwordBlockedAt }).from(members).where(eq(members.rut, '9876543-3'));
+      expect(row!.failures).toBe(3);
+      expect(row!.blockedAt).not.toBeNull();
+      const lines = await t.database.db
+        .select({ kind: auditLog.kind })
+        .from(auditLog)
+        .where(and(sql`${auditLog.id} > ${last!.id}`, sql`${auditLog.kind} like 'clave.%'`));
+      expect(lines.map((l) => l.kind).sort()).toEqual(['clave.bloqueada', 'clave.incorrecta', 'clave.incorrecta']);
+      // Even the right password now meets the block.
+      expect(errorCode(await postAutentica(t.app, token, '9876543-3', '1234'), AUT)).toBe('45203016');
+    } finally {
+      await t.database.db.update(members).set({ passwordFailures: 0, passwordBlockedAt: null }).where(eq(members.rut, '9876543-3'));
+    }
+  });
+
+  it('checks the password with neither the payer’s row locked nor a database transaction open', async () => {
+    const [member] = await t.database.db.select({ hash: members.passwordHash }).from(members).where(eq(members.rut, '9876543-3'));
+    // A deliberately slow hash of the same password, so that the check lasts long enough to look at the database
+    // meanwhile.
+    const slow = await hash('1234', { ...PASSWORD_HASH_OPTIONS, memoryCost: 65_536, timeCost: 12 });
+    const started = performance.now();
+    expect(await verify(slow, '1234')).toBe(true);
+    const checkMs = performance.now() - started;
+    await t.database.db.update(members).set({ passwordHash: slow }).where(eq(members.rut, '9876543-3'));
+    try {
+      const { token, productos } = await listProducts(t.app, '9876543-3');
+      await postSeleccionar(t.app, token, '9876543-3', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+      const captcha = await solveCaptcha(t.app);
+      const login = postAutentica(t.app, token, '9876543-3', '1234', captcha);
+      await new Promise((resolve) => setTimeout(resolve, checkMs / 4));
+      // 'nowait': PostgreSQL refuses at once a row another transaction holds. PGlite has one connection, which a
+      // transaction keeps for itself until it ends: the probe would wait for the whole check.
+      const probeStarted = performance.now();
+      await t.database.db.execute(sql`select id from members where rut = '9876543-3' for update nowait`);
+      const probeMs = performance.now() - probeStarted;
+      expect(probeMs).toBeLessThan(checkMs / 2);
+      expect(errorCode(await login, AUT)).toBeUndefined();
+    } finally {
+      await t.database.db.update(members).set({ passwordHash: member!.hash }).where(eq(members.rut, '9876543-3'));
+    }
+  });
+
+  it('judges the password against the hash the locked row holds when it changed during the check', async () => {
+    const [member] = await t.database.db.select({ hash: members.passwordHash }).from(members).where(eq(members.rut, '9876543-3'));
+    const slow = await hash('1234', { ...PASSWORD_HASH_OPTIONS, memoryCost: 65_536, timeCost: 12 });
+    const started = performance.now();
+    await verify(slow, '1234');
+    const checkMs = performance.now() - started;
+    await t.database.db.update(members).set({ passwordHash: slow }).where(eq(members.rut, '9876543-3'));
+    try {
+      const { token, productos } = await listProducts(t.app, '9876543-3');
+      await postSeleccionar(t.app, token, '9876543-3', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+      const captcha = await solveCaptcha(t.app);
+      const login = postAutentica(t.app, token, '9876543-3', '1234', captcha);
+      await new Promise((resolve) => setTimeout(resolve, checkMs / 4));
+      // The password changes while '1234' is being checked against the old hash.
+      await t.database.db.update(members).set({ passwordHash: await hash('5678', PASSWORD_HASH_OPTIONS) }).where(eq(members.rut, '9876543-3'));
+      expect(errorCode(await login, AUT)).toBe('45203113');
+      const [row] = await t.database.db.select({ failures: members.passwordFailures }).from(members).where(eq(members.rut, '9876543-3'));
+      expect(row!.failures).toBe(1);
+    } finally {
+      await t.database.db.update(members).set({ passwordHash: member!.hash, passwordFailures: 0 }).where(eq(members.rut, '9876543-3'));
+    }
   });
 
   it('counts only consecutive wrong coordinates: a right answer clears the count', async () => {

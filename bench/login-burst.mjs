@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// A burst of call-4 logins with listings beside it (docs/PERFORMANCE.md, decision 015): BURST members (default 40)
+// list and select an instalment one after another; then all of them send their password at once, and 10 ms later
+// BURST other members list their products. Prints the logins' and the listings' latencies. A listing needs a pooled
+// connection, which a login held while argon2id checked its password inside the transaction.
+//
+//   npm run build && node bench/login-burst.mjs [path of the API's server.js, default apps/api/dist/server.js]
+//
+// Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; a database of its own is created
+// and dropped), BURST.
+
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { BENCH_INSTALMENT, ROOT, createDatabase, freePort, quantile, seedBenchMembers, sleep, solveCaptchas, startProcess, waitHealthy } from './lib.mjs';
+
+const server = process.argv[2] ?? join(ROOT, 'apps/api/dist/server.js');
+const BURST = Number(process.env.BURST ?? 40);
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
+
+const database = await createDatabase(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const api = startProcess([server], {
+  NODE_ENV: 'production',
+  SANDBOX: '1',
+  SANDBOX_CLOCK: new Date(`${today}T16:00:00Z`).toISOString(),
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  PUBLIC_BASE_URL: base,
+  DATABASE_URL: database.url,
+  LOG_LEVEL: 'warn',
+  ADMIN_TOKEN: randomBytes(16).toString('hex'),
+  ALTCHA_HMAC_SECRET: randomBytes(32).toString('hex'),
+  ALTCHA_COUNTER_MIN: '1',
+  ALTCHA_COUNTER_MAX: '50',
+  WEBPAY_COMMERCE_CODE: '597055555535',
+  WEBPAY_API_KEY: '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C',
+  WEBPAY_BASE_URL: 'http://127.0.0.1:9',
+  RATE_LIMIT_LISTAR_PER_IP: '100000000',
+  RATE_LIMIT_LISTAR_PER_RUT: '100000000',
+  RATE_LIMIT_LOGIN_PER_IP: '100000000',
+  RATE_LIMIT_CAPTCHA_PER_IP: '100000000',
+});
+try {
+  await waitHealthy(base, api, 'API', '/ready');
+  const ruts = await seedBenchMembers(database.url, 2 * BURST, 12);
+  const captchas = await solveCaptchas(base, 3 * BURST);
+  const post = async (path, body, headers = {}) => {
+    const started = performance.now();
+    const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    return { answer: await res.json(), ms: performance.now() - started };
+  };
+  const list = (rut) => post('/prod/producto/listar', { listarDetalleProductosRequest: { userId: rut, canalLlamada: 'PGEX', rut } }, { authorization: captchas.pop() });
+
+  const sessions = [];
+  for (const rut of ruts.slice(0, BURST)) {
+    const { token, listaProductos } = (await list(rut)).answer.listarDetalleProductosResponse;
+    const credit = listaProductos.find((p) => p.tipoFamiliaProducto === 'PC');
+    const oldest = credit.listaDetalleProductos[0];
+    const detalleProducto = [{ numeroCuota: String(oldest.numeroCuota), valorAPagar: BENCH_INSTALMENT, fechaVencimiento: oldest.fechaVencimiento }];
+    const producto = [{ numeroProducto: credit.numeroProducto, tipoFamiliaProducto: 'PC', nombreFamiliaProducto: credit.nombreFamiliaProducto, detalleProducto }];
+    await post('/prod/producto/seleccionar', { seleccionarProductoRequest: { userId: rut, canalLlamada: 'PGEX', token, rut, producto } });
+    sessions.push({ rut, token });
+  }
+  await sleep(500);
+
+  const started = performance.now();
+  const logins = sessions.map(({ rut, token }) => {
+    const [rutNumber, dv] = rut.split('-');
+    const autenticacion = { rut: rutNumber, dv, clave: '1234' };
+    return post('/prod/pago/producto/cuentavista/autentica', { autenticaConsultaFactoresRequest: { userId: rut, canalLlamada: 'PGEX', token, autenticacion } }, { authorization: captchas.pop() });
+  });
+  await sleep(10);
+  const listings = ruts.slice(BURST).map((rut) => list(rut));
+  const loginsDone = await Promise.all(logins);
+  const listingsDone = await Promise.all(listings);
+  const burstMs = performance.now() - started;
+
+  const loggedIn = loginsDone.filter((l) => l.answer.autenticaConsultaFactoresResponse?.codigo === '200').length;
+  const listed = listingsDone.filter((l) => l.answer.listarDetalleProductosResponse?.token).length;
+  const sorted = (runs) => runs.map((r) => r.ms).sort((a, b) => a - b);
+  const [loginMs, listingMs] = [sorted(loginsDone), sorted(listingsDone)];
+  console.log(
+    `${BURST} logins (${loggedIn} answered 200): p50 ${quantile(loginMs, 0.5)} ms, max ${quantile(loginMs, 1)} ms; ` +
+      `${BURST} listings beside them (${listed} answered): p50 ${quantile(listingMs, 0.5)} ms, p90 ${quantile(listingMs, 0.9)} ms, max ${quantile(listingMs, 1)} ms; ` +
+      `the whole burst ${Math.round(burstMs)} ms`,
+  );
+} finally {
+  await api.stop();
+  await database.drop();
+}
