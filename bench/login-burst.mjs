@@ -9,38 +9,16 @@
 // Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; a database of its own is created
 // and dropped), BURST.
 
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { BENCH_INSTALMENT, ROOT, createDatabase, freePort, quantile, seedBenchMembers, sleep, solveCaptchas, startProcess, waitHealthy } from './lib.mjs';
+import { apiEnvironment, BENCH_INSTALMENT, ROOT, createDatabase, freePort, quantile, seedBenchMembers, sleep, solveCaptchas, startProcess, waitHealthy } from './lib.mjs';
 
 const server = process.argv[2] ?? join(ROOT, 'apps/api/dist/server.js');
 const BURST = Number(process.env.BURST ?? 40);
-const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
 
 const database = await createDatabase(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const api = startProcess([server], {
-  NODE_ENV: 'production',
-  SANDBOX: '1',
-  SANDBOX_CLOCK: new Date(`${today}T16:00:00Z`).toISOString(),
-  HOST: '127.0.0.1',
-  PORT: String(port),
-  PUBLIC_BASE_URL: base,
-  DATABASE_URL: database.url,
-  LOG_LEVEL: 'warn',
-  ADMIN_TOKEN: randomBytes(16).toString('hex'),
-  ALTCHA_HMAC_SECRET: randomBytes(32).toString('hex'),
-  ALTCHA_COUNTER_MIN: '1',
-  ALTCHA_COUNTER_MAX: '50',
-  WEBPAY_COMMERCE_CODE: '597055555535',
-  WEBPAY_API_KEY: '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C',
-  WEBPAY_BASE_URL: 'http://127.0.0.1:9',
-  RATE_LIMIT_LISTAR_PER_IP: '100000000',
-  RATE_LIMIT_LISTAR_PER_RUT: '100000000',
-  RATE_LIMIT_LOGIN_PER_IP: '100000000',
-  RATE_LIMIT_CAPTCHA_PER_IP: '100000000',
-});
+const api = startProcess([server], apiEnvironment({ port, databaseUrl: database.url, logLevel: 'warn' }));
 try {
   await waitHealthy(base, api, 'API', '/ready');
   const ruts = await seedBenchMembers(database.url, 2 * BURST, 12);

@@ -23,12 +23,12 @@
 // the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a V8 CPU profile of it).
 
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import {
+  apiEnvironment,
   BENCH_FIRST_RUT,
   cpuSampler,
   createDatabase,
@@ -87,12 +87,6 @@ if (!existsSync(API_SERVER)) {
   process.exit(2);
 }
 mkdirSync(OUT, { recursive: true });
-
-/** Today (in Santiago) at 16:00 UTC: inside every family's opening hours, whenever the benchmark runs. */
-function businessNoon() {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
-  return new Date(`${today}T16:00:00Z`);
-}
 
 /** The middle value, or the mean of the two middle ones for an even count. */
 const median = (values) => {
@@ -277,33 +271,8 @@ async function main() {
     const logFd = openSync(join(OUT, 'api.log'), 'w');
     const api = startProcess(
       [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), API_SERVER],
-      {
-        // Production, as deployed (request logs at info, written to a file), with the sandbox's demo seed and
-        // pinned business clock so the opening hours never refuse a selection.
-        NODE_ENV: 'production',
-        SANDBOX: '1',
-        SANDBOX_CLOCK: businessNoon().toISOString(),
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        PUBLIC_BASE_URL: baseUrl,
-        DATABASE_URL: database.url,
-        LOG_LEVEL: 'info',
-        ADMIN_TOKEN: randomBytes(16).toString('hex'),
-        ALTCHA_HMAC_SECRET: randomBytes(32).toString('hex'),
-        // Small proof of work so that thousands of captchas can be solved before the runs: the server's check of a
-        // solution is one hash whatever the counter, so this changes nothing of what is measured.
-        ALTCHA_COUNTER_MIN: '1',
-        ALTCHA_COUNTER_MAX: '50',
-        WEBPAY_COMMERCE_CODE: '597055555535',
-        WEBPAY_API_KEY: '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C',
-        WEBPAY_BASE_URL: 'http://127.0.0.1:9',
-        // The load comes from one address: the per-address and per-RUT limits would answer 429 to it.
-        RATE_LIMIT_LISTAR_PER_IP: '100000000',
-        RATE_LIMIT_LISTAR_PER_RUT: '100000000',
-        RATE_LIMIT_LOGIN_PER_IP: '100000000',
-        RATE_LIMIT_PAY_PER_IP: '100000000',
-        RATE_LIMIT_CAPTCHA_PER_IP: '100000000',
-      },
+      // Request logs at info, written to a file, as deployed.
+      apiEnvironment({ port, databaseUrl: database.url, logLevel: 'info' }),
       { stdio: logFd },
     );
     processes.push(api);

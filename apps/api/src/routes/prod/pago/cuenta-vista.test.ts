@@ -240,10 +240,14 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     }
   });
 
-  it('checks the password with neither the payer’s row locked nor a database transaction open', async () => {
+  /**
+   * Member 9876543-3's login with password '1234' against a deliberately slow hash of it, so that the check lasts long
+   * enough to act on the database meanwhile: `during` runs a quarter of a check's time after the login was sent, and
+   * gets the check's time (measured once here) and the login's answer to come. The member's hash and count are put
+   * back after.
+   */
+  async function slowLogin(during: (checkMs: number, login: ReturnType<typeof postAutentica>) => Promise<void>) {
     const [member] = await t.database.db.select({ hash: members.passwordHash }).from(members).where(eq(members.rut, '9876543-3'));
-    // A deliberately slow hash of the same password, so that the check lasts long enough to look at the database
-    // meanwhile.
     const slow = await hash('1234', { ...PASSWORD_HASH_OPTIONS, memoryCost: 65_536, timeCost: 12 });
     const started = performance.now();
     expect(await verify(slow, '1234')).toBe(true);
@@ -252,42 +256,33 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     try {
       const { token, productos } = await listProducts(t.app, '9876543-3');
       await postSeleccionar(t.app, token, '9876543-3', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
-      const captcha = await solveCaptcha(t.app);
-      const login = postAutentica(t.app, token, '9876543-3', '1234', captcha);
+      const login = postAutentica(t.app, token, '9876543-3', '1234', await solveCaptcha(t.app));
       await new Promise((resolve) => setTimeout(resolve, checkMs / 4));
+      await during(checkMs, login);
+    } finally {
+      await t.database.db.update(members).set({ passwordHash: member!.hash, passwordFailures: 0 }).where(eq(members.rut, '9876543-3'));
+    }
+  }
+
+  it('checks the password with neither the payer’s row locked nor a database transaction open', async () => {
+    await slowLogin(async (checkMs, login) => {
       // 'nowait': PostgreSQL refuses at once a row another transaction holds. PGlite has one connection, which a
       // transaction keeps for itself until it ends: the probe would wait for the whole check.
       const probeStarted = performance.now();
       await t.database.db.execute(sql`select id from members where rut = '9876543-3' for update nowait`);
-      const probeMs = performance.now() - probeStarted;
-      expect(probeMs).toBeLessThan(checkMs / 2);
+      expect(performance.now() - probeStarted).toBeLessThan(checkMs / 2);
       expect(errorCode(await login, AUT)).toBeUndefined();
-    } finally {
-      await t.database.db.update(members).set({ passwordHash: member!.hash }).where(eq(members.rut, '9876543-3'));
-    }
+    });
   });
 
   it('judges the password against the hash the locked row holds when it changed during the check', async () => {
-    const [member] = await t.database.db.select({ hash: members.passwordHash }).from(members).where(eq(members.rut, '9876543-3'));
-    const slow = await hash('1234', { ...PASSWORD_HASH_OPTIONS, memoryCost: 65_536, timeCost: 12 });
-    const started = performance.now();
-    await verify(slow, '1234');
-    const checkMs = performance.now() - started;
-    await t.database.db.update(members).set({ passwordHash: slow }).where(eq(members.rut, '9876543-3'));
-    try {
-      const { token, productos } = await listProducts(t.app, '9876543-3');
-      await postSeleccionar(t.app, token, '9876543-3', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
-      const captcha = await solveCaptcha(t.app);
-      const login = postAutentica(t.app, token, '9876543-3', '1234', captcha);
-      await new Promise((resolve) => setTimeout(resolve, checkMs / 4));
+    await slowLogin(async (_checkMs, login) => {
       // The password changes while '1234' is being checked against the old hash.
       await t.database.db.update(members).set({ passwordHash: await hash('5678', PASSWORD_HASH_OPTIONS) }).where(eq(members.rut, '9876543-3'));
       expect(errorCode(await login, AUT)).toBe('45203113');
       const [row] = await t.database.db.select({ failures: members.passwordFailures }).from(members).where(eq(members.rut, '9876543-3'));
       expect(row!.failures).toBe(1);
-    } finally {
-      await t.database.db.update(members).set({ passwordHash: member!.hash, passwordFailures: 0 }).where(eq(members.rut, '9876543-3'));
-    }
+    });
   });
 
   it('counts only consecutive wrong coordinates: a right answer clears the count', async () => {
