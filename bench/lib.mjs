@@ -225,6 +225,32 @@ export function apiEnvironment({ port, databaseUrl, logLevel }) {
 
 export const PARAMETROS_BODY = { consultarParametrosRequest: { userId: '11111111-1', canalLlamada: 'PGEX', tipo: 'PE' } };
 
+/** The machine's cores' time so far, from /proc/stat (Linux): all of it, and what the hypervisor took (steal). */
+function coreTimes() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').slice(0, 200).split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    return { total: fields.reduce((sum, value) => sum + value, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return { total: 0, steal: 0 };
+  }
+}
+
+/**
+ * What share of the cores' time the hypervisor took (steal) over samples of coreTimes() 100 ms apart: over the whole
+ * run, and at most over one second of it. A VM's neighbours slow every process alike, so a run with much of it
+ * measures the host more than the service.
+ */
+function stealOf(samples) {
+  const share = (from, to) => {
+    const total = to.total - from.total;
+    return total > 0 ? Math.round((100 * (to.steal - from.steal)) / total) : 0;
+  };
+  const whole = samples.length < 2 ? 0 : share(samples[0], samples.at(-1));
+  let maxSecond = samples.length <= 10 ? whole : 0;
+  for (let i = 10; i < samples.length; i++) maxSecond = Math.max(maxSecond, share(samples[i - 10], samples[i]));
+  return { share: whole, maxSecond };
+}
+
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); null once it is gone. */
 function cpuSeconds(pid) {
   try {
@@ -273,15 +299,23 @@ export function cpuSampler(groups) {
       last.set(pid, { name, seconds });
     }
   };
+  const cores = [];
+  const sampleCores = () => cores.push(coreTimes());
   sample();
+  sampleCores();
   started = true;
-  const timer = setInterval(sample, 100);
+  const timer = setInterval(() => {
+    sample();
+    sampleCores();
+  }, 100);
   return {
     stop() {
       clearInterval(timer);
       sample();
+      sampleCores();
       const totals = Object.fromEntries(Object.keys(groups).map((key) => [key, 0]));
       for (const [pid, { name, seconds }] of last) totals[name] += seconds - (first.get(pid) ?? 0);
+      totals.steal = stealOf(cores);
       return totals;
     },
   };

@@ -175,7 +175,8 @@ async function probeDiskIsDatabases(url) {
   }
 }
 
-function printStorage(storage) {
+function printMeanwhile(storage, steal) {
+  console.log(`  ${''.padEnd(28)} hypervisor meanwhile: ${steal.share}% of the cores' time (steal), at most ${steal.maxSecond}% in a second`);
   if (!storage) return;
   const stalled = storage.stalls.reduce((sum, [, took]) => sum + took, 0);
   const stalls = storage.stalls.length ? `; ${storage.stalls.length} over ${STALL_MS} ms, ${stalled} ms in all` : '';
@@ -196,6 +197,7 @@ async function load(name, spec) {
   const units = spec.scenario === 'payment' ? result.flows + result.warmupFlows : result.requests + (result.warmupRequests ?? 0);
   result.cpuMsPerUnit = { server: perUnit(cpu.api ?? 0, units), postgres: perUnit(cpu.postgres ?? 0, units), generator: perUnit(cpu.self, units) };
   result.storage = storage;
+  result.steal = cpu.steal;
   const rate = spec.scenario === 'payment' ? `${result.flowsPerSecond.toFixed(1)} flows/s (${result.requestsPerSecond.toFixed(0)} req/s)` : `${result.requestsPerSecond.toFixed(0)} req/s`;
   console.log(
     `  ${name.padEnd(28)} ${rate.padEnd(30)} p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}  business errors ${result.businessErrors}${result.sampleError ? `  (${result.sampleError.slice(0, 160)})` : ''}`,
@@ -209,7 +211,7 @@ async function load(name, spec) {
     const steps = Object.entries(result.steps).map(([path, t]) => `${path.split('/').pop()} ${t.p50}/${t.p99}`);
     console.log(`  ${''.padEnd(28)} per call, p50/p99 ms: ${steps.join(', ')}`);
   }
-  printStorage(storage);
+  printMeanwhile(storage, cpu.steal);
   return result;
 }
 
@@ -254,8 +256,8 @@ async function pgbench(name, script, url, defines, protocol) {
   const cpuMsPerUnit = { postgres: perUnit(cpu.postgres, transactions), generator: perUnit(cpu.self, transactions) };
   console.log(`  ${name.padEnd(28)} ${`${tps.toFixed(1)} tps`.padEnd(30)} latency avg ${latency} ms`);
   console.log(`  ${''.padEnd(28)} CPU ms per transaction: PostgreSQL ${cpuMsPerUnit.postgres}, pgbench ${cpuMsPerUnit.generator}`);
-  printStorage(storage);
-  return { tps, latencyAverage: latency, transactions, cpuMsPerUnit, storage };
+  printMeanwhile(storage, cpu.steal);
+  return { tps, latencyAverage: latency, transactions, cpuMsPerUnit, storage, steal: cpu.steal };
 }
 
 async function main() {
