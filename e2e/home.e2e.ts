@@ -22,23 +22,6 @@ describe('home and parameters', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Pago Online' }).isVisible()).toBe(true);
   }
 
-  it('paints the header and a loader from the HTML alone, before any script has run', async () => {
-    page = await open(PHONE);
-    // No script ever arrives: what shows is index.html and the CSS.
-    await page.route('**/*.js', (route) => route.abort());
-    await page.goto(`${product().baseUrl}/pagoonline/stepone`);
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Cargando…' }).isVisible()).toBe(true);
-    expect(await page.getByRole('banner').getByText('Pago Online').isVisible()).toBe(true);
-    expect(await page.locator('#root main#contenido').count()).toBe(1);
-    await screenshot(page, 'static-shell');
-    await page.unroute('**/*.js');
-    // With the scripts, React takes the page over: step 1 without a session leads home.
-    await page.goto(`${product().baseUrl}/`);
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Pago Online' }).isVisible()).toBe(true);
-    expect(await page.getByRole('status').filter({ hasText: 'Cargando…' }).count()).toBe(0);
-    expect(await page.locator('main').count()).toBe(1);
-  });
-
   it('formats the RUT while typing and enables Ingresar only when it is valid', async () => {
     await openHome();
     await expect.poll(() => page.getByText('Ingresa tu RUT para comenzar').isVisible()).toBe(true);

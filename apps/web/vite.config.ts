@@ -1,4 +1,4 @@
-import { createServer, defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -75,47 +75,6 @@ function precompress(): Plugin {
 }
 
 
-/**
- * Puts the page shell with its loader (src/app/static-shell.tsx, rendered by React's server renderer) inside index.html's
- * root, so that a member on a slow network sees the header and a loader once the HTML and the CSS have arrived rather
- * than a blank page until the scripts have too. Rendered once per build, through a Vite server of its own so that the
- * components get the same `PRODUCT_*` settings as the bundle.
- */
-function staticShell(): Plugin {
-  let root = '';
-  let mode = '';
-  return {
-    name: 'pago:static-shell',
-    apply: 'build',
-    configResolved(config) {
-      root = config.root;
-      mode = config.mode;
-    },
-    transformIndexHtml: {
-      order: 'post',
-      async handler(html) {
-        const empty = '<div id="root"></div>';
-        if (!html.includes(empty)) throw new Error(`index.html has no ${empty} to fill`);
-        const server = await createServer({
-          root,
-          mode,
-          configFile: false,
-          envPrefix: ['PRODUCT_'],
-          logLevel: 'error',
-          appType: 'custom',
-          server: { middlewareMode: true, hmr: false, ws: false },
-        });
-        try {
-          const { renderStaticShell } = (await server.ssrLoadModule('/src/app/static-shell.tsx')) as { renderStaticShell: () => string };
-          return html.replace(empty, `<div id="root">${renderStaticShell()}</div>`);
-        } finally {
-          await server.close();
-        }
-      },
-    },
-  };
-}
-
 // What every screen needs, in one long-cached chunk: one gzip stream compresses better than five.
 const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|zustand)[\\/]/;
 
@@ -165,7 +124,7 @@ function screensCommonChunk() {
 const screensCommon = screensCommonChunk();
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), tailwindcss(), reactRouterTreeShaking(), precompress(), screensCommon.plugin, staticShell()],
+  plugins: [react(), tailwindcss(), reactRouterTreeShaking(), precompress(), screensCommon.plugin],
   // The cooperative's slug, name and site come from the same variables the API reads (README, Configuration).
   envPrefix: ['PRODUCT_'],
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] } : {},
