@@ -63,7 +63,8 @@ const payerForLogin = preparedPerHandle('login_payer', (db) =>
 /**
  * Call 4, before its transaction: the payer's password hash and state, account and factors in one round trip,
  * without locks (a member has at most one card and one enrolment). The password is checked against this hash with
- * no transaction open; the locked row then decides whether that check counts.
+ * no transaction open; the locked row then decides whether that check counts. When it does not, the same read runs
+ * again under the locks.
  */
 const payerAccountAndFactorsForLogin = preparedPerHandle('login_payer_account_factors', (db) =>
   db
@@ -79,20 +80,6 @@ const payerAccountAndFactorsForLogin = preparedPerHandle('login_payer_account_fa
     .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
     .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
     .where(eq(members.rut, sql.placeholder('rut')))
-    .limit(1),
-);
-
-/** Call 4 under its locks, when the row it locked is not the one read before: the account and both factors. */
-const accountAndFactors = preparedPerHandle('login_account_factors', (db) =>
-  db
-    .select({
-      account: { id: accounts.id, numeroCuenta: accounts.numeroCuenta },
-      ...FACTOR_COLUMNS,
-    })
-    .from(accounts)
-    .leftJoin(coordinateCards, eq(coordinateCards.memberId, accounts.memberId))
-    .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, accounts.memberId))
-    .where(eq(accounts.memberId, sql.placeholder('memberId')))
     .limit(1),
 );
 
@@ -221,7 +208,7 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           await appendAudit(tx, { kind: blocked ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
           return refuse(blocked ? '45203016' : '45203113');
         }
-        const factors = stillSeen ? stillSeen.seen : (await accountAndFactors(tx).execute({ memberId: payer.id }))[0];
+        const factors = stillSeen ? stillSeen.seen : (await payerAccountAndFactorsForLogin(tx).execute({ rut: payerRut }))[0];
         if (!factors?.account) return refuse('45203113');
         const { account, card, enrolment } = factors;
         // The row is locked, so the count read above is current: a clean record needs no write. The login's writes go

@@ -285,6 +285,15 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     });
   });
 
+  it('checks again under the locks, and reads the account and factors there, when the hash changed but not the password', async () => {
+    await slowLogin(async (_checkMs, login) => {
+      await t.database.db.update(members).set({ passwordHash: await hash('1234', PASSWORD_HASH_OPTIONS) }).where(eq(members.rut, '9876543-3'));
+      const answer = await login;
+      expect(errorCode(answer, AUT)).toBeUndefined();
+      expect(answer.json()[AUT]).toMatchObject({ numeroCuenta: '000031245603', factores: [{ factor: 1 }, { factor: 2 }] });
+    });
+  });
+
   it('counts only consecutive wrong coordinates: a right answer clears the count', async () => {
     const { token, numeroCuenta } = await prepare('15432876-9', '630043218765', 1);
     await postAutorizar(t.app, token, '15432876-9', '15432876-9', 1);
