@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '@pago/domain/families';
 import type { Database, Db, DbOrTx } from '../db/client';
 import { DEMO_MEMBERS } from '../db/demo-data';
-import { instalments, members, products } from '../db/schema';
+import { instalments, members, products, sessions } from '../db/schema';
 import { seedDemoMembers } from '../db/seed';
 import { anotherReplica, DATABASE_KINDS, openTestDatabase } from '../test/test-app';
 import { toWireProduct } from '../services/product-view';
-import { findMemberByRut, findMemberWithProducts, loadMemberProducts, type ListedProduct, type ProductWithInstalments } from './product-repository';
+import { touchSessionWithProducts } from '../services/selection-service';
+import { createSession } from '../services/session-service';
+import { findMemberWithProducts, type ListedProduct, type ProductWithInstalments } from './product-repository';
 
 /** The reads as plain selects, one row per instalment: what the JSON reads must reproduce exactly. */
 async function plainProducts(db: DbOrTx, memberId: string, family?: string): Promise<ProductWithInstalments[]> {
@@ -120,39 +122,68 @@ describe.each(DATABASE_KINDS)('product reads on %s', (kind) => {
     }
   });
 
-  it('reads a member and their products of one family as the plain selects do', async () => {
+  it('reads with the session touched the member and their products of one family as the plain selects do, in one statement', async () => {
     for (const rut of ruts) {
       const [member] = await db.select().from(members).where(eq(members.rut, rut));
-      expect(await findMemberByRut(db, rut)).toEqual(member);
-      expect(await loadMemberProducts(db, member!.id)).toEqual(await plainProducts(db, member!.id));
-      for (const family of FAMILIES) expect(await loadMemberProducts(db, member!.id, family)).toEqual(await plainProducts(db, member!.id, family));
+      const { token, session } = await createSession(db, rut);
+      for (const family of FAMILIES) {
+        expect(await touchSessionWithProducts(db, token, rut, 5, family), `${rut} ${family}`).toEqual({
+          session,
+          member: { id: member!.id, products: await plainProducts(db, member!.id, family) },
+        });
+      }
+      // Bound to the session's RUT: another member's RUT, or another token, touches nothing and reads nothing.
+      expect(await touchSessionWithProducts(db, token, rut === EDGE_RUT ? '11111111-1' : EDGE_RUT, 5, 'PC')).toBeNull();
+      expect(await touchSessionWithProducts(db, `${token}x`, rut, 5, 'PC')).toBeNull();
     }
-    expect(await findMemberByRut(db, NOBODY)).toBeNull();
+    const edge = (await touchSessionWithProducts(db, (await createSession(db, EDGE_RUT)).token, EDGE_RUT, 5, 'PC'))!;
+    // Paid instalments too, and products by number as text.
+    expect(edge.member!.products.map((p) => [p.product.numeroProducto, p.instalments.map((i) => i.numeroCuota)])).toEqual([
+      ['10', [2, 1, 3]],
+      ['9', []],
+    ]);
+    expect(edge.member!.products[0]!.instalments[1]!.paidAt).toEqual(new Date('2026-11-20T10:11:12.345Z'));
+    // A session whose RUT no member has: the session, and no member.
+    const { token, session } = await createSession(db, NOBODY);
+    expect(await touchSessionWithProducts(db, token, NOBODY, 5, 'PC')).toEqual({ session, member: null });
+  });
+
+  it('slides the session it reads with, and reads nothing for a session idle past its timeout', async () => {
+    const { token, session } = await createSession(db, EDGE_RUT);
+    await db.execute(sql`update sessions set last_seen_at = now() - interval '4 minutes' where id = ${session.id}`);
+    expect((await touchSessionWithProducts(db, token, EDGE_RUT, 5, 'PC'))?.session).toEqual(session);
+    const [touched] = await db.select({ recent: sql<boolean>`${sessions.lastSeenAt} > now() - interval '1 minute'` }).from(sessions).where(eq(sessions.id, session.id));
+    expect(touched?.recent).toBe(true);
+    await db.execute(sql`update sessions set last_seen_at = now() - interval '6 minutes' where id = ${session.id}`);
+    expect(await touchSessionWithProducts(db, token, EDGE_RUT, 5, 'PC')).toBeNull();
   });
 
   it('answers the same inside a transaction, and to another replica', async () => {
     const replica = anotherReplica(kind, db);
     const [member] = await db.select().from(members).where(eq(members.rut, '11111111-1'));
     const expected = await plainProducts(db, member!.id);
+    const credits = await plainProducts(db, member!.id, 'PC');
+    const { token } = await createSession(db, '11111111-1');
     await db.transaction(async (tx) => {
-      expect(await findMemberByRut(tx, '11111111-1')).toEqual(member);
-      expect(await loadMemberProducts(tx, member!.id)).toEqual(expected);
+      expect((await touchSessionWithProducts(tx, token, '11111111-1', 5, 'PC'))?.member).toEqual({ id: member!.id, products: credits });
       expect((await findMemberWithProducts(tx, '11111111-1'))?.products).toEqual(listed(expected));
     });
+    expect((await touchSessionWithProducts(replica, token, '11111111-1', 5, 'PC'))?.member?.id).toBe(member!.id);
     expect((await findMemberWithProducts(replica, '11111111-1'))?.products).toEqual(listed(expected));
   });
 
   it('reads inside a transaction what the transaction sees', async () => {
     const [member] = await db.select().from(members).where(eq(members.rut, EDGE_RUT));
+    const { token } = await createSession(db, EDGE_RUT);
+    const debts = async (handle: DbOrTx) => (await touchSessionWithProducts(handle, token, EDGE_RUT, 5, 'PC'))!.member!.products.map((p) => p.product.deudaTotal);
     const rolledBack = new Error('roll back');
     await expect(
       db.transaction(async (tx) => {
         await tx.update(products).set({ deudaTotal: 1 }).where(eq(products.memberId, member!.id));
-        const inside = await loadMemberProducts(tx, member!.id, 'PC');
-        expect(inside.map((p) => p.product.deudaTotal)).toEqual([1, 1]);
+        expect(await debts(tx)).toEqual([1, 1]);
         throw rolledBack;
       }),
     ).rejects.toBe(rolledBack);
-    expect((await loadMemberProducts(db, member!.id, 'PC')).map((p) => p.product.deudaTotal)).toEqual([0, 2_000_000_000]);
+    expect(await debts(db)).toEqual([0, 2_000_000_000]);
   });
 });

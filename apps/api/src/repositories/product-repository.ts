@@ -1,5 +1,4 @@
-import type { Family } from '@pago/domain/families';
-import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client';
 import { preparedPerHandle } from '../db/prepared';
@@ -76,6 +75,7 @@ function jsonRows<Row>(columns: Record<string, PgColumn>) {
   };
 }
 
+const productJson = jsonRows<ProductRow>(getTableColumns(products));
 const instalmentJson = jsonRows<InstalmentRow>(getTableColumns(instalments));
 const listedProductJson = jsonRows<ListedProductRow>(LISTED_PRODUCT_COLUMNS);
 const listedInstalmentJson = jsonRows<ListedInstalmentRow>(LISTED_INSTALMENT_COLUMNS);
@@ -113,25 +113,19 @@ const memberWithProducts = (db: DbOrTx) =>
     .from(members)
     .where(eq(members.rut, sql.placeholder('rut')));
 
-const memberByRut = (db: DbOrTx) => db.select().from(members).where(eq(members.rut, sql.placeholder('rut')));
-
-const productsOf = (db: DbOrTx, byFamily: boolean) =>
-  db
-    .select({ product: products, instalments: instalmentsOf(instalmentJson, column('products', products.id)).as('instalments') })
-    .from(products)
-    .where(
-      byFamily
-        ? and(eq(products.memberId, sql.placeholder('memberId')), eq(products.family, sql.placeholder('family')))
-        : eq(products.memberId, sql.placeholder('memberId')),
-    )
-    .orderBy(asc(products.family), asc(products.numeroProducto));
-
 const statements = {
   memberWithProducts: preparedPerHandle('member_with_products', memberWithProducts),
-  memberByRut: preparedPerHandle('member_by_rut', memberByRut),
-  products: preparedPerHandle('member_products', (db) => productsOf(db, false)),
-  productsOfFamily: preparedPerHandle('member_products_of_family', (db) => productsOf(db, true)),
 };
+
+/**
+ * For a select that reads `members`: that member's products of the family in the placeholder `family`, by number,
+ * each with every column and all its instalment rows, paid ones included, oldest first. Call 3 checks a selection
+ * against these rows (selection-rules.ts); decode the value with `decodeProductsWithInstalments`.
+ */
+export const productsOfMemberInFamily = sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${productJson.columns('p')}, ${instalmentsOf(instalmentJson, column('p', products.id))}) order by ${column('p', products.family)}, ${column('p', products.numeroProducto)}), '[]') from ${products} p where ${column('p', products.memberId)} = ${column('members', members.id)} and ${column('p', products.family)} = ${sql.placeholder('family')})`;
+
+export const decodeProductsWithInstalments = (value: unknown[][]): ProductWithInstalments[] =>
+  value.map((values) => ({ product: productJson.decode(values), instalments: (values[values.length - 1] as unknown[][]).map(instalmentJson.decode) }));
 
 export interface MemberWithProducts {
   member: Pick<MemberRow, 'id' | 'listNoticeCode'>;
@@ -143,15 +137,4 @@ export async function findMemberWithProducts(db: DbOrTx, rut: string): Promise<M
   const [row] = await statements.memberWithProducts(db).execute({ rut });
   if (!row) return null;
   return { member: { id: row.id, listNoticeCode: row.listNoticeCode }, products: row.products.map(decodeListedProduct) };
-}
-
-export async function findMemberByRut(db: DbOrTx, rut: string): Promise<MemberRow | null> {
-  const rows = await statements.memberByRut(db).execute({ rut });
-  return rows[0] ?? null;
-}
-
-/** A member's products (optionally of one family) with all their instalment rows, oldest first. */
-export async function loadMemberProducts(db: DbOrTx, memberId: string, family?: Family): Promise<ProductWithInstalments[]> {
-  const rows = family ? await statements.productsOfFamily(db).execute({ memberId, family }) : await statements.products(db).execute({ memberId });
-  return rows.map(({ product, instalments: list }) => ({ product, instalments: list.map(instalmentJson.decode) }));
 }

@@ -38,12 +38,17 @@ const FACTOR_COLUMNS = {
  * PostgreSQL to plan them every time.
  */
 
-/** The session's latest transaction, locked, with whether its login is recent enough for a second factor. */
+/**
+ * The session's latest transaction, locked, with whether its login is recent enough for a second factor, and the
+ * number of the account its login chose (call 6 compares it with the one the browser sends; the account itself is
+ * locked later, in the payment's lock order, payment-service.ts).
+ */
 const currentTransaction = preparedPerHandle('current_transaction', (db) =>
   db
     .select({
       trx: transactions,
       loginFresh: sql<boolean>`coalesce(${transactions.loginAt} > now() - make_interval(mins => ${LOGIN_VALIDITY_MINUTES}), false)`,
+      accountNumber: sql<string | null>`(select ${accounts.numeroCuenta} from ${accounts} where ${accounts.id} = ${transactions.accountId})`,
     })
     .from(transactions)
     .where(eq(transactions.sessionId, sql.placeholder('sessionId')))
@@ -97,8 +102,6 @@ const payerAccountAndFactors = preparedPerHandle('challenge_payer_factors', (db)
     .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
     .where(eq(members.rut, sql.placeholder('rut'))),
 );
-
-const accountById = preparedPerHandle('pay_account', (db) => db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))));
 
 /** Call 6: the transaction's latest challenge or push, locked. */
 const latestAuthorization = preparedPerHandle('pay_latest_authorization', (db) =>
@@ -286,15 +289,14 @@ export function createOwnAccountService(db: Db, clock: Clock) {
         return await inTransaction(db, async (tx) => {
           const found = await current(tx, s.id);
           if (!found) return refuse('515');
-          const { trx } = found;
+          const { trx, accountNumber } = found;
           if (trx.status === 'paid') {
             const pagos = await voucherOf(tx, trx.idTransaccion);
             return pagos ? { ok: true as const, pagados: toProductosPagados(pagos) } : refuse('500');
           }
           if (trx.status !== 'pending') return refuse('442');
           if (!trx.loginAt || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
-          const [account] = await accountById(tx).execute({ id: trx.accountId });
-          if (!account || account.numeroCuenta !== request.numeroCuenta) return refuse('440');
+          if (accountNumber === null || accountNumber !== request.numeroCuenta) return refuse('440');
 
           const [latest] = await latestAuthorization(tx).execute({ idTransaccion: trx.idTransaccion });
           if (!latest || latest.auth.factor !== factor) return refuse('485');
@@ -336,7 +338,7 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           }
 
           const audit = auditInsert(tx, { kind: 'pago.cuentavista', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total } });
-          const pagos = await applyPayment(tx, trx, { medioPago: 'CUENTA VISTA', accountId: account.id, cuentaPago: maskAccount(account.numeroCuenta) }, clock(), [audit]);
+          const pagos = await applyPayment(tx, trx, { medioPago: 'CUENTA VISTA', accountId: trx.accountId, cuentaPago: maskAccount(accountNumber) }, clock(), [audit]);
           return { ok: true as const, pagados: toProductosPagados(pagos) };
         });
       } catch (error) {

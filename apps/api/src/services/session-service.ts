@@ -29,8 +29,12 @@ export async function createSession(db: DbOrTx, rut: string): Promise<{ token: s
   return { token, session: row };
 }
 
-/** Calls that carry no RUT of the member (login, voucher query) are bound through the token alone. */
-const touch = (db: DbOrTx, boundToRut: boolean) =>
+/**
+ * The touch as a statement of its own or a part of one (call 3 reads the member's products with it), with the
+ * placeholders `touchValues` fills. Calls that carry no RUT of the member (login, voucher query) are bound through the
+ * token alone.
+ */
+export const touch = (db: DbOrTx, boundToRut: boolean) =>
   db
     .update(sessions)
     .set({ lastSeenAt: sql`now()` })
@@ -53,7 +57,13 @@ const touchByTokenAndRut = preparedPerHandle('session_touch_rut', (db) => touch(
  * its absolute lifetime; touching it slides the inactivity window. Time is the database's, shared by all replicas.
  */
 export async function touchSession(db: DbOrTx, token: string, rut: string | null, timeoutMinutes: number): Promise<SessionRow | null> {
-  const values = { tokenHash: hashToken(token), rut, timeoutMinutes, lifetimeMinutes: ABSOLUTE_LIFETIME_MINUTES };
-  const rows = await (rut === null ? touchByToken : touchByTokenAndRut)(db).execute(values);
+  const rows = await (rut === null ? touchByToken : touchByTokenAndRut)(db).execute(touchValues(token, rut, timeoutMinutes));
   return rows[0] ?? null;
 }
+
+export const touchValues = (token: string, rut: string | null, timeoutMinutes: number) => ({
+  tokenHash: hashToken(token),
+  rut,
+  timeoutMinutes,
+  lifetimeMinutes: ABSOLUTE_LIFETIME_MINUTES,
+});

@@ -115,6 +115,22 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(errorCode(await postPagar(t.app, { token, rutTitular: '9876543-3', rutPago: '9876543-3', numeroCuenta, factor: 1, valores: ['11', '22', '33'] }), PAG)).toBe('485');
   });
 
+  it('refuses an account other than the login’s (440) before judging the coordinates, which stay usable', async () => {
+    const before = await balance('9876543-3');
+    const { token, numeroCuenta, total } = await prepare('9876543-3', '410098765431', 1);
+    const challenge = await postAutorizar(t.app, token, '9876543-3', '9876543-3', 1);
+    const card = demoCoordinateCard('9876543-3');
+    const valores = (challenge.json()[AUZ].desafio.item as { valor: string }[]).map((i) => card[i.valor]!);
+    const other = numeroCuenta.replace(/.$/, (digit) => String((Number(digit) + 1) % 10));
+    const body = { token, rutTitular: '9876543-3', rutPago: '9876543-3', factor: 1 as const };
+    expect(errorCode(await postPagar(t.app, { ...body, numeroCuenta: other, valores: ['00', '00', '00'] }), PAG)).toBe('440');
+    expect(await balance('9876543-3')).toBe(before);
+    expect((await t.database.db.select().from(coordinateCards).innerJoin(members, eq(members.id, coordinateCards.memberId)).where(eq(members.rut, '9876543-3')))[0]!.coordinate_cards.failures).toBe(0);
+    const paid = await postPagar(t.app, { ...body, numeroCuenta, valores });
+    expect(paid.json()[PAG].productoPagadoCV).toMatchObject({ numeroProducto: '410098765431', montoPagado: total });
+    expect(await balance('9876543-3')).toBe(before - total);
+  });
+
   it('pays with the mobile authoriser once the push is approved, polling meanwhile', async () => {
     const before = await balance('14141414-3');
     const { token, numeroCuenta, total } = await prepare('14141414-3', '630014141414', 1);
