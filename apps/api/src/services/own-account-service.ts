@@ -48,7 +48,9 @@ const currentTransaction = preparedPerHandle('current_transaction', (db) =>
     .select({
       trx: transactions,
       loginFresh: sql<boolean>`coalesce(${transactions.loginAt} > now() - make_interval(mins => ${LOGIN_VALIDITY_MINUTES}), false)`,
-      accountNumber: sql<string | null>`(select ${accounts.numeroCuenta} from ${accounts} where ${accounts.id} = ${transactions.accountId})`,
+      // Qualified by hand: Drizzle leaves the columns of a one-table select unqualified, and inside the subquery an
+      // unqualified "id" would be the account's by luck of the names.
+      accountNumber: sql<string | null>`(select "a"."numero_cuenta" from ${accounts} "a" where "a"."id" = "transactions"."account_id")`,
     })
     .from(transactions)
     .where(eq(transactions.sessionId, sql.placeholder('sessionId')))
