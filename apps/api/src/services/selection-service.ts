@@ -50,7 +50,7 @@ export async function touchSessionWithProducts(db: DbOrTx, token: string, rut: s
   if (!row) return null;
   return {
     session: { id: row.sessionId, rut },
-    member: row.memberId === null ? null : { id: row.memberId, products: decodeProductsWithInstalments(row.products ?? []) },
+    member: row.memberId === null ? null : { id: row.memberId, products: decodeProductsWithInstalments(row.products) },
   };
 }
 
