@@ -1,15 +1,17 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '@pago/domain/families';
 import type { Database, Db, DbOrTx } from '../db/client';
 import { DEMO_MEMBERS } from '../db/demo-data';
-import { instalments, members, products, sessions } from '../db/schema';
+import { captchaUses, instalments, members, products, sessions } from '../db/schema';
 import { seedDemoMembers } from '../db/seed';
 import { anotherReplica, DATABASE_KINDS, openTestDatabase } from '../test/test-app';
 import { toWireProduct } from '../services/product-view';
 import { touchSessionWithProducts } from '../services/selection-service';
-import { createSession } from '../services/session-service';
-import { findMemberWithProducts, type ListedProduct, type ProductWithInstalments } from './product-repository';
+import { createSession, newSessionToken } from '../services/session-service';
+import { spendAndList } from '../services/product-service';
+import { type ListedProduct, type ProductWithInstalments } from './product-repository';
 
 /** The reads as plain selects, one row per instalment: what the JSON reads must reproduce exactly. */
 async function plainProducts(db: DbOrTx, memberId: string, family?: string): Promise<ProductWithInstalments[]> {
@@ -50,6 +52,13 @@ function listed(rows: ProductWithInstalments[]): ListedProduct[] {
       .filter((i) => product.family !== 'AH' && (product.family === 'TC' || i.montoPendiente > 0))
       .map((i) => ({ numeroCuota: i.numeroCuota, montoPendiente: i.montoPendiente, pagoMinimo: i.pagoMinimo, fechaVencimiento: i.fechaVencimiento, medioPago: i.medioPago })),
   }));
+}
+
+/** The product list's read with a captcha never spent before: the member and what the list shows, or null for no member. */
+async function findMemberWithProducts(db: DbOrTx, rut: string) {
+  const found = await spendAndList(db, { signature: randomUUID(), expiresAt: new Date(Date.now() + 60_000) }, rut, newSessionToken().tokenHash);
+  if (!found.spent) throw new Error('a new captcha was taken for spent');
+  return found.member ? { member: found.member, products: found.products } : null;
 }
 
 const EDGE_RUT = '22222222-2';
@@ -109,6 +118,31 @@ describe.each(DATABASE_KINDS)('product reads on %s', (kind) => {
     expect(edge.products[1]!.instalments[1]!.medioPago).toBe('CONVENIO');
     expect(edge.products[3]!.instalments.map((i) => [i.numeroCuota, i.montoPendiente])).toEqual([[1, 350_000], [2, 0]]);
     expect(edge.products[0]!.instalments).toEqual([]);
+  });
+
+  it('spends the captcha in the list’s statement, and opens a session unless the member has a notice; a replay reads and writes nothing', async () => {
+    const sessionsUnder = async (tokenHash: string) => (await db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash))).map((row) => row.rut);
+    const spend = { signature: randomUUID(), expiresAt: new Date(Date.now() + 60_000) };
+    const first = newSessionToken().tokenHash;
+    const listed = await spendAndList(db, spend, '11111111-1', first);
+    expect(listed).toMatchObject({ spent: true, member: { listNoticeCode: null } });
+    expect(listed.spent && listed.products.length).toBeGreaterThan(0);
+    expect(listed.spent && listed.sessionId).toEqual((await db.select().from(sessions).where(eq(sessions.tokenHash, first)))[0]!.id);
+    expect(await db.select().from(captchaUses).where(eq(captchaUses.signature, spend.signature))).toHaveLength(1);
+
+    const replay = newSessionToken().tokenHash;
+    expect(await spendAndList(db, spend, '11111111-1', replay)).toEqual({ spent: false });
+    expect(await sessionsUnder(replay)).toEqual([]);
+
+    // A member with a notice: the notice, and no session.
+    const notice = newSessionToken().tokenHash;
+    expect(await spendAndList(db, { ...spend, signature: randomUUID() }, '18765432-7', notice)).toMatchObject({ spent: true, member: { listNoticeCode: '47501' }, sessionId: null });
+    expect(await sessionsUnder(notice)).toEqual([]);
+
+    // A RUT that is no member's: a session and nothing listed, as for a member with nothing to pay.
+    const nobody = newSessionToken().tokenHash;
+    expect(await spendAndList(db, { ...spend, signature: randomUUID() }, NOBODY, nobody)).toMatchObject({ spent: true, member: null, products: [] });
+    expect(await sessionsUnder(nobody)).toEqual([NOBODY]);
   });
 
   it('lists from that read what it lists from the whole rows, on any business day', async () => {

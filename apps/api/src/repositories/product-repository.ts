@@ -1,7 +1,6 @@
-import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client';
-import { preparedPerHandle } from '../db/prepared';
 import { instalments, members, products } from '../db/schema';
 
 export type MemberRow = typeof members.$inferSelect;
@@ -107,15 +106,18 @@ const decodeListedProduct = (values: unknown[]): ListedProduct => ({
   instalments: (values[values.length - 1] as unknown[][]).map(listedInstalmentJson.decode),
 });
 
-const memberWithProducts = (db: DbOrTx) =>
+/**
+ * The product list's read: the member with the RUT in the placeholder `rut`, with every product and the instalments
+ * it may show (decode with `decodeListedProducts`), on its own or as part of a statement (the list's, with the
+ * captcha's spend and the session, product-service.ts), where `onlyIf` may hold it back.
+ */
+export const memberWithProducts = (db: DbOrTx, onlyIf?: SQL) =>
   db
     .select({ id: members.id, listNoticeCode: members.listNoticeCode, products: productsOfMember.as('products') })
     .from(members)
-    .where(eq(members.rut, sql.placeholder('rut')));
+    .where(onlyIf ? and(eq(members.rut, sql.placeholder('rut')), onlyIf) : eq(members.rut, sql.placeholder('rut')));
 
-const statements = {
-  memberWithProducts: preparedPerHandle('member_with_products', memberWithProducts),
-};
+export const decodeListedProducts = (value: unknown[][]): ListedProduct[] => value.map(decodeListedProduct);
 
 /**
  * For a select that reads `members`: that member's products of the family in the placeholder `family`, by number,
@@ -126,15 +128,3 @@ export const productsOfMemberInFamily = sql<unknown[][]>`(select coalesce(json_a
 
 export const decodeProductsWithInstalments = (value: unknown[][]): ProductWithInstalments[] =>
   value.map((values) => ({ product: productJson.decode(values), instalments: (values[values.length - 1] as unknown[][]).map(instalmentJson.decode) }));
-
-export interface MemberWithProducts {
-  member: Pick<MemberRow, 'id' | 'listNoticeCode'>;
-  products: ListedProduct[];
-}
-
-/** The product list's read (call 2): the member with that RUT, if any, with every product and the instalments it may show. */
-export async function findMemberWithProducts(db: DbOrTx, rut: string): Promise<MemberWithProducts | null> {
-  const [row] = await statements.memberWithProducts(db).execute({ rut });
-  if (!row) return null;
-  return { member: { id: row.id, listNoticeCode: row.listNoticeCode }, products: row.products.map(decodeListedProduct) };
-}

@@ -2,7 +2,7 @@ import { randomInt, type Challenge } from 'altcha-lib';
 import { lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { Db } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import { preparedPerHandle } from '../db/prepared';
 import { captchaUses } from '../db/schema';
 import { loggableError } from '../loggable-error';
@@ -15,13 +15,19 @@ const COST = 1;
 /** How often each replica deletes the spent solutions of long-expired challenges. */
 export const PRUNE_INTERVAL_MS = 60_000;
 
-const spend = preparedPerHandle('captcha_spend', (db) =>
+/**
+ * Spends a verified solution (placeholders `signature` and `expiresAt`, `CaptchaSpend`'s fields), on its own or as
+ * part of a statement (the product list's). The primary key makes the spend single-use across requests and replicas:
+ * a second insert of the same signature, even a concurrent one, inserts nothing and returns no row.
+ */
+export const captchaSpend = (db: DbOrTx) =>
   db
     .insert(captchaUses)
     .values({ signature: sql.placeholder('signature'), expiresAt: sql.placeholder('expiresAt') })
     .onConflictDoNothing()
-    .returning({ signature: captchaUses.signature }),
-);
+    .returning({ signature: captchaUses.signature });
+
+const spend = preparedPerHandle('captcha_spend', captchaSpend);
 
 const payloadSchema = z.object({
   challenge: z.object({
@@ -40,7 +46,13 @@ const payloadSchema = z.object({
   solution: z.object({ counter: z.number().int().nonnegative(), derivedKey: z.string().max(256) }).passthrough(),
 });
 
-export type CaptchaResult = { ok: true } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'expired' | 'replayed' };
+export type CaptchaRefusal = 'missing' | 'malformed' | 'invalid' | 'expired' | 'replayed';
+export type CaptchaResult = { ok: true } | { ok: false; reason: CaptchaRefusal };
+/** A solution verified and not yet spent: what `captchaSpend` inserts. */
+export interface CaptchaSpend {
+  signature: string;
+  expiresAt: Date;
+}
 
 export type CaptchaService = ReturnType<typeof createCaptchaService>;
 
@@ -57,6 +69,30 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
     await db.delete(captchaUses).where(lt(captchaUses.expiresAt, sql`now() - interval '1 minute'`));
   };
 
+  /**
+   * Verifies the solution carried in the Authorization header (base64 of `{challenge, solution}`, optionally after
+   * 'Bearer ') without spending it: the caller spends it with `captchaSpend`, in the same statement as what it gates
+   * (the product list), and refuses it as replayed when that inserts nothing.
+   */
+  function verify(header: string | undefined): { ok: true; spend: CaptchaSpend } | { ok: false; reason: Exclude<CaptchaRefusal, 'replayed'> } {
+    if (!header) return { ok: false, reason: 'missing' };
+    const encoded = header.startsWith('Bearer ') ? header.slice(7) : header;
+    if (encoded.length > 4096) return { ok: false, reason: 'malformed' };
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+    } catch {
+      return { ok: false, reason: 'malformed' };
+    }
+    const parsed = payloadSchema.safeParse(decoded);
+    if (!parsed.success) return { ok: false, reason: 'malformed' };
+    const { challenge } = parsed.data;
+    const verdict = checkCaptcha(parsed.data, secrets);
+    if (verdict !== 'verified') return { ok: false, reason: verdict };
+    const expiresAt = new Date((challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_MS / 1000) * 1000);
+    return { ok: true, spend: { signature: challenge.signature, expiresAt } };
+  }
+
   return {
     challenge(): Challenge {
       return issueChallenge({
@@ -68,32 +104,16 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
       });
     },
 
-    /**
-     * Verifies the solution carried in the Authorization header (base64 of `{challenge, solution}`, optionally
-     * after 'Bearer ') and spends it: the same solution never lists products twice.
-     */
+    /** Verifies the solution carried in the Authorization header and spends it: the same solution never passes twice. */
     async verifyAndSpend(header: string | undefined): Promise<CaptchaResult> {
-      if (!header) return { ok: false, reason: 'missing' };
-      const encoded = header.startsWith('Bearer ') ? header.slice(7) : header;
-      if (encoded.length > 4096) return { ok: false, reason: 'malformed' };
-      let decoded: unknown;
-      try {
-        decoded = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
-      } catch {
-        return { ok: false, reason: 'malformed' };
-      }
-      const parsed = payloadSchema.safeParse(decoded);
-      if (!parsed.success) return { ok: false, reason: 'malformed' };
-      const { challenge } = parsed.data;
-      const verdict = checkCaptcha(parsed.data, secrets);
-      if (verdict !== 'verified') return { ok: false, reason: verdict };
-      const expiresAt = new Date((challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_MS / 1000) * 1000);
-      // The primary key makes the spend single-use across requests and replicas: a second insert of the same
-      // signature, even a concurrent one, inserts nothing and returns no row.
-      const inserted = await spend(db).execute({ signature: challenge.signature, expiresAt });
+      const verified = verify(header);
+      if (!verified.ok) return verified;
+      const inserted = await spend(db).execute({ ...verified.spend });
       if (inserted.length === 0) return { ok: false, reason: 'replayed' };
       return { ok: true };
     },
+
+    verify,
 
     pruneSpent,
 

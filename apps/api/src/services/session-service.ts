@@ -22,9 +22,14 @@ const insertSession = preparedPerHandle('session_insert', (db) =>
 );
 
 /** Opaque 256-bit token for the member's browser; only its hash is stored. */
-export async function createSession(db: DbOrTx, rut: string): Promise<{ token: string; session: SessionRow }> {
+export function newSessionToken(): { token: string; tokenHash: string } {
   const token = randomBytes(32).toString('base64url');
-  const [row] = await insertSession(db).execute({ tokenHash: hashToken(token), rut });
+  return { token, tokenHash: hashToken(token) };
+}
+
+export async function createSession(db: DbOrTx, rut: string): Promise<{ token: string; session: SessionRow }> {
+  const { token, tokenHash } = newSessionToken();
+  const [row] = await insertSession(db).execute({ tokenHash, rut });
   if (!row) throw new Error('session insert returned nothing');
   return { token, session: row };
 }

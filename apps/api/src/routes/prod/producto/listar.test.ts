@@ -1,7 +1,8 @@
 import { createChallenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions } from '../../../db/schema';
+import { eq } from 'drizzle-orm';
+import { auditLog, sessions } from '../../../db/schema';
 import { listProducts, postListar, solveCaptcha } from '../../../test/member-calls';
 import { DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
 
@@ -75,7 +76,13 @@ describe.each(DATABASE_KINDS)('POST /prod/producto/listar on %s', (kind) => {
     tampered.solution.derivedKey = tampered.solution.derivedKey.replace(/^./, (c: string) => (c === "0" ? "1" : "0"));
     expect(codeOf(await postListar(t.app, '11111111-1', Buffer.from(JSON.stringify(tampered)).toString('base64')))).toBe('482');
     expect(codeOf(await postListar(t.app, '11111111-1', good))).toBeUndefined();
-    expect(codeOf(await postListar(t.app, '11111111-1', good))).toBe('482');
+    const sessionsBefore = (await t.database.db.select().from(sessions)).length;
+    const replay = await postListar(t.app, '11111111-1', good);
+    expect(codeOf(replay)).toBe('482');
+    // The replay opened no session, and its refusal is audited as one.
+    expect((await t.database.db.select().from(sessions)).length).toBe(sessionsBefore);
+    const [refusal] = await t.database.db.select().from(auditLog).where(eq(auditLog.requestId, replay.headers['x-request-id'] as string));
+    expect(refusal).toMatchObject({ kind: 'captcha.rechazado', rutMasked: expect.stringMatching(/^\*+/), detail: { motivo: 'replayed' } });
 
     const secret = 'a-known-secret-for-the-expiry-test-000';
     const expired = await createChallenge({

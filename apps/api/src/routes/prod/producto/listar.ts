@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { allLimits } from '../../../plugins/external/rate-limit';
 import { appendAudit } from '../../../repositories/audit-repository';
+import type { CaptchaRefusal } from '../../../services/captcha-service';
 
 /** Call 2 (spec §7.2): captcha-gated, rate-limited per IP and per RUT. */
 export async function listarProductosRoute(app: FastifyInstance): Promise<void> {
@@ -35,17 +36,15 @@ export async function listarProductosRoute(app: FastifyInstance): Promise<void> 
     async (request, reply) => {
       const rut = canonicalRut(request.body.listarDetalleProductosRequest.rut);
       if (!rut) return reply.code(400).send(errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, '400'));
-      const captcha = await app.services.captcha.verifyAndSpend(request.headers.authorization);
-      if (!captcha.ok) {
-        await appendAudit(app.database.db, {
-          kind: 'captcha.rechazado',
-          rutMasked: maskRut(rut),
-          requestId: request.id,
-          detail: { motivo: captcha.reason, ip: request.ip },
-        });
+      const refuseCaptcha = async (motivo: CaptchaRefusal) => {
+        await appendAudit(app.database.db, { kind: 'captcha.rechazado', rutMasked: maskRut(rut), requestId: request.id, detail: { motivo, ip: request.ip } });
         return errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, '482');
-      }
-      const result = await app.services.products.list(rut, request.id);
+      };
+      // Verified here, spent by the listing's own statement.
+      const captcha = app.services.captcha.verify(request.headers.authorization);
+      if (!captcha.ok) return refuseCaptcha(captcha.reason);
+      const result = await app.services.products.list(rut, request.id, captcha.spend);
+      if ('replayed' in result) return refuseCaptcha('replayed');
       if (!result.ok) return errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, result.codigo);
       return { [LISTAR_PRODUCTOS_RESPONSE]: { token: result.token, listaProductos: result.productos } };
     },
