@@ -14,24 +14,10 @@ export interface SessionRow {
   rut: string;
 }
 
-const insertSession = preparedPerHandle('session_insert', (db) =>
-  db
-    .insert(sessions)
-    .values({ tokenHash: sql.placeholder('tokenHash'), rut: sql.placeholder('rut') })
-    .returning({ id: sessions.id, rut: sessions.rut }),
-);
-
 /** Opaque 256-bit token for the member's browser; only its hash is stored. */
 export function newSessionToken(): { token: string; tokenHash: string } {
   const token = randomBytes(32).toString('base64url');
   return { token, tokenHash: hashToken(token) };
-}
-
-export async function createSession(db: DbOrTx, rut: string): Promise<{ token: string; session: SessionRow }> {
-  const { token, tokenHash } = newSessionToken();
-  const [row] = await insertSession(db).execute({ tokenHash, rut });
-  if (!row) throw new Error('session insert returned nothing');
-  return { token, session: row };
 }
 
 /**
