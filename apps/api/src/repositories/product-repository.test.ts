@@ -11,7 +11,7 @@ import { toWireProduct } from '../services/product-view';
 import { touchSessionWithProducts } from '../services/selection-service';
 import { newSessionToken } from '../services/session-service';
 import { spendAndList } from '../services/product-service';
-import { type ListedProduct, type ProductWithInstalments } from './product-repository';
+import type { ListedProduct, ProductWithInstalments } from './product-repository';
 
 /** The reads as plain selects, one row per instalment: what the JSON reads must reproduce exactly. */
 async function plainProducts(db: DbOrTx, memberId: string, family?: string): Promise<ProductWithInstalments[]> {
@@ -131,10 +131,10 @@ describe.each(DATABASE_KINDS)('product reads on %s', (kind) => {
     const sessionsUnder = async (tokenHash: string) => (await db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash))).map((row) => row.rut);
     const spend = { signature: randomUUID(), expiresAt: new Date(Date.now() + 60_000) };
     const first = newSessionToken().tokenHash;
-    const listed = await spendAndList(db, spend, '11111111-1', first);
-    expect(listed).toMatchObject({ spent: true, member: { listNoticeCode: null } });
-    expect(listed.spent && listed.products.length).toBeGreaterThan(0);
-    expect(listed.spent && listed.sessionId).toEqual((await db.select().from(sessions).where(eq(sessions.tokenHash, first)))[0]!.id);
+    const answer = await spendAndList(db, spend, '11111111-1', first);
+    expect(answer).toMatchObject({ spent: true, member: { listNoticeCode: null } });
+    expect(answer.spent && answer.products.length).toBeGreaterThan(0);
+    expect(answer.spent && answer.sessionId).toEqual((await db.select().from(sessions).where(eq(sessions.tokenHash, first)))[0]!.id);
     expect(await db.select().from(captchaUses).where(eq(captchaUses.signature, spend.signature))).toHaveLength(1);
 
     const replay = newSessionToken().tokenHash;
