@@ -34,7 +34,7 @@ const LISTED_INSTALMENT_COLUMNS = {
 };
 export type ListedProductRow = Pick<ProductRow, keyof typeof LISTED_PRODUCT_COLUMNS>;
 export type ListedInstalmentRow = Pick<InstalmentRow, keyof typeof LISTED_INSTALMENT_COLUMNS>;
-/** A product as the list reads it: its listed columns, and the instalments it may show (see `listedInstalmentsOf`). */
+/** A product as the list reads it: its listed columns, and the instalments it may show (see `listedInstalmentsOnly`). */
 export interface ListedProduct {
   product: ListedProductRow;
   instalments: ListedInstalmentRow[];
@@ -52,6 +52,8 @@ export interface ListedProduct {
 
 /** `alias.column`, always qualified: inside the nested selects an unqualified "id" would name the inner table's. */
 const column = (alias: string, c: PgColumn) => sql`${sql.identifier(alias)}.${sql.identifier(c.name)}`;
+
+type JsonRows<Row> = ReturnType<typeof jsonRows<Row>>;
 
 /** Columns as the items of a JSON array, and the decoder of such an array back into a row of those columns. */
 function jsonRows<Row>(columns: Record<string, PgColumn>) {
@@ -87,24 +89,28 @@ const instalmentsOf = (json: { columns: (alias: string) => SQL }, product: SQL, 
   sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${json.columns('i')}) order by ${column('i', instalments.fechaVencimiento)}, ${column('i', instalments.numeroCuota)}), '[]') from ${instalments} i where ${column('i', instalments.productId)} = ${product}${only ? sql` and ${only}` : sql``})`;
 
 /*
- * The instalments the list may show of the product aliased p: a credit's or the shares' still owed, and every
+ * Which instalments the list may show of the product aliased p: a credit's or the shares' still owed, and every
  * statement of a card (product-view.ts shows its latest); a savings account shows none. Paid instalments stay in the
  * database for ever, so a member's list would otherwise grow with every instalment they ever paid. product-view.ts
  * applies the same rule again, so this only spares PostgreSQL and the API the rows nobody shows.
  */
-const listedInstalmentsOf = instalmentsOf(
-  listedInstalmentJson,
-  column('p', products.id),
-  sql`${column('p', products.family)} <> 'AH' and (${column('p', products.family)} = 'TC' or ${column('i', instalments.montoPendiente)} > 0)`,
-);
+const listedInstalmentsOnly = sql`${column('p', products.family)} <> 'AH' and (${column('p', products.family)} = 'TC' or ${column('i', instalments.montoPendiente)} > 0)`;
 
-/** The products of the member the outer select reads, by family and number: each one's listed columns, then its instalments. */
-const productsOfMember = sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${listedProductJson.columns('p')}, ${listedInstalmentsOf}) order by ${column('p', products.family)}, ${column('p', products.numeroProducto)}), '[]') from ${products} p where ${column('p', products.memberId)} = ${column('members', members.id)})`;
+/**
+ * The products (aliased p) of the member the outer select reads, by family and number, as one JSON value: each one's
+ * columns of `product`, then its instalments of `instalment` (those `only.instalments` holds for); only the products
+ * `only.products` holds for, when given. `decode` turns the value back into rows.
+ */
+function productsOfMember<P, I>(product: JsonRows<P>, instalment: JsonRows<I>, only: { products?: SQL; instalments?: SQL }) {
+  return {
+    sql: sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${product.columns('p')}, ${instalmentsOf(instalment, column('p', products.id), only.instalments)}) order by ${column('p', products.family)}, ${column('p', products.numeroProducto)}), '[]') from ${products} p where ${column('p', products.memberId)} = ${column('members', members.id)}${only.products ? sql` and ${only.products}` : sql``})`,
+    decode: (value: unknown[][]): { product: P; instalments: I[] }[] =>
+      value.map((values) => ({ product: product.decode(values), instalments: (values[values.length - 1] as unknown[][]).map(instalment.decode) })),
+  };
+}
 
-const decodeListedProduct = (values: unknown[]): ListedProduct => ({
-  product: listedProductJson.decode(values),
-  instalments: (values[values.length - 1] as unknown[][]).map(listedInstalmentJson.decode),
-});
+/** Each product's listed columns, then the instalments the list may show. */
+const listedProducts = productsOfMember(listedProductJson, listedInstalmentJson, { instalments: listedInstalmentsOnly });
 
 /**
  * The product list's read: the member with the RUT in the placeholder `rut`, with every product and the instalments
@@ -113,18 +119,17 @@ const decodeListedProduct = (values: unknown[]): ListedProduct => ({
  */
 export const memberWithProducts = (db: DbOrTx, onlyIf?: SQL) =>
   db
-    .select({ id: members.id, listNoticeCode: members.listNoticeCode, products: productsOfMember.as('products') })
+    .select({ id: members.id, listNoticeCode: members.listNoticeCode, products: listedProducts.sql.as('products') })
     .from(members)
     .where(onlyIf ? and(eq(members.rut, sql.placeholder('rut')), onlyIf) : eq(members.rut, sql.placeholder('rut')));
 
-export const decodeListedProducts = (value: unknown[][]): ListedProduct[] => value.map(decodeListedProduct);
+export const decodeListedProducts: (value: unknown[][]) => ListedProduct[] = listedProducts.decode;
 
 /**
  * For a select that reads `members`: that member's products of the family in the placeholder `family`, by number,
  * each with every column and all its instalment rows, paid ones included, oldest first. Call 3 checks a selection
  * against these rows (selection-rules.ts); decode the value with `decodeProductsWithInstalments`.
  */
-export const productsOfMemberInFamily = sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${productJson.columns('p')}, ${instalmentsOf(instalmentJson, column('p', products.id))}) order by ${column('p', products.family)}, ${column('p', products.numeroProducto)}), '[]') from ${products} p where ${column('p', products.memberId)} = ${column('members', members.id)} and ${column('p', products.family)} = ${sql.placeholder('family')})`;
-
-export const decodeProductsWithInstalments = (value: unknown[][]): ProductWithInstalments[] =>
-  value.map((values) => ({ product: productJson.decode(values), instalments: (values[values.length - 1] as unknown[][]).map(instalmentJson.decode) }));
+const productsInFamily = productsOfMember(productJson, instalmentJson, { products: sql`${column('p', products.family)} = ${sql.placeholder('family')}` });
+export const productsOfMemberInFamily = productsInFamily.sql;
+export const decodeProductsWithInstalments: (value: unknown[][]) => ProductWithInstalments[] = productsInFamily.decode;
