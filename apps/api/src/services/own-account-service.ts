@@ -40,8 +40,8 @@ const FACTOR_COLUMNS = {
 
 /**
  * The session's latest transaction, locked, with whether its login is recent enough for a second factor, and the
- * number of the account its login chose (call 6 compares it with the one the browser sends; the account itself is
- * locked later, in the payment's lock order, payment-service.ts).
+ * number of the account its login chose (call 5 answers it, call 6 compares it with the one the browser sends; the
+ * account itself is locked later, in the payment's lock order, payment-service.ts).
  */
 const currentTransaction = preparedPerHandle('current_transaction', (db) =>
   db
@@ -90,16 +90,14 @@ const payerAccountAndFactorsForLogin = preparedPerHandle('login_payer_account_fa
     .limit(1),
 );
 
-/** Call 5: the payer, the account of the login and the payer's factors in one round trip. */
-const payerAccountAndFactors = preparedPerHandle('challenge_payer_factors', (db) =>
+/** Call 5: the payer and the payer's factors in one round trip (the login's account comes with the transaction). */
+const payerAndFactors = preparedPerHandle('challenge_payer_factors', (db) =>
   db
     .select({
       payerId: members.id,
-      numeroCuenta: accounts.numeroCuenta,
       ...FACTOR_COLUMNS,
     })
     .from(members)
-    .innerJoin(accounts, eq(accounts.id, sql.placeholder('accountId')))
     .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
     .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
     .where(eq(members.rut, sql.placeholder('rut'))),
@@ -244,12 +242,12 @@ export function createOwnAccountService(db: Db, clock: Clock) {
       return inTransaction(db, async (tx) => {
         const found = await current(tx, s.id);
         if (!found) return refuse('515');
-        const { trx, loginFresh } = found;
+        const { trx, loginFresh, accountNumber: numeroCuenta } = found;
         if (trx.status !== 'pending') return refuse('442');
-        if (!trx.loginAt || !loginFresh || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
-        const [payer] = await payerAccountAndFactors(tx).execute({ accountId: trx.accountId, rut: payerRut });
+        if (!trx.loginAt || !loginFresh || !payerRut || trx.payerRut !== payerRut || numeroCuenta === null) return refuse('440');
+        const [payer] = await payerAndFactors(tx).execute({ rut: payerRut });
         if (!payer) return refuse('440');
-        const { payerId, numeroCuenta, card, enrolment } = payer;
+        const { payerId, card, enrolment } = payer;
 
         // A new request supersedes any earlier one of this transaction, also when it is refused: in the same
         // statement as the new challenge or push, or alone before the refusal.
