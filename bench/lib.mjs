@@ -274,8 +274,10 @@ export function cpuSampler(groups) {
   const seen = new Map(); // pid → group name, or null for processes of no group
   const first = new Map();
   const last = new Map();
+  const cores = [];
   let started = false;
   const sample = () => {
+    cores.push(coreTimes());
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       if (!seen.has(pid)) {
@@ -299,20 +301,13 @@ export function cpuSampler(groups) {
       last.set(pid, { name, seconds });
     }
   };
-  const cores = [];
-  const sampleCores = () => cores.push(coreTimes());
   sample();
-  sampleCores();
   started = true;
-  const timer = setInterval(() => {
-    sample();
-    sampleCores();
-  }, 100);
+  const timer = setInterval(sample, 100);
   return {
     stop() {
       clearInterval(timer);
       sample();
-      sampleCores();
       const totals = Object.fromEntries(Object.keys(groups).map((key) => [key, 0]));
       for (const [pid, { name, seconds }] of last) totals[name] += seconds - (first.get(pid) ?? 0);
       totals.steal = stealOf(cores);
