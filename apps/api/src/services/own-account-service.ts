@@ -39,24 +39,44 @@ const FACTOR_COLUMNS = {
  */
 
 /**
- * The session's latest transaction, locked, with whether its login is recent enough for a second factor, and the
- * number of the account its login chose (call 5 answers it, call 6 compares it with the one the browser sends; the
- * account itself is locked later, in the payment's lock order, payment-service.ts).
+ * The session's latest transaction as calls 4–6 read it under its lock: with whether its login is recent enough for a
+ * second factor, and the number of the account its login chose (call 5 answers it, call 6 compares it with the one
+ * the browser sends; the account itself is locked later, in the payment's lock order, payment-service.ts).
  */
+const LOCKED_TRANSACTION_COLUMNS = {
+  trx: transactions,
+  loginFresh: sql<boolean>`coalesce(${transactions.loginAt} > now() - make_interval(mins => ${LOGIN_VALIDITY_MINUTES}), false)`,
+  // Qualified by hand: Drizzle leaves the columns of a one-table select unqualified, and inside the subquery an
+  // unqualified "id" would be the account's by luck of the names.
+  accountNumber: sql<string | null>`(select "a"."numero_cuenta" from ${accounts} "a" where "a"."id" = "transactions"."account_id")`,
+};
+
 const currentTransaction = preparedPerHandle('current_transaction', (db) =>
   db
-    .select({
-      trx: transactions,
-      loginFresh: sql<boolean>`coalesce(${transactions.loginAt} > now() - make_interval(mins => ${LOGIN_VALIDITY_MINUTES}), false)`,
-      // Qualified by hand: Drizzle leaves the columns of a one-table select unqualified, and inside the subquery an
-      // unqualified "id" would be the account's by luck of the names.
-      accountNumber: sql<string | null>`(select "a"."numero_cuenta" from ${accounts} "a" where "a"."id" = "transactions"."account_id")`,
-    })
+    .select(LOCKED_TRANSACTION_COLUMNS)
     .from(transactions)
     .where(eq(transactions.sessionId, sql.placeholder('sessionId')))
     .orderBy(desc(transactions.createdAt))
     .limit(1)
     .for('update'),
+);
+
+/**
+ * Call 5's read in one round trip: the locked transaction as above, with the payer its login named (the row's own
+ * payer_rut, which call 5 compares with the request's before using any of this) and the payer's factors, unlocked
+ * as before (only the transaction's row is locked).
+ */
+const currentTransactionWithPayerFactors = preparedPerHandle('challenge_transaction', (db) =>
+  db
+    .select({ ...LOCKED_TRANSACTION_COLUMNS, payerId: members.id, ...FACTOR_COLUMNS })
+    .from(transactions)
+    .leftJoin(members, eq(members.rut, transactions.payerRut))
+    .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
+    .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
+    .where(eq(transactions.sessionId, sql.placeholder('sessionId')))
+    .orderBy(desc(transactions.createdAt))
+    .limit(1)
+    .for('update', { of: transactions }),
 );
 
 /**
@@ -88,19 +108,6 @@ const payerAccountAndFactorsForLogin = preparedPerHandle('login_payer_account_fa
     .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
     .where(eq(members.rut, sql.placeholder('rut')))
     .limit(1),
-);
-
-/** Call 5: the payer and the payer's factors in one round trip (the login's account comes with the transaction). */
-const payerAndFactors = preparedPerHandle('challenge_payer_factors', (db) =>
-  db
-    .select({
-      payerId: members.id,
-      ...FACTOR_COLUMNS,
-    })
-    .from(members)
-    .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
-    .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
-    .where(eq(members.rut, sql.placeholder('rut'))),
 );
 
 /** Call 6: the transaction's latest challenge or push, locked. */
@@ -240,14 +247,12 @@ export function createOwnAccountService(db: Db, clock: Clock) {
       if (!s) return refuse('476');
       const payerRut = canonicalRut(request.rutPago);
       return inTransaction(db, async (tx) => {
-        const found = await current(tx, s.id);
+        const [found] = await currentTransactionWithPayerFactors(tx).execute({ sessionId: s.id });
         if (!found) return refuse('515');
-        const { trx, loginFresh, accountNumber: numeroCuenta } = found;
+        const { trx, loginFresh, accountNumber: numeroCuenta, payerId, card, enrolment } = found;
         if (trx.status !== 'pending') return refuse('442');
         if (!trx.loginAt || !loginFresh || !payerRut || trx.payerRut !== payerRut || numeroCuenta === null) return refuse('440');
-        const [payer] = await payerAndFactors(tx).execute({ rut: payerRut });
-        if (!payer) return refuse('440');
-        const { payerId, card, enrolment } = payer;
+        if (payerId === null) return refuse('440');
 
         // A new request supersedes any earlier one of this transaction, also when it is refused: in the same
         // statement as the new challenge or push, or alone before the refusal.

@@ -169,6 +169,20 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(await balance('11111111-1')).toBe(ownerBefore);
   });
 
+  it('challenges a third party with the payer’s own factors, not the holder’s', async () => {
+    // The holder (11.111.111-1) has a coordinate card; the payer (14.141.414-3) only the mobile authoriser.
+    const { token, login, idTransaccion } = await prepare('11111111-1', '630055667788', 1, '14141414-3');
+    expect(login.json()[AUT].factores).toEqual([{ factor: 2 }]);
+    expect(errorCode(await postAutorizar(t.app, token, '11111111-1', '14141414-3', 1), AUZ)).toBe('5203002');
+    expect((await postAutorizar(t.app, token, '11111111-1', '14141414-3', 2)).json()[AUZ]).toMatchObject({ codigo: '200' });
+    const pushes = await t.database.db
+      .select({ rut: members.rut, factor: authorizations.factor })
+      .from(authorizations)
+      .innerJoin(members, eq(members.id, authorizations.memberId))
+      .where(and(eq(authorizations.idTransaccion, idTransaccion), eq(authorizations.status, 'pending')));
+    expect(pushes).toEqual([{ rut: '14141414-3', factor: 2 }]);
+  });
+
   it('credits a deposit into the member’s own savings account once', async () => {
     const before = await balance('12345678-5');
     const savingsBefore = (await product('800056780001')).saldo;
