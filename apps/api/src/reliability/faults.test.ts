@@ -89,14 +89,14 @@ describe.skipIf(!process.env.DATABASE_URL)('faults under load on PostgreSQL (two
     for (let round = 0; round < RELIABILITY.killRounds; round++) {
       const index = round % c.apis.length;
       const victim = c.apis[index]!;
-      const answeredBefore = tally.total;
+      const endedBefore = tally.total;
       const running = pay(planPayers(c.members, RELIABILITY.killPayers, seed++));
       // Each round kills at another point of its payments, counted in requests ended rather than waited out by the clock:
       // on a fast machine a whole round's payments end within a second, and a fixed wait then met no work at all. The
       // payers may also still be solving captchas (the test's own CPU): the kill then waits for work on the victim.
       const killAfter = Math.ceil(RELIABILITY.killPayers * (0.5 + (round % 4) * 0.5));
       const busyBy = Date.now() + 10_000;
-      while ((tally.total - answeredBefore < killAfter || (inflight[index] ?? 0) === 0) && Date.now() < busyBy) await sleep(5);
+      while ((tally.total - endedBefore < killAfter || (inflight[index] ?? 0) === 0) && Date.now() < busyBy) await sleep(5);
       busy.push(inflight[index] ?? 0);
       await victim.kill();
       faults++;
