@@ -7,3 +7,8 @@ export function asArray<T>(value: T | readonly T[] | null | undefined): T[] {
   if (Array.isArray(value)) return [...(value as readonly T[])];
   return [value as T];
 }
+
+/** The wire's inverse of asArray: one item goes out as the item itself, more as a list. */
+export function oneOrMany<T>(list: readonly T[]): T | T[] {
+  return list.length === 1 ? list[0]! : [...list];
+}

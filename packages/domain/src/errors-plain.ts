@@ -349,6 +349,13 @@ export const AUTHORISER_REJECTED_CODE = '8';
 export const AUTHORISER_INVALID_CODE_CODE = '50';
 /** Code 25 says nothing final, so the countdown and polling go on. */
 export const AUTHORISER_IGNORED_CODE = '25';
+export type AuthoriserCode =
+  | typeof AUTHORISER_BLOCKED_CODE
+  | typeof AUTHORISER_REJECTED_CODE
+  | typeof AUTHORISER_INVALID_CODE_CODE
+  | typeof AUTHORISER_IGNORED_CODE;
+/** What a service may refuse with: a catalogue code, or the mobile authoriser's own. */
+export type RefusalCode = ErrorCode | AuthoriserCode;
 /** Not a code from the wire: the state the 120-second countdown leaves behind, for both factors. */
 export const AUTHORISATION_TIMEOUT = 'timeout';
 
