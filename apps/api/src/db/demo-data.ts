@@ -1,5 +1,6 @@
 import type { Family } from '@pago/domain/families';
 import type { ParameterMap } from '@pago/domain/parameters';
+import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-card';
 
 /**
  * Parameters a new installation starts with (../shared/demo-members.md, "Seed parameters"). Loaded on every boot
@@ -257,9 +258,6 @@ export const DEMO_MEMBERS: DemoMember[] = [
     ],
   },
 ];
-
-export const COORDINATE_COLUMNS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'] as const;
-export const COORDINATE_ROWS = [1, 2, 3, 4, 5] as const;
 
 /**
  * The demo coordinate card: value(column, row) = (n + 7·c + 13·row) mod 100, n = RUT number mod 100.

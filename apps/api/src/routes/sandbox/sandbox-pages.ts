@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { COORDINATE_COLUMNS, COORDINATE_ROWS, DEMO_MEMBERS } from '../../db/demo-data';
+import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-card';
+import { DEMO_MEMBERS } from '../../db/demo-data';
 import { coordinateCards, members, outbox } from '../../db/schema';
 import { desc } from 'drizzle-orm';
 
