@@ -16,7 +16,6 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
-type TransactionConfig = Parameters<Db['transaction']>[1];
 
 export interface Database {
   readonly db: Db;
@@ -155,59 +154,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ping: () => ping(db),
     close: () => client.close(),
   };
-}
-
-/** One Drizzle handle per pooled connection, for as long as the connection lives. */
-const connectionHandles = new WeakMap<pg.PoolClient, Db>();
-/** The handle of the connection an outermost transaction runs on. */
-const handlesOfTransactions = new WeakMap<Tx, Db>();
-
-/**
- * `db.transaction`, run on a Drizzle handle of the pooled connection itself, so that statements prepared on that
- * handle (db/prepared.ts) run inside the transaction: a statement prepared on the pool would run on whichever
- * connection the pool hands out, outside the transaction. Drizzle's own pool transaction does the same checkout,
- * BEGIN, COMMIT or ROLLBACK and release; PGlite has one connection and no pool, so it takes Drizzle's path.
- */
-export async function inTransaction<T>(db: Db, run: (tx: Tx) => Promise<T>, config?: TransactionConfig): Promise<T> {
-  const pool = pgClientOf(db);
-  if (!(pool instanceof pg.Pool)) return db.transaction(run, config);
-  const client = await pool.connect();
-  try {
-    const handle = connectionHandleFor(client);
-    return await handle.transaction((tx) => {
-      handlesOfTransactions.set(tx, handle);
-      return run(tx);
-    }, config);
-  } finally {
-    client.release();
-  }
-}
-
-function connectionHandleFor(client: pg.PoolClient): Db {
-  let handle = connectionHandles.get(client);
-  if (!handle) {
-    handle = drizzleNodePg(client, { schema }) as unknown as Db;
-    connectionHandles.set(client, handle);
-  }
-  return handle;
-}
-
-/**
- * The handle a statement for `db` may be prepared on and still run where `db` runs: `db` itself, or for a transaction
- * opened by inTransaction, its connection's handle. None for any other transaction (a savepoint, PGlite, a plain
- * db.transaction).
- */
-export const handleOf = (db: DbOrTx): Db | undefined => ('rollback' in db ? handlesOfTransactions.get(db) : db);
-
-/**
- * What a statement for `db` may be sent through with pg itself: the pool of a PostgreSQL handle, or the connection of
- * a transaction opened by inTransaction. None on PGlite, or for any other transaction.
- */
-export function pgClientOf(db: DbOrTx): pg.Pool | pg.Client | undefined {
-  const handle = handleOf(db);
-  // $client: the driver's client a Drizzle handle was made on.
-  const client = (handle as { $client?: unknown } | undefined)?.$client;
-  return client instanceof pg.Pool || client instanceof pg.Client ? client : undefined;
 }
 
 async function ping(db: Db): Promise<boolean> {

@@ -20,13 +20,9 @@ function storable(value: unknown): unknown {
   return value;
 }
 
+/** Appends a line to the append-only audit trail, in the caller's transaction when given one. */
 export async function appendAudit(db: DbOrTx, event: AuditEvent): Promise<void> {
-  await auditInsert(db, event);
-}
-
-/** The audit line's insert, not yet sent: awaited alone, or written with others in one statement (`inOneStatement`). */
-export function auditInsert(db: DbOrTx, event: AuditEvent) {
-  return db.insert(auditLog).values({
+  await db.insert(auditLog).values({
     kind: event.kind,
     rutMasked: event.rutMasked ?? null,
     requestId: event.requestId ?? null,

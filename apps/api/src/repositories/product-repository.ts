@@ -1,135 +1,112 @@
-import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../db/client';
-import { instalments, members, products } from '../db/schema';
+import { and, asc, eq, gt, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Family } from '@pago/domain/families';
+import type { DbOrTx, Tx } from '../db/client';
+import { instalments, products } from '../db/schema';
 
-export type MemberRow = typeof members.$inferSelect;
 export type ProductRow = typeof products.$inferSelect;
 export type InstalmentRow = typeof instalments.$inferSelect;
 export interface ProductWithInstalments {
   product: ProductRow;
   instalments: InstalmentRow[];
 }
-
-/** The columns the product list's answer is made of (product-view.ts), and no more. */
-const LISTED_PRODUCT_COLUMNS = {
-  family: products.family,
-  numeroProducto: products.numeroProducto,
-  permiteAbono: products.permiteAbono,
-  permiteMultipleAbono: products.permiteMultipleAbono,
-  montoMinimoAbonoMultiple: products.montoMinimoAbonoMultiple,
-  fechaVigenciaAbono: products.fechaVigenciaAbono,
-  fechaFacturacion: products.fechaFacturacion,
-  deudaTotal: products.deudaTotal,
-  deudaTotalInternacional: products.deudaTotalInternacional,
-  cupoTotal: products.cupoTotal,
-  numeroCuotasPactadas: products.numeroCuotasPactadas,
-};
-const LISTED_INSTALMENT_COLUMNS = {
-  numeroCuota: instalments.numeroCuota,
-  montoPendiente: instalments.montoPendiente,
-  pagoMinimo: instalments.pagoMinimo,
-  fechaVencimiento: instalments.fechaVencimiento,
-  medioPago: instalments.medioPago,
-};
-export type ListedProductRow = Pick<ProductRow, keyof typeof LISTED_PRODUCT_COLUMNS>;
-export type ListedInstalmentRow = Pick<InstalmentRow, keyof typeof LISTED_INSTALMENT_COLUMNS>;
-/** A product as the list reads it: its listed columns, and the instalments it may show (see `listedInstalmentsOnly`). */
+/** What the product list's answer is made of (product-view.ts): any product row with its instalments will do. */
+export type ListedProductRow = Pick<
+  ProductRow,
+  | 'family'
+  | 'numeroProducto'
+  | 'permiteAbono'
+  | 'permiteMultipleAbono'
+  | 'montoMinimoAbonoMultiple'
+  | 'fechaVigenciaAbono'
+  | 'fechaFacturacion'
+  | 'deudaTotal'
+  | 'deudaTotalInternacional'
+  | 'cupoTotal'
+  | 'numeroCuotasPactadas'
+>;
+export type ListedInstalmentRow = Pick<InstalmentRow, 'numeroCuota' | 'montoPendiente' | 'pagoMinimo' | 'fechaVencimiento' | 'medioPago'>;
 export interface ListedProduct {
   product: ListedProductRow;
   instalments: ListedInstalmentRow[];
 }
 
-/*
- * A member's products and instalments come back from PostgreSQL as JSON, one value per list, instead of one row per
- * instalment: decoding a credit's 48 instalment rows field by field through the driver and Drizzle cost the API more
- * CPU than the rest of the listing, and one statement instead of three also costs PostgreSQL less. Each row is a JSON
- * array of the columns read (the whole table's, or the list's own), decoded by the columns' own Drizzle decoders, so
- * the rows are the ones a plain select of those columns gives (integers, text, uuids, booleans, dates and timestamps
- * all come through JSON unchanged; product-repository.test.ts compares them with plain selects). The order is the
- * plain selects' too: products by family and number, each product's instalments by due date and number.
- */
-
-/** `alias.column`, always qualified: inside the nested selects an unqualified "id" would name the inner table's. */
-const column = (alias: string, c: PgColumn) => sql`${sql.identifier(alias)}.${sql.identifier(c.name)}`;
-
-type JsonRows<Row> = ReturnType<typeof jsonRows<Row>>;
-
-/** Columns as the items of a JSON array, and the decoder of such an array back into a row of those columns. */
-function jsonRows<Row>(columns: Record<string, PgColumn>) {
-  const entries = Object.entries(columns);
-  return {
-    columns: (alias: string) =>
-      sql.join(
-        entries.map(([, c]) => column(alias, c)),
-        sql`, `,
-      ),
-    decode(values: unknown[]): Row {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < entries.length; i++) {
-        const [key, c] = entries[i]!;
-        const value = values[i];
-        row[key] = value === null || value === undefined ? null : c.mapFromDriverValue(value);
-      }
-      return row as Row;
-    },
-  };
+/** The products given, each with its instalments oldest first (all of them, or only those `which` keeps). */
+async function withInstalments(db: DbOrTx, productRows: ProductRow[], which?: SQL): Promise<ProductWithInstalments[]> {
+  if (productRows.length === 0) return [];
+  const ids = productRows.map((p) => p.id);
+  const rows = await db
+    .select()
+    .from(instalments)
+    .where(and(inArray(instalments.productId, ids), which))
+    .orderBy(asc(instalments.fechaVencimiento), asc(instalments.numeroCuota));
+  return productRows.map((product) => ({ product, instalments: rows.filter((i) => i.productId === product.id) }));
 }
 
-const productJson = jsonRows<ProductRow>(getTableColumns(products));
-const instalmentJson = jsonRows<InstalmentRow>(getTableColumns(instalments));
-const listedProductJson = jsonRows<ListedProductRow>(LISTED_PRODUCT_COLUMNS);
-const listedInstalmentJson = jsonRows<ListedInstalmentRow>(LISTED_INSTALMENT_COLUMNS);
-
-/**
- * The instalments (aliased i) of the product `product` names, oldest first, as a JSON array of rows of `json`'s
- * columns; only those `only` holds for, when given.
- */
-const instalmentsOf = (json: { columns: (alias: string) => SQL }, product: SQL, only?: SQL) =>
-  sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${json.columns('i')}) order by ${column('i', instalments.fechaVencimiento)}, ${column('i', instalments.numeroCuota)}), '[]') from ${instalments} i where ${column('i', instalments.productId)} = ${product}${only ? sql` and ${only}` : sql``})`;
-
-/*
- * Which instalments the list may show of the product aliased p: a credit's or the shares' still owed, and every
- * statement of a card (product-view.ts shows its latest); a savings account shows none. Paid instalments stay in the
- * database for ever, so a member's list would otherwise grow with every instalment they ever paid. product-view.ts
- * applies the same rule again, so this only spares PostgreSQL and the API the rows nobody shows.
- */
-const listedInstalmentsOnly = sql`${column('p', products.family)} <> 'AH' and (${column('p', products.family)} = 'TC' or ${column('i', instalments.montoPendiente)} > 0)`;
-
-/**
- * The products (aliased p) of the member the outer select reads, by family and number, as one JSON value: each one's
- * columns of `product`, then its instalments of `instalment` (those `only.instalments` holds for); only the products
- * `only.products` holds for, when given. `decode` turns the value back into rows.
- */
-function productsOfMember<P, I>(product: JsonRows<P>, instalment: JsonRows<I>, only: { products?: SQL; instalments?: SQL }) {
-  return {
-    sql: sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${product.columns('p')}, ${instalmentsOf(instalment, column('p', products.id), only.instalments)}) order by ${column('p', products.family)}, ${column('p', products.numeroProducto)}), '[]') from ${products} p where ${column('p', products.memberId)} = ${column('members', members.id)}${only.products ? sql` and ${only.products}` : sql``})`,
-    decode: (value: unknown[][]): { product: P; instalments: I[] }[] =>
-      value.map((values) => ({ product: product.decode(values), instalments: (values[values.length - 1] as unknown[][]).map(instalment.decode) })),
-  };
+/** The product list's read: every product of the member with the instalments it may show (product-view.ts). */
+export async function listedProductsOf(db: DbOrTx, memberId: string): Promise<ListedProduct[]> {
+  const productRows = await db.select().from(products).where(eq(products.memberId, memberId)).orderBy(asc(products.family), asc(products.numeroProducto));
+  // Paid instalments stay for ever: the list reads a credit's or the shares' still owed, every statement of a card
+  // (product-view.ts shows the latest) and nothing of a savings account.
+  const cards = productRows.filter((p) => p.family === 'TC').map((p) => p.id);
+  const savings = productRows.filter((p) => p.family === 'AH').map((p) => p.id);
+  const shown = and(
+    savings.length ? notInArray(instalments.productId, savings) : undefined,
+    or(gt(instalments.montoPendiente, 0), cards.length ? inArray(instalments.productId, cards) : undefined),
+  );
+  return withInstalments(db, productRows, shown);
 }
 
-/** Each product's listed columns, then the instalments the list may show. */
-const listedProducts = productsOfMember(listedProductJson, listedInstalmentJson, { instalments: listedInstalmentsOnly });
+/** Call 3's read: the member's products of one family with all their instalments, paid ones included. */
+export async function productsInFamily(db: DbOrTx, memberId: string, family: Family): Promise<ProductWithInstalments[]> {
+  const productRows = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.memberId, memberId), eq(products.family, family)))
+    .orderBy(asc(products.numeroProducto));
+  return withInstalments(db, productRows);
+}
 
-/**
- * The product list's read: the member with the RUT in the placeholder `rut`, with every product and the instalments
- * it may show (decode with `decodeListedProducts`), on its own or as part of a statement (the list's, with the
- * captcha's spend and the session, product-service.ts), where `onlyIf` may hold it back.
+export async function productNumbers(db: DbOrTx, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: products.id, numeroProducto: products.numeroProducto }).from(products).where(inArray(products.id, ids));
+  return new Map(rows.map((r) => [r.id, r.numeroProducto]));
+}
+
+/*
+ * A payment's locks, in the payment's fixed order (products, then instalments, each by id). 'no key update': only
+ * amounts change, never a key, so other transactions' foreign-key checks on these rows need not wait for a payment.
  */
-export const memberWithProducts = (db: DbOrTx, onlyIf?: SQL) =>
-  db
-    .select({ id: members.id, listNoticeCode: members.listNoticeCode, products: listedProducts.sql.as('products') })
-    .from(members)
-    .where(onlyIf ? and(eq(members.rut, sql.placeholder('rut')), onlyIf) : eq(members.rut, sql.placeholder('rut')));
+export function lockProducts(tx: Tx, ids: string[]): Promise<ProductRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return tx.select().from(products).where(inArray(products.id, ids)).orderBy(asc(products.id)).for('no key update');
+}
 
-export const decodeListedProducts: (value: unknown[][]) => ListedProduct[] = listedProducts.decode;
+export function lockInstalments(tx: Tx, ids: string[]): Promise<InstalmentRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return tx.select().from(instalments).where(inArray(instalments.id, ids)).orderBy(asc(instalments.id)).for('no key update');
+}
 
-/**
- * For a select that reads `members`: that member's products of the family in the placeholder `family`, by number,
- * each with every column and all its instalment rows, paid ones included, oldest first. Call 3 checks a selection
- * against these rows (selection-rules.ts); decode the value with `decodeProductsWithInstalments`.
- */
-const productsInFamily = productsOfMember(productJson, instalmentJson, { products: sql`${column('p', products.family)} = ${sql.placeholder('family')}` });
-export const productsOfMemberInFamily = productsInFamily.sql;
-export const decodeProductsWithInstalments: (value: unknown[][]) => ProductWithInstalments[] = productsInFamily.decode;
+/** Reduces an instalment by `monto` (its minimum payment too), marking it paid when nothing is left. */
+export async function payInstalment(tx: Tx, id: string, monto: number): Promise<void> {
+  await tx
+    .update(instalments)
+    .set({
+      montoPendiente: sql`${instalments.montoPendiente} - ${monto}`,
+      pagoMinimo: sql`greatest(${instalments.pagoMinimo} - ${monto}, 0)`,
+      paidAt: sql`case when ${instalments.montoPendiente} - ${monto} = 0 then now() else null end`,
+    })
+    .where(eq(instalments.id, id));
+}
+
+/** A product's debt reduced by `debt` (not below zero) and its balance credited with `credit` (savings). */
+export async function applyToProduct(tx: Tx, id: string, change: { debt?: number | undefined; credit?: number | undefined }): Promise<void> {
+  const { debt, credit } = change;
+  if (debt === undefined && credit === undefined) return;
+  await tx
+    .update(products)
+    .set({
+      ...(debt !== undefined && { deudaTotal: sql`greatest(${products.deudaTotal} - ${debt}, 0)` }),
+      ...(credit !== undefined && { saldo: sql`${products.saldo} + ${credit}` }),
+    })
+    .where(eq(products.id, id));
+}

@@ -3,7 +3,7 @@ import { lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client';
-import { preparedPerHandle } from '../db/prepared';
+import { spendCaptcha } from '../repositories/captcha-repository';
 import { captchaUses } from '../db/schema';
 import { loggableError } from '../loggable-error';
 import { checkCaptcha, issueChallenge } from './captcha-check';
@@ -26,8 +26,6 @@ export const captchaSpend = (db: DbOrTx) =>
     .values({ signature: sql.placeholder('signature'), expiresAt: sql.placeholder('expiresAt') })
     .onConflictDoNothing()
     .returning({ signature: captchaUses.signature });
-
-const spend = preparedPerHandle('captcha_spend', captchaSpend);
 
 const payloadSchema = z.object({
   challenge: z.object({
@@ -108,8 +106,7 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
     async verifyAndSpend(header: string | undefined): Promise<CaptchaResult> {
       const verified = verify(header);
       if (!verified.ok) return verified;
-      const inserted = await spend(db).execute({ ...verified.spend });
-      if (inserted.length === 0) return { ok: false, reason: 'replayed' };
+      if (!(await spendCaptcha(db, verified.spend.signature, verified.spend.expiresAt))) return { ok: false, reason: 'replayed' };
       return { ok: true };
     },
 

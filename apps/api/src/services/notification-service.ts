@@ -3,20 +3,19 @@ import { isValidVoucherEmail } from '@pago/domain/email';
 import { emailSentMessage } from '@pago/domain/errors';
 import { toParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
-import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { loggableError } from '../loggable-error';
 import type { Db } from '../db/client';
-import { transactions } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import type { Mailer } from './mail-service';
-import { voucherOf } from './payment-service';
+import { latestPaidOfSession, voucherOf } from '../repositories/transaction-repository';
+import { refuse, type Refusal } from './refusal';
 import { touchSession } from './session-service';
 import { renderVoucherPdf, totalOf, VOUCHER_FILENAME, voucherLines } from './voucher-document';
 import { formatClp } from '@pago/domain/money';
 
-export type SendResult = { ok: true; descripcion: string } | { ok: false; codigo: string };
+export type SendResult = { ok: true; descripcion: string } | Refusal;
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -28,19 +27,14 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
     /** Call 8: e-mails the voucher of the session's latest paid transaction, with the PDF attached. */
     async sendVoucher(token: string, rutInput: string, correo: string, requestId: string): Promise<SendResult> {
       const rut = canonicalRut(rutInput);
-      if (!rut) return { ok: false, codigo: '476' };
+      if (!rut) return refuse('476');
       const params = toParameterMap(await listParameters(db));
       const session = await touchSession(db, token, rut, Number(params.sessionTimeOut ?? 5));
-      if (!session) return { ok: false, codigo: '476' };
-      if (!isValidVoucherEmail(correo)) return { ok: false, codigo: '400' };
-      const [trx] = await db
-        .select({ idTransaccion: transactions.idTransaccion })
-        .from(transactions)
-        .where(and(eq(transactions.sessionId, session.id), eq(transactions.status, 'paid')))
-        .orderBy(desc(transactions.settledAt))
-        .limit(1);
-      const pagos = trx ? await voucherOf(db, trx.idTransaccion) : null;
-      if (!trx || !pagos) return { ok: false, codigo: '516' };
+      if (!session) return refuse('476');
+      if (!isValidVoucherEmail(correo)) return refuse('400');
+      const idTransaccion = await latestPaidOfSession(db, session.id);
+      const pagos = idTransaccion ? await voucherOf(db, idTransaccion) : null;
+      if (!idTransaccion || !pagos) return refuse('516');
 
       const view = { cooperative, pagos };
       const lines = voucherLines(view);
@@ -68,10 +62,10 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
         });
       } catch (error) {
         // The SMTP server's refusal names the recipient: scrubbed like every other logged error.
-        log.child({ reqId: requestId }).error({ error: loggableError(error), idTransaccion: trx.idTransaccion }, 'voucher e-mail failed');
-        return { ok: false, codigo: '502' };
+        log.child({ reqId: requestId }).error({ error: loggableError(error), idTransaccion }, 'voucher e-mail failed');
+        return refuse('502');
       }
-      await appendAudit(db, { kind: 'comprobante.enviado', rutMasked: maskRut(rut), requestId, detail: { idTransaccion: trx.idTransaccion, correo: maskEmail(correo) } });
+      await appendAudit(db, { kind: 'comprobante.enviado', rutMasked: maskRut(rut), requestId, detail: { idTransaccion, correo: maskEmail(correo) } });
       return { ok: true, descripcion: emailSentMessage(maskEmail(correo)) };
     },
   };

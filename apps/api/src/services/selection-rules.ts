@@ -4,6 +4,7 @@ import { applyGraceFilter, byAge, detallesOf, type DetalleCuota } from '@pago/do
 import { isOldestFirstPrefix, SAVINGS_MAX_EXCLUSIVE, SAVINGS_MIN } from '@pago/domain/selection';
 import type { InstalmentRow, ProductWithInstalments } from '../repositories/product-repository';
 import { promotionActive, toWireProduct } from './product-view';
+import { refuse, type Refusal } from './refusal';
 
 /** One line of a transaction, frozen at selection time: what will be paid, and against which row. */
 export interface FrozenItem {
@@ -14,7 +15,7 @@ export interface FrozenItem {
   fechaVencimiento: string | null;
 }
 
-export type SelectionOutcome = { ok: true; total: number; items: FrozenItem[] } | { ok: false; codigo: string };
+export type SelectionOutcome = { ok: true; total: number; items: FrozenItem[] } | Refusal;
 
 export interface SelectionContext {
   family: Family;
@@ -24,8 +25,6 @@ export interface SelectionContext {
   /** Every product of the family that belongs to the session's member, with its instalment rows. */
   owned: ProductWithInstalments[];
 }
-
-const refuse = (codigo: string): SelectionOutcome => ({ ok: false, codigo });
 
 /**
  * The server's own reading of a selection (call 3): every rule the browser applies is applied again here against

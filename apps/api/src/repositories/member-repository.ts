@@ -1,0 +1,85 @@
+import { eq, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client';
+import { accounts, authoriserEnrolments, coordinateCards, members } from '../db/schema';
+
+export type MemberRow = typeof members.$inferSelect;
+export type AccountRow = typeof accounts.$inferSelect;
+export type CoordinateCardRow = typeof coordinateCards.$inferSelect;
+
+/** A member's account and factors (at most one of each); a card or enrolment that is not there is null. */
+export interface AccountAndFactors {
+  account: Pick<AccountRow, 'id' | 'numeroCuenta'> | null;
+  card: { id: string; blockedAt: Date | null } | null;
+  enrolment: { id: string; blockedAt: Date | null } | null;
+}
+
+export async function findMemberByRut(db: DbOrTx, rut: string): Promise<MemberRow | null> {
+  const [row] = await db.select().from(members).where(eq(members.rut, rut));
+  return row ?? null;
+}
+
+export async function findMemberById(db: DbOrTx, id: string): Promise<MemberRow | null> {
+  const [row] = await db.select().from(members).where(eq(members.id, id));
+  return row ?? null;
+}
+
+/**
+ * The payer locked for a login. Only the failure count changes: 'no key update' lets other transactions' foreign-key
+ * checks on the member (a payment of the member's products, a selection, a challenge) through instead of deadlocking.
+ */
+export async function lockMemberByRut(tx: Tx, rut: string): Promise<MemberRow | null> {
+  const [row] = await tx.select().from(members).where(eq(members.rut, rut)).for('no key update');
+  return row ?? null;
+}
+
+export async function setPasswordFailures(tx: Tx, memberId: string, failures: number, blocked: boolean): Promise<void> {
+  await tx
+    .update(members)
+    .set({ passwordFailures: failures, passwordBlockedAt: blocked ? sql`now()` : null })
+    .where(eq(members.id, memberId));
+}
+
+/** A member has at most one account, one card and one enrolment: one row, each part null when absent. */
+export async function accountAndFactorsOf(db: DbOrTx, memberId: string): Promise<AccountAndFactors> {
+  const [row] = await db
+    .select({
+      account: { id: accounts.id, numeroCuenta: accounts.numeroCuenta },
+      // Each part carries its id: Drizzle reads a left-joined part whose columns are all null as absent.
+      card: { id: coordinateCards.id, blockedAt: coordinateCards.blockedAt },
+      enrolment: { id: authoriserEnrolments.id, blockedAt: authoriserEnrolments.blockedAt },
+    })
+    .from(members)
+    .leftJoin(accounts, eq(accounts.memberId, members.id))
+    .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
+    .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
+    .where(eq(members.id, memberId))
+    .limit(1);
+  return { account: row?.account ?? null, card: row?.card ?? null, enrolment: row?.enrolment ?? null };
+}
+
+export async function accountNumberOf(db: DbOrTx, accountId: string): Promise<string | null> {
+  const [row] = await db.select({ numeroCuenta: accounts.numeroCuenta }).from(accounts).where(eq(accounts.id, accountId));
+  return row?.numeroCuenta ?? null;
+}
+
+/** The account locked for a payment: first in the payment's lock order; only the balance changes ('no key update'). */
+export async function lockAccount(tx: Tx, id: string): Promise<AccountRow | null> {
+  const [row] = await tx.select().from(accounts).where(eq(accounts.id, id)).for('no key update');
+  return row ?? null;
+}
+
+export async function setAccountBalance(tx: Tx, id: string, saldo: number): Promise<void> {
+  await tx.update(accounts).set({ saldo }).where(eq(accounts.id, id));
+}
+
+export async function lockCoordinateCard(tx: Tx, memberId: string): Promise<CoordinateCardRow | null> {
+  const [row] = await tx.select().from(coordinateCards).where(eq(coordinateCards.memberId, memberId)).for('update');
+  return row ?? null;
+}
+
+export async function setCardFailures(tx: Tx, cardId: string, failures: number, blocked: boolean): Promise<void> {
+  await tx
+    .update(coordinateCards)
+    .set({ failures, blockedAt: blocked ? sql`now()` : null })
+    .where(eq(coordinateCards.id, cardId));
+}

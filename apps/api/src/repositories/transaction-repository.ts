@@ -1,0 +1,118 @@
+import type { Pago } from '@pago/domain/call-consultar-pago';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client';
+import { transactionItems, transactions, vouchers } from '../db/schema';
+
+export type TransactionRow = typeof transactions.$inferSelect;
+export type ItemRow = typeof transactionItems.$inferSelect;
+export type NewItem = Omit<typeof transactionItems.$inferInsert, 'idTransaccion'>;
+export type ClosedStatus = 'rejected' | 'cancelled' | 'expired';
+
+/** A pending transaction and its frozen items, written together in the caller's database transaction. */
+export async function createTransaction(tx: Tx, trx: Pick<typeof transactions.$inferInsert, 'idTransaccion' | 'sessionId' | 'memberId' | 'family' | 'total'>, items: NewItem[]): Promise<void> {
+  await tx.insert(transactions).values(trx);
+  await tx.insert(transactionItems).values(items.map((item) => ({ ...item, idTransaccion: trx.idTransaccion })));
+}
+
+/** The session's latest transaction (the one calls 4–6 act on), locked first in every payment's lock order. */
+export async function lockLatestOfSession(tx: Tx, sessionId: string): Promise<TransactionRow | null> {
+  const [row] = await tx.select().from(transactions).where(eq(transactions.sessionId, sessionId)).orderBy(desc(transactions.createdAt)).limit(1).for('update');
+  return row ?? null;
+}
+
+export async function lockOfSession(tx: Tx, idTransaccion: string, sessionId: string): Promise<TransactionRow | null> {
+  const [row] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.sessionId, sessionId)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function lockByHostTokenHash(tx: Tx, hostTokenHash: string): Promise<TransactionRow | null> {
+  const [row] = await tx.select().from(transactions).where(eq(transactions.hostTokenHash, hostTokenHash)).for('update');
+  return row ?? null;
+}
+
+export async function lockTransaction(tx: Tx, idTransaccion: string): Promise<TransactionRow | null> {
+  const [row] = await tx.select().from(transactions).where(eq(transactions.idTransaccion, idTransaccion)).for('update');
+  return row ?? null;
+}
+
+/** True while the login of this transaction is recent enough for a second factor (database time). */
+export async function loginIsFresh(db: DbOrTx, idTransaccion: string, minutes: number): Promise<boolean> {
+  const [row] = await db
+    .select({ fresh: sql<boolean>`coalesce(${transactions.loginAt} > now() - make_interval(mins => ${minutes}), false)` })
+    .from(transactions)
+    .where(eq(transactions.idTransaccion, idTransaccion));
+  return row?.fresh ?? false;
+}
+
+export async function recordLogin(tx: Tx, idTransaccion: string, payerRut: string, accountId: string): Promise<void> {
+  await tx
+    .update(transactions)
+    .set({ payerRut, accountId, loginAt: sql`now()`, medioPago: 'CUENTA VISTA', updatedAt: sql`now()` })
+    .where(eq(transactions.idTransaccion, idTransaccion));
+}
+
+export async function setHostToken(tx: Tx, idTransaccion: string, hostTokenHash: string): Promise<void> {
+  await tx.update(transactions).set({ hostTokenHash, medioPago: 'WEBPAY', updatedAt: sql`now()` }).where(eq(transactions.idTransaccion, idTransaccion));
+}
+
+/** Closes a transaction that is still pending; one that is not pending is left as it is. */
+export async function closeIfPending(db: DbOrTx, idTransaccion: string, status: ClosedStatus): Promise<void> {
+  await db
+    .update(transactions)
+    .set({ status, settledAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.status, 'pending')));
+}
+
+export async function markPaid(tx: Tx, idTransaccion: string, medioPago: string): Promise<void> {
+  await tx
+    .update(transactions)
+    .set({ status: 'paid', medioPago, settledAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.status, 'pending')));
+}
+
+export function itemsOf(db: DbOrTx, idTransaccion: string): Promise<ItemRow[]> {
+  return db
+    .select()
+    .from(transactionItems)
+    .where(eq(transactionItems.idTransaccion, idTransaccion))
+    .orderBy(asc(transactionItems.productId), asc(transactionItems.numeroCuota));
+}
+
+export async function settleItem(tx: Tx, itemId: string, outcome: { status: 'paid'; authorizationCode: string } | { status: 'rejected' }): Promise<void> {
+  await tx.update(transactionItems).set(outcome).where(eq(transactionItems.id, itemId));
+}
+
+export async function insertVoucher(tx: Tx, idTransaccion: string, pagos: Pago[]): Promise<void> {
+  await tx.insert(vouchers).values({ idTransaccion, payload: pagos });
+}
+
+/** The voucher written for a paid transaction. */
+export async function voucherOf(db: DbOrTx, idTransaccion: string): Promise<Pago[] | null> {
+  const [row] = await db.select({ payload: vouchers.payload }).from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
+  return row ? (row.payload as Pago[]) : null;
+}
+
+/** A transaction of this session only, with its voucher when it has one: anyone else's id is not found. */
+export async function ofSessionWithVoucher(db: DbOrTx, idTransaccion: string, sessionId: string): Promise<{ status: string; pagos: Pago[] | null } | null> {
+  const [row] = await db
+    .select({ status: transactions.status, payload: vouchers.payload })
+    .from(transactions)
+    .leftJoin(vouchers, eq(vouchers.idTransaccion, transactions.idTransaccion))
+    .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.sessionId, sessionId)));
+  return row ? { status: row.status, pagos: (row.payload as Pago[] | null) ?? null } : null;
+}
+
+/** The session's latest paid transaction (call 8 mails its voucher). */
+export async function latestPaidOfSession(db: DbOrTx, sessionId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ idTransaccion: transactions.idTransaccion })
+    .from(transactions)
+    .where(and(eq(transactions.sessionId, sessionId), eq(transactions.status, 'paid')))
+    .orderBy(desc(transactions.settledAt))
+    .limit(1);
+  return row?.idTransaccion ?? null;
+}

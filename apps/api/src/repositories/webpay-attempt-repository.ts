@@ -1,0 +1,56 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client';
+import { webpayAttempts, type WebpayStore } from '../db/schema';
+
+export type WebpayAttemptRow = typeof webpayAttempts.$inferSelect;
+export type AttemptOutcome = 'committed' | 'rejected' | 'cancelled' | 'expired' | 'refunded';
+
+export async function insertAttempt(tx: Tx, values: { token: string; idTransaccion: string; buyOrder: string; stores: WebpayStore[] }): Promise<void> {
+  await tx.insert(webpayAttempts).values(values);
+}
+
+/** The attempt Webpay's token or buy order names, locked (it is locked before its transaction, on every path). */
+export async function lockAttempt(tx: Tx, by: { token: string } | { buyOrder: string }): Promise<WebpayAttemptRow | null> {
+  const where = 'token' in by ? eq(webpayAttempts.token, by.token) : eq(webpayAttempts.buyOrder, by.buyOrder);
+  const [row] = await tx.select().from(webpayAttempts).where(where).for('update');
+  return row ?? null;
+}
+
+/**
+ * The oldest pending attempt older than the form's lifetime and not asked about in the last 30 s, locked. SKIP
+ * LOCKED lets every replica reconcile at once: each attempt is taken by one of them.
+ */
+export async function lockNextToReconcile(tx: Tx, settleAfterSeconds: number): Promise<WebpayAttemptRow | null> {
+  const [row] = await tx
+    .select()
+    .from(webpayAttempts)
+    .where(
+      and(
+        eq(webpayAttempts.status, 'pending'),
+        sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`,
+        sql`(${webpayAttempts.checkedAt} is null or ${webpayAttempts.checkedAt} < now() - make_interval(secs => 30))`,
+      ),
+    )
+    .orderBy(asc(webpayAttempts.createdAt))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return row ?? null;
+}
+
+export async function finishAttempt(tx: Tx, token: string, status: AttemptOutcome): Promise<void> {
+  await tx.update(webpayAttempts).set({ status, settledAt: sql`now()`, checkedAt: sql`now()` }).where(eq(webpayAttempts.token, token));
+}
+
+/** Webpay gave no answer about it: left pending, asked again later. */
+export async function markChecked(tx: Tx, token: string): Promise<void> {
+  await tx.update(webpayAttempts).set({ checkedAt: sql`now()` }).where(eq(webpayAttempts.token, token));
+}
+
+export async function countPendingOf(tx: Tx, idTransaccion: string): Promise<number> {
+  return tx.$count(webpayAttempts, and(eq(webpayAttempts.idTransaccion, idTransaccion), eq(webpayAttempts.status, 'pending')));
+}
+
+/** Pending attempts older than the form's lifetime: the reconciliation's backlog. */
+export function countOverdue(db: DbOrTx, settleAfterSeconds: number): Promise<number> {
+  return db.$count(webpayAttempts, and(eq(webpayAttempts.status, 'pending'), sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`));
+}

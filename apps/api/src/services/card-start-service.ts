@@ -1,0 +1,103 @@
+import { businessToday } from '@pago/domain/business-time';
+import type { Family } from '@pago/domain/families';
+import { debitCreditSwitchName, graceDaysName, toParameterMap, webPaySwitchName, type ParameterMap } from '@pago/domain/parameters';
+import { instalmentState, isPastGrace } from '@pago/domain/products';
+import { maskRut } from '@pago/domain/rut';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock';
+import type { Db } from '../db/client';
+import type { WebpayStore } from '../db/schema';
+import { appendAudit } from '../repositories/audit-repository';
+import { listParameters } from '../repositories/parameters-repository';
+import { productNumbers } from '../repositories/product-repository';
+import { itemsOf, lockByHostTokenHash, lockOfSession, setHostToken, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
+import { insertAttempt } from '../repositories/webpay-attempt-repository';
+import { isoToWire } from './product-view';
+import { refuse, type Refusal } from './refusal';
+import { hashToken, touchSession } from './session-service';
+import type { WebpayClient } from './webpay-client';
+
+export interface StoreRequest {
+  amount: number;
+  commerceCode: string;
+  transactionId: string;
+}
+
+type Store = Omit<WebpayStore, 'buyOrder'>;
+
+/** The stores of a transaction: one per product, by product number; commerce code chosen by pagoDebitoCredito{family}. */
+function storesOf(trx: TransactionRow, items: ItemRow[], numbers: Map<string, string>, p: Partial<ParameterMap>): Store[] {
+  const commerceCode = (p[debitCreditSwitchName(trx.family as Family)] === '1' ? p.pagoWPDebitoCredito : p.pagoWPDebito) ?? '';
+  const stores = new Map<string, Store>();
+  for (const item of items) {
+    const store = stores.get(item.productId) ?? { productId: item.productId, numeroProducto: numbers.get(item.productId) ?? '', amount: 0, commerceCode };
+    store.amount += item.monto;
+    stores.set(item.productId, store);
+  }
+  return [...stores.values()].sort((a, b) => a.numeroProducto.localeCompare(b.numeroProducto));
+}
+
+/** Spec §2/§4: the card method exists when pagoWebPay{family} is on, or every instalment paid is past grace. */
+function cardMethodAllowed(trx: TransactionRow, items: ItemRow[], p: Partial<ParameterMap>, today: string): boolean {
+  const family = trx.family as Family;
+  if (p[webPaySwitchName(family)] === '1') return true;
+  const grace = Number(p[graceDaysName(family)] ?? 0);
+  return items.length > 0 && items.every((i) => i.fechaVencimiento !== null && isPastGrace(instalmentState(isoToWire(i.fechaVencimiento), today), grace));
+}
+
+export interface CardStartOptions {
+  publicBaseUrl: string;
+}
+
+/** Calls 9 and 10: from the member's transaction to a Webpay Mall form, one store per product. */
+export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClient, options: CardStartOptions, log: FastifyBaseLogger) {
+  const returnUrl = `${options.publicBaseUrl}/api/pagoexpress/webpay/return`;
+  const params = async () => toParameterMap(await listParameters(db));
+
+  return {
+    /** Call 9: the member's session (Bearer) asks to pay its transaction by card; answers a payment-host token. */
+    async auth(sessionToken: string, idTransaccion: string, requestId: string): Promise<{ ok: true; token: string } | Refusal> {
+      const p = await params();
+      const session = await touchSession(db, sessionToken, null, Number(p.sessionTimeOut ?? 5));
+      if (!session) return refuse('476');
+      return db.transaction(async (tx) => {
+        const trx = await lockOfSession(tx, idTransaccion, session.id);
+        if (!trx) return refuse('515');
+        if (trx.status !== 'pending') return refuse('442');
+        if (!cardMethodAllowed(trx, await itemsOf(tx, trx.idTransaccion), p, businessToday(clock()))) return refuse('49010');
+        const token = randomBytes(32).toString('base64url');
+        await setHostToken(tx, trx.idTransaccion, hashToken(token));
+        await appendAudit(tx, { kind: 'webpay.auth', rutMasked: maskRut(session.rut), requestId, detail: { idTransaccion } });
+        return { ok: true as const, token };
+      });
+    },
+
+    /** Call 10: opens the Webpay Mall transaction; the stores must be the ones the frozen selection gives. */
+    async initMall(hostToken: string, transactionId: string, stores: StoreRequest[], requestId: string): Promise<{ ok: true; token: string; url: string } | Refusal> {
+      const p = await params();
+      return db.transaction(async (tx) => {
+        const trx = await lockByHostTokenHash(tx, hashToken(hostToken));
+        if (!trx || trx.idTransaccion !== transactionId) return refuse('515');
+        if (trx.status !== 'pending') return refuse('442');
+        const items = await itemsOf(tx, trx.idTransaccion);
+        const expected = storesOf(trx, items, await productNumbers(tx, [...new Set(items.map((i) => i.productId))]), p);
+        const same =
+          stores.length === expected.length &&
+          expected.every((e) => stores.some((s) => s.transactionId === e.numeroProducto && s.amount === e.amount && s.commerceCode === e.commerceCode));
+        if (!same) return refuse('463');
+        const buyOrder = `PO${randomBytes(8).toString('hex')}`;
+        const withOrders: WebpayStore[] = expected.map((s, i) => ({ ...s, buyOrder: `${buyOrder}-${i + 1}` }));
+        // Webpay sees our session's id (not its token): it comes back as TBK_ID_SESION and names nothing secret.
+        const created = await webpay.create(buyOrder, trx.sessionId, returnUrl, withOrders);
+        if (!created.ok) {
+          log.child({ reqId: requestId }).error({ idTransaccion: trx.idTransaccion, kind: created.kind, status: 'status' in created ? created.status : null }, 'webpay create failed');
+          return refuse(created.kind === 'unavailable' ? '503' : '502');
+        }
+        await insertAttempt(tx, { token: created.data.token, idTransaccion: trx.idTransaccion, buyOrder, stores: withOrders });
+        await appendAudit(tx, { kind: 'webpay.init', requestId, detail: { idTransaccion: trx.idTransaccion, buyOrder, tiendas: withOrders.length } });
+        return { ok: true as const, token: created.data.token, url: created.data.url };
+      });
+    },
+  };
+}
