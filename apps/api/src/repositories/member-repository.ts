@@ -83,3 +83,32 @@ export async function setCardFailures(tx: Tx, cardId: string, failures: number, 
     .set({ failures, blockedAt: blocked ? sql`now()` : null })
     .where(eq(coordinateCards.id, cardId));
 }
+
+/** The coordinate card of the member with this RUT (the sandbox shows demo cards). */
+export async function coordinateCardOfRut(db: DbOrTx, rut: string): Promise<Pick<CoordinateCardRow, 'cells' | 'blockedAt'> | null> {
+  const [row] = await db
+    .select({ cells: coordinateCards.cells, blockedAt: coordinateCards.blockedAt })
+    .from(coordinateCards)
+    .innerJoin(members, eq(members.id, coordinateCards.memberId))
+    .where(eq(members.rut, rut));
+  return row ?? null;
+}
+
+/** The nightly load's member, by RUT: inserted, or its name and e-mail updated. Answers its id. */
+export async function upsertMember(tx: Tx, values: { rut: string; name: string; email: string | null }): Promise<string> {
+  const [row] = await tx
+    .insert(members)
+    .values(values)
+    .onConflictDoUpdate({ target: members.rut, set: { name: values.name, email: values.email } })
+    .returning({ id: members.id });
+  return row!.id;
+}
+
+export async function ownerOfAccount(db: DbOrTx, numeroCuenta: string): Promise<string | null> {
+  const [row] = await db.select({ memberId: accounts.memberId }).from(accounts).where(eq(accounts.numeroCuenta, numeroCuenta));
+  return row?.memberId ?? null;
+}
+
+export async function upsertAccount(tx: Tx, values: { memberId: string; numeroCuenta: string; saldo: number }): Promise<void> {
+  await tx.insert(accounts).values(values).onConflictDoUpdate({ target: accounts.numeroCuenta, set: { saldo: values.saldo } });
+}

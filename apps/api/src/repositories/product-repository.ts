@@ -110,3 +110,28 @@ export async function applyToProduct(tx: Tx, id: string, change: { debt?: number
     })
     .where(eq(products.id, id));
 }
+
+export async function productByNumber(db: DbOrTx, numeroProducto: string): Promise<Pick<ProductRow, 'memberId' | 'family'> | null> {
+  const [row] = await db.select({ memberId: products.memberId, family: products.family }).from(products).where(eq(products.numeroProducto, numeroProducto));
+  return row ?? null;
+}
+
+/** The nightly load's product, by number: inserted, or everything but its owner, number and family updated. */
+export async function upsertProduct(tx: Tx, values: Omit<typeof products.$inferInsert, 'id' | 'createdAt'>): Promise<string> {
+  const { memberId: _member, numeroProducto: _number, family: _family, ...updatable } = values;
+  const [row] = await tx.insert(products).values(values).onConflictDoUpdate({ target: products.numeroProducto, set: updatable }).returning({ id: products.id });
+  return row!.id;
+}
+
+/** The nightly load's instalment, by product and number; one with nothing pending is paid (since its first load). */
+export async function upsertInstalment(tx: Tx, values: Omit<typeof instalments.$inferInsert, 'id' | 'paidAt'>): Promise<void> {
+  const { productId: _product, numeroCuota: _number, ...updatable } = values;
+  const paid = values.montoPendiente === 0;
+  await tx
+    .insert(instalments)
+    .values({ ...values, paidAt: paid ? sql`now()` : null })
+    .onConflictDoUpdate({
+      target: [instalments.productId, instalments.numeroCuota],
+      set: { ...updatable, paidAt: paid ? sql`coalesce(${instalments.paidAt}, now())` : null },
+    });
+}

@@ -1,13 +1,13 @@
 import { familySchema } from '@pago/domain/wire-schemas';
 import { isWireDate } from '@pago/domain/dates';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { accounts, instalments, members, products } from '../db/schema';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
+import * as members from '../repositories/member-repository';
+import * as products from '../repositories/product-repository';
 
 // The money columns are PostgreSQL integers: a larger amount must be refused here, as a row's own fault, and not
 // reach the database.
@@ -88,26 +88,18 @@ export function createImportService(db: Db) {
   async function upsert(member: ImportedMember): Promise<void> {
     const rut = canonicalRut(member.rut)!;
     await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(members)
-        .values({ rut, name: member.nombre, email: member.correo ?? null })
-        .onConflictDoUpdate({ target: members.rut, set: { name: member.nombre, email: member.correo ?? null } })
-        .returning({ id: members.id });
-      const memberId = row!.id;
+      const memberId = await members.upsertMember(tx, { rut, name: member.nombre, email: member.correo ?? null });
       if (member.cuenta) {
-        const [owner] = await tx.select({ memberId: accounts.memberId }).from(accounts).where(eq(accounts.numeroCuenta, member.cuenta.numeroCuenta));
-        if (owner && owner.memberId !== memberId) throw new RowRefused(`la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`);
-        await tx
-          .insert(accounts)
-          .values({ memberId, numeroCuenta: member.cuenta.numeroCuenta, saldo: member.cuenta.saldo })
-          .onConflictDoUpdate({ target: accounts.numeroCuenta, set: { saldo: member.cuenta.saldo } });
+        const owner = await members.ownerOfAccount(tx, member.cuenta.numeroCuenta);
+        if (owner && owner !== memberId) throw new RowRefused(`la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`);
+        await members.upsertAccount(tx, { memberId, numeroCuenta: member.cuenta.numeroCuenta, saldo: member.cuenta.saldo });
       }
       for (const p of member.productos) {
-        const [existing] = await tx.select({ memberId: products.memberId, family: products.family }).from(products).where(eq(products.numeroProducto, p.numeroProducto));
+        const existing = await products.productByNumber(tx, p.numeroProducto);
         if (existing && (existing.memberId !== memberId || existing.family !== p.familia)) {
           throw new RowRefused(`el producto ${p.numeroProducto} pertenece a otro socio o familia`);
         }
-        const values = {
+        const productId = await products.upsertProduct(tx, {
           memberId,
           family: p.familia,
           numeroProducto: p.numeroProducto,
@@ -120,38 +112,17 @@ export function createImportService(db: Db) {
           cupoTotal: p.cupoTotal,
           numeroCuotasPactadas: p.numeroCuotasPactadas,
           saldo: p.saldo,
-        };
-        const { memberId: _m, numeroProducto: _n, family: _f, ...updatable } = values;
-        const [prod] = await tx
-          .insert(products)
-          .values(values)
-          .onConflictDoUpdate({ target: products.numeroProducto, set: updatable })
-          .returning({ id: products.id });
+        });
         for (const c of p.cuotas) {
-          const pendiente = c.montoPendiente ?? c.monto;
-          await tx
-            .insert(instalments)
-            .values({
-              productId: prod!.id,
-              numeroCuota: c.numeroCuota,
-              montoOriginal: c.monto,
-              montoPendiente: pendiente,
-              pagoMinimo: c.pagoMinimo ?? c.monto,
-              fechaVencimiento: toIso(c.fechaVencimiento),
-              medioPago: c.medioPago ?? null,
-              paidAt: pendiente === 0 ? sql`now()` : null,
-            })
-            .onConflictDoUpdate({
-              target: [instalments.productId, instalments.numeroCuota],
-              set: {
-                montoOriginal: c.monto,
-                montoPendiente: pendiente,
-                pagoMinimo: c.pagoMinimo ?? c.monto,
-                fechaVencimiento: toIso(c.fechaVencimiento),
-                medioPago: c.medioPago ?? null,
-                paidAt: pendiente === 0 ? sql`coalesce(${instalments.paidAt}, now())` : null,
-              },
-            });
+          await products.upsertInstalment(tx, {
+            productId,
+            numeroCuota: c.numeroCuota,
+            montoOriginal: c.monto,
+            montoPendiente: c.montoPendiente ?? c.monto,
+            pagoMinimo: c.pagoMinimo ?? c.monto,
+            fechaVencimiento: toIso(c.fechaVencimiento),
+            medioPago: c.medioPago ?? null,
+          });
         }
       }
     });

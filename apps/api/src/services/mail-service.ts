@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Db } from '../db/client';
-import { outbox } from '../db/schema';
+import { insertMail } from '../repositories/outbox-repository';
 
 export interface Mail {
   to: string;
@@ -30,7 +30,7 @@ export function createMailer(db: Db, options: { smtpUrl?: string | undefined; fr
   return {
     kind: 'outbox',
     async send(mail) {
-      await db.insert(outbox).values({
+      await insertMail(db, {
         to: mail.to,
         subject: mail.subject,
         text: mail.text,

@@ -1,13 +1,12 @@
 import { formatClp } from '@pago/domain/money';
 import { canonicalRut, formatRut } from '@pago/domain/rut';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-card';
 import { DEMO_MEMBERS } from '../../db/demo-data';
-import { coordinateCards, members, outbox } from '../../db/schema';
-import { desc } from 'drizzle-orm';
+import { coordinateCardOfRut } from '../../repositories/member-repository';
+import { latestMails, mailById } from '../../repositories/outbox-repository';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -104,13 +103,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
 
   r.get('/sandbox/coordinates', { schema: { querystring: z.object({ rut: z.string().max(16) }) } }, async (request, reply) => {
     const rut = canonicalRut(request.query.rut);
-    const [card] = rut
-      ? await app.database.db
-          .select({ cells: coordinateCards.cells, blockedAt: coordinateCards.blockedAt })
-          .from(coordinateCards)
-          .innerJoin(members, eq(members.id, coordinateCards.memberId))
-          .where(eq(members.rut, rut))
-      : [];
+    const card = rut ? await coordinateCardOfRut(app.database.db, rut) : null;
     if (!rut || !card) return page(reply.code(404), 'Tarjeta de coordenadas', '<h1>Tarjeta de coordenadas</h1><p>Este RUT no tiene tarjeta de coordenadas.</p>');
     const header = `<div class="h"></div>${COORDINATE_COLUMNS.map((c) => `<div class="h">${c}</div>`).join('')}`;
     const rows = COORDINATE_ROWS.map((row) => `<div class="h">${row}</div>${COORDINATE_COLUMNS.map((c) => `<div>${escape(card.cells[`${c}${row}`] ?? '')}</div>`).join('')}`).join('');
@@ -123,7 +116,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.get('/sandbox/outbox', async (_request, reply) => {
-    const mails = await app.database.db.select().from(outbox).orderBy(desc(outbox.createdAt)).limit(50);
+    const mails = await latestMails(app.database.db, 50);
     const items = mails
       .map(
         (m) =>
@@ -145,7 +138,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     '/sandbox/outbox/:id/attachments/:index',
     { schema: { params: z.object({ id: z.uuid(), index: z.coerce.number().int().min(0).max(20) }) } },
     async (request, reply) => {
-      const [mail] = await app.database.db.select().from(outbox).where(eq(outbox.id, request.params.id));
+      const mail = await mailById(app.database.db, request.params.id);
       const attachment = mail?.attachments[request.params.index];
       if (!attachment) return reply.code(404).send({ error: 'not found' });
       return reply
