@@ -1,9 +1,9 @@
-import { toDayNumber, toWireDate } from '@pago/domain/dates';
+import { toWireDate } from '@pago/domain/dates';
 import { instalmentState } from '@pago/domain/products';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ListedProduct } from '../repositories/product-repository';
-import { isoDayNumber, isoToWire, toWireProduct } from './product-view';
+import { isoToWire, toWireProduct } from './product-view';
 
 /** Any calendar date the wire format can carry, as PostgreSQL writes a `date`: yyyy-mm-dd, the year in four digits. */
 const isoDates = fc
@@ -41,19 +41,6 @@ const credit = (fechasVencimiento: string[]): ListedProduct => ({
   })),
 });
 
-describe('isoDayNumber', () => {
-  it('counts the days of a database date as toDayNumber counts its wire form, years 1–99 included', () => {
-    fc.assert(
-      fc.property(isoDates, (iso) => {
-        expect(isoDayNumber(iso)).toBe(toDayNumber(isoToWire(iso)));
-      }),
-      { numRuns: 2000 },
-    );
-    expect(isoDayNumber('1970-01-01')).toBe(0);
-    expect(isoDayNumber('0050-03-01')).toBe(toDayNumber('00500301'));
-    expect(isoDayNumber('2028-02-29') - isoDayNumber('2028-02-28')).toBe(1);
-  });
-});
 
 describe('toWireProduct', () => {
   it('gives every instalment the overdue state instalmentState gives it on the business day', () => {

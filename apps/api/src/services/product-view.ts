@@ -1,21 +1,9 @@
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
-import { dayNumberOf, toDayNumber } from '@pago/domain/dates';
+import { toDayNumber } from '@pago/domain/dates';
 import { overdueState, type DetalleCuota, type Producto } from '@pago/domain/products';
 import type { ListedInstalmentRow, ListedProduct } from '../repositories/product-repository';
 
 export const isoToWire = (iso: string) => iso.replaceAll('-', '');
-
-/**
- * Days since 1970-01-01 of a date as PostgreSQL writes a `date` (yyyy-mm-dd), as `toDayNumber` counts them. The list
- * works this out for every instalment it shows: parsing each date (and today's, again) through the wire format's
- * checks and a Date object was about 4% of the API's CPU per listing of a 48-instalment credit (docs/PERFORMANCE.md).
- * Anything but four digits of a year from 1 on, in ten characters, takes the checked way and its RangeError.
- */
-export function isoDayNumber(iso: string): number {
-  const year = Number(iso.slice(0, 4));
-  if (!(year >= 1) || iso.length !== 10) return toDayNumber(isoToWire(iso));
-  return dayNumberOf(year, Number(iso.slice(5, 7)), Number(iso.slice(8, 10)));
-}
 
 /** Credits and CP show what is still owed; a card shows its statement even when nothing is billed. */
 export function payableInstalments<Row extends Pick<ListedInstalmentRow, 'montoPendiente'>>(family: Family, rows: Row[]): Row[] {
@@ -24,14 +12,14 @@ export function payableInstalments<Row extends Pick<ListedInstalmentRow, 'montoP
   return rows.filter((r) => r.montoPendiente > 0);
 }
 
-/** An instalment as the list answers it, on the business day numbered `todayDay` (see `isoDayNumber`). */
+/** An instalment as the list answers it, on the business day numbered `todayDay` (days since 1970-01-01). */
 function toDetalle(row: ListedInstalmentRow, todayDay: number): DetalleCuota {
   return {
     numeroCuota: row.numeroCuota,
     montoPendiente: row.montoPendiente,
     pagoMinimo: Math.min(row.pagoMinimo, row.montoPendiente),
     fechaVencimiento: isoToWire(row.fechaVencimiento),
-    ...overdueState(todayDay - isoDayNumber(row.fechaVencimiento)),
+    ...overdueState(todayDay - toDayNumber(isoToWire(row.fechaVencimiento))),
     medioPago: row.medioPago ?? '',
   };
 }
