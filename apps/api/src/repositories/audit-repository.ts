@@ -1,3 +1,4 @@
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { auditLog } from '../db/schema';
 
@@ -28,4 +29,19 @@ export async function appendAudit(db: DbOrTx, event: AuditEvent): Promise<void> 
     requestId: event.requestId ?? null,
     detail: storable(event.detail ?? {}) as Record<string, unknown>,
   });
+}
+
+/** The latest audit lines, newest first, optionally of one kind. */
+export function latestAudit(db: DbOrTx, kind: string | undefined, limit: number) {
+  return db
+    .select()
+    .from(auditLog)
+    .where(kind ? eq(auditLog.kind, kind) : undefined)
+    .orderBy(desc(auditLog.id))
+    .limit(limit);
+}
+
+/** Every audit line that names a transaction, oldest first. */
+export function auditOfTransaction(db: DbOrTx, idTransaccion: string) {
+  return db.select().from(auditLog).where(sql`${auditLog.detail}->>'idTransaccion' = ${idTransaccion}`).orderBy(asc(auditLog.at));
 }

@@ -69,3 +69,12 @@ export async function decidePush(db: DbOrTx, rut: string, id: string, approve: b
     .returning({ id: authorizations.id });
   return rows.length === 1;
 }
+
+/** A transaction's challenges and pushes, oldest first, without their cells. */
+export function authorizationsOf(db: DbOrTx, idTransaccion: string) {
+  return db
+    .select({ factor: authorizations.factor, status: authorizations.status, createdAt: authorizations.createdAt, decidedAt: authorizations.decidedAt })
+    .from(authorizations)
+    .where(eq(authorizations.idTransaccion, idTransaccion))
+    .orderBy(asc(authorizations.createdAt));
+}

@@ -112,3 +112,9 @@ export async function ownerOfAccount(db: DbOrTx, numeroCuenta: string): Promise<
 export async function upsertAccount(tx: Tx, values: { memberId: string; numeroCuenta: string; saldo: number }): Promise<void> {
   await tx.insert(accounts).values(values).onConflictDoUpdate({ target: accounts.numeroCuenta, set: { saldo: values.saldo } });
 }
+
+/** Clears a card's failures and block; false when the member has no card. */
+export async function unblockCardOf(tx: Tx, memberId: string): Promise<boolean> {
+  const rows = await tx.update(coordinateCards).set({ failures: 0, blockedAt: null }).where(eq(coordinateCards.memberId, memberId)).returning({ id: coordinateCards.id });
+  return rows.length > 0;
+}

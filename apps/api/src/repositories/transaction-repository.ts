@@ -86,6 +86,16 @@ export async function settleItem(tx: Tx, itemId: string, outcome: { status: 'pai
   await tx.update(transactionItems).set(outcome).where(eq(transactionItems.id, itemId));
 }
 
+export async function findTransaction(db: DbOrTx, idTransaccion: string): Promise<TransactionRow | null> {
+  const [row] = await db.select().from(transactions).where(eq(transactions.idTransaccion, idTransaccion));
+  return row ?? null;
+}
+
+export async function voucherRowOf(db: DbOrTx, idTransaccion: string): Promise<{ payload: unknown; createdAt: Date } | null> {
+  const [row] = await db.select({ payload: vouchers.payload, createdAt: vouchers.createdAt }).from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
+  return row ?? null;
+}
+
 export async function insertVoucher(tx: Tx, idTransaccion: string, pagos: Pago[]): Promise<void> {
   await tx.insert(vouchers).values({ idTransaccion, payload: pagos });
 }

@@ -54,3 +54,11 @@ export async function countPendingOf(tx: Tx, idTransaccion: string): Promise<num
 export function countOverdue(db: DbOrTx, settleAfterSeconds: number): Promise<number> {
   return db.$count(webpayAttempts, and(eq(webpayAttempts.status, 'pending'), sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`));
 }
+
+export function attemptsOf(db: DbOrTx, idTransaccion: string) {
+  return db
+    .select({ buyOrder: webpayAttempts.buyOrder, status: webpayAttempts.status, stores: webpayAttempts.stores, createdAt: webpayAttempts.createdAt, settledAt: webpayAttempts.settledAt })
+    .from(webpayAttempts)
+    .where(eq(webpayAttempts.idTransaccion, idTransaccion))
+    .orderBy(asc(webpayAttempts.createdAt));
+}
