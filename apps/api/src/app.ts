@@ -136,12 +136,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer,
   });
   if (options.logger) {
-    // The request line's fields are fixed by the serializers (method, the URL as loggableUrl leaves it, addresses,
-    // status, time): none can hold what LOG_REDACT_PATHS censors, so it skips the redaction pass, which was more than
-    // half of the line's cost (docs/PERFORMANCE.md). Anything else logged goes through the redacting logger.
-    const requestLines = app.log.child({}, { redact: { paths: [] } });
     app.addHook('onResponse', (request, reply, done) => {
-      requestLines.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+      request.log.info({ res: reply, req: request, responseTime: reply.elapsedTime }, 'request completed');
       done();
     });
   }
