@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { authorizations, members } from '../db/schema';
 
@@ -22,16 +22,25 @@ export async function insertAuthorization(
   await tx.insert(authorizations).values({ ...row, expiresAt: sql`now() + make_interval(secs => ${validSeconds})` });
 }
 
-/** The transaction's latest challenge or push, locked, and whether it has expired (database time). */
-export async function lockLatestOfTransaction(tx: Tx, idTransaccion: string): Promise<{ auth: AuthorizationRow; expired: boolean } | null> {
+/** The transaction's latest challenge or push, locked, whether it has expired and the seconds it has left (database time). */
+export async function lockLatestOfTransaction(tx: Tx, idTransaccion: string): Promise<{ auth: AuthorizationRow; expired: boolean; secondsLeft: number } | null> {
   const [row] = await tx
-    .select({ auth: authorizations, expired: sql<boolean>`${authorizations.expiresAt} < now()` })
+    .select({
+      auth: authorizations,
+      expired: sql<boolean>`${authorizations.expiresAt} < now()`,
+      secondsLeft: sql<number>`greatest(0, ceil(extract(epoch from ${authorizations.expiresAt} - now())))::int`,
+    })
     .from(authorizations)
     .where(eq(authorizations.idTransaccion, idTransaccion))
     .orderBy(desc(authorizations.createdAt))
     .limit(1)
     .for('update');
   return row ?? null;
+}
+
+/** How many coordinate challenges (factor 1) the transaction was given since `since` (its login). */
+export function countChallengesSince(tx: Tx, idTransaccion: string, since: Date): Promise<number> {
+  return tx.$count(authorizations, and(eq(authorizations.idTransaccion, idTransaccion), eq(authorizations.factor, 1), gte(authorizations.createdAt, since)));
 }
 
 export async function decideAuthorization(tx: Tx, id: string, status: AuthorizationOutcome): Promise<void> {

@@ -7,7 +7,7 @@ import { toParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, joinRut, maskRut } from '@pago/domain/rut';
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../clock';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import * as authorizations from '../repositories/authorization-repository';
 import * as members from '../repositories/member-repository';
@@ -21,6 +21,8 @@ import { touchSession, type SessionRow } from './session-service';
 export const MAX_PASSWORD_FAILURES = 3;
 /** Consecutive wrong coordinate answers that block the card (5203017). */
 export const MAX_COORDINATE_FAILURES = 3;
+/** Coordinate challenges one login may be given; the next call 5 asks for the password again (440). */
+export const MAX_CHALLENGES_PER_LOGIN = 3;
 /** After the password, the second factor must be asked for within this time (else 440). */
 const LOGIN_VALIDITY_MINUTES = 5;
 
@@ -102,8 +104,13 @@ export function createOwnAccountService(db: Db, clock: Clock) {
       });
     },
 
-    /** Call 5: a coordinate challenge of three distinct cells (factor 1) or a push to the authoriser (factor 2). */
-    async authorize(request: AutorizarRequest['autorizarPagoProductoCVRequest']): Promise<AuthorizeResult> {
+    /**
+     * Call 5: a coordinate challenge of three distinct cells (factor 1) or a push to the authoriser (factor 2). Within
+     * a login the same challenge is answered again until it is answered or expires, at most MAX_CHALLENGES_PER_LOGIN
+     * are issued, and one left unanswered (expired or superseded) counts as a wrong answer: the cells asked cannot be
+     * re-rolled until only known ones come up.
+     */
+    async authorize(request: AutorizarRequest['autorizarPagoProductoCVRequest'], requestId: string): Promise<AuthorizeResult> {
       const s = await session(request.token, canonicalRut(request.rut));
       if (!s) return refuse('476');
       const payerRut = canonicalRut(request.rutPago);
@@ -117,12 +124,24 @@ export function createOwnAccountService(db: Db, clock: Clock) {
         const payer = await members.findMemberByRut(tx, payerRut);
         if (numeroCuenta === null || !payer) return refuse('440');
 
+        const latest = await authorizations.lockLatestOfTransaction(tx, trx.idTransaccion);
+        const open = latest?.auth.status === 'pending' ? latest : null;
+        const sameLogin = open !== null && open.auth.createdAt >= trx.loginAt;
+        if (request.factor === 1 && open?.auth.factor === 1 && !open.expired && sameLogin) {
+          return { ok: true as const, numeroCuenta, desafio: open.auth.cells ?? [], vigencia: open.secondsLeft };
+        }
         // A new request supersedes any earlier one of this transaction, also when it is refused.
-        await authorizations.supersedePending(tx, trx.idTransaccion);
+        if (open) {
+          await authorizations.decideAuthorization(tx, open.auth.id, 'expired');
+          if (open.auth.factor === 1) await countCoordinateFailure(tx, open.auth.memberId, payerRut, requestId, 'sin respuesta');
+        }
         const { card, enrolment } = await members.accountAndFactorsOf(tx, payer.id);
         if (request.factor === 1) {
           if (!card) return refuse('5203002');
-          if (card.blockedAt) return refuse('45203017');
+          // Read again: the unanswered challenge just counted may have blocked it.
+          const locked = await members.lockCoordinateCard(tx, payer.id);
+          if (!locked || locked.blockedAt) return refuse('45203017');
+          if ((await authorizations.countChallengesSince(tx, trx.idTransaccion, trx.loginAt)) >= MAX_CHALLENGES_PER_LOGIN) return refuse('440');
           const cells = pickCells(CHALLENGE_CELLS);
           await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 1, cells, amount: trx.total, validSeconds: AUTHORISATION_SECONDS });
           return { ok: true as const, numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
@@ -163,6 +182,7 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           const { auth, expired } = latest;
           if (auth.status === 'pending' && expired) {
             await authorizations.decideAuthorization(tx, auth.id, 'expired');
+            if (factor === 1 && (await countCoordinateFailure(tx, auth.memberId, payerRut, requestId, 'vencido'))) return refuse('5203017');
             return refuse('999');
           }
           if (factor === 1) {
@@ -176,10 +196,7 @@ export function createOwnAccountService(db: Db, clock: Clock) {
             // One answer per challenge: a wrong one spends it, and the member asks for new cells.
             await authorizations.decideAuthorization(tx, auth.id, matches ? 'used' : 'expired');
             if (!matches) {
-              const failures = card.failures + 1;
-              const blocked = failures >= MAX_COORDINATE_FAILURES;
-              await members.setCardFailures(tx, card.id, failures, blocked);
-              await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
+              const blocked = await countCoordinateFailure(tx, auth.memberId, payerRut, requestId, 'incorrecto');
               return refuse(blocked ? '5203017' : '5203007');
             }
             if (card.failures !== 0) await members.setCardFailures(tx, card.id, 0, false);
@@ -203,6 +220,20 @@ export function createOwnAccountService(db: Db, clock: Clock) {
       }
     },
   };
+}
+
+/**
+ * One more wrong answer on the payer's coordinate card (locked here, after the transaction and its challenge): a
+ * wrong value, or a challenge left unanswered. True when this one blocks the card.
+ */
+async function countCoordinateFailure(tx: Tx, memberId: string, payerRut: string, requestId: string, motivo: string): Promise<boolean> {
+  const card = await members.lockCoordinateCard(tx, memberId);
+  if (!card || card.blockedAt) return false;
+  const failures = card.failures + 1;
+  const blocked = failures >= MAX_COORDINATE_FAILURES;
+  await members.setCardFailures(tx, card.id, failures, blocked);
+  await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, motivo } });
+  return blocked;
 }
 
 /** A hash that cannot be read (not argon2's format) matches no password. */

@@ -342,7 +342,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(row!.failures).toBe(0);
   });
 
-  it('lets a new call 5 supersede the earlier challenge, also when the new one is refused', async () => {
+  it('answers the same challenge to a second call 5, and lets a refused request for the other factor supersede it', async () => {
     const [member] = await t.database.db.select({ id: members.id }).from(members).where(eq(members.rut, '11111111-1'));
     const { token, idTransaccion } = await prepare('11111111-1', '520011223344', 1);
     const statuses = async () =>
@@ -351,10 +351,10 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
       );
     await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1);
     await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1);
-    expect(await statuses()).toEqual(['expired', 'pending']);
+    expect(await statuses()).toEqual(['pending']);
     await t.database.db.update(authoriserEnrolments).set({ blockedAt: sql`now()` }).where(eq(authoriserEnrolments.memberId, member!.id));
     expect(errorCode(await postAutorizar(t.app, token, '11111111-1', '11111111-1', 2), AUZ)).toBe('7');
-    expect(await statuses()).toEqual(['expired', 'expired']);
+    expect(await statuses()).toEqual(['expired']);
     await t.database.db.update(authoriserEnrolments).set({ blockedAt: null }).where(eq(authoriserEnrolments.memberId, member!.id));
   });
 

@@ -66,7 +66,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
     AUTORIZAR_PATH,
     { schema: { body: autorizarRequestSchema }, config: { responseName: AUTORIZAR_RESPONSE }, preHandler: perIp('autorizar', loginPerIp) },
     async (request) => {
-      const result = await app.services.ownAccount.authorize(request.body.autorizarPagoProductoCVRequest);
+      const result = await app.services.ownAccount.authorize(request.body.autorizarPagoProductoCVRequest, request.id);
       if (!result.ok) return envelopeFor(AUTORIZAR_RESPONSE, result.codigo, app.config.productSlug);
       return {
         [AUTORIZAR_RESPONSE]: {
