@@ -1,5 +1,5 @@
-// Helpers of the API benchmark (bench/run.mjs): processes, the benchmark's own PostgreSQL database, its members,
-// captchas solved ahead of the timed part, and the calls a member's browser makes.
+// Helpers of the API benchmark (bench/run.mjs, bench/login-burst.mjs): processes, the benchmark's own PostgreSQL
+// database, its members, captchas solved ahead of the timed part, and the CPU each process used.
 
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
@@ -195,7 +195,7 @@ function businessNoon() {
  * The API's environment under a benchmark: production as deployed, with the sandbox's demo seed and the business
  * clock pinned at noon so the opening hours never refuse a selection.
  */
-export function apiEnvironment({ port, databaseUrl, logLevel }) {
+export function apiEnvironment({ port, databaseUrl, logLevel, webpayUrl = 'http://127.0.0.1:9' }) {
   return {
     NODE_ENV: 'production',
     SANDBOX: '1',
@@ -213,7 +213,7 @@ export function apiEnvironment({ port, databaseUrl, logLevel }) {
     ALTCHA_COUNTER_MAX: '50',
     WEBPAY_COMMERCE_CODE: '597055555535',
     WEBPAY_API_KEY: '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C',
-    WEBPAY_BASE_URL: 'http://127.0.0.1:9',
+    WEBPAY_BASE_URL: webpayUrl,
     // The load comes from one address: the per-address and per-RUT limits would answer 429 to it.
     RATE_LIMIT_LISTAR_PER_IP: '100000000',
     RATE_LIMIT_LISTAR_PER_RUT: '100000000',
@@ -314,4 +314,53 @@ export function cpuSampler(groups) {
       return totals;
     },
   };
+}
+
+/** The peak hour's rates each flow must carry, per second: the demand model of docs/PERFORMANCE.md. */
+export const PEAK_PER_SECOND = { parametros: 28.1, listar: 18.8, payment: 5.6, card: 3.8 };
+
+/** What each flow is, and the unit its capacity is counted in. */
+export const FLOWS = {
+  parametros: { title: 'parameters (call 1)', unit: 'req/s' },
+  listar: { title: 'listing (call 2, captcha)', unit: 'req/s' },
+  payment: { title: 'own-account payment (calls 3–7)', unit: 'payments/s' },
+  card: { title: 'card payment (calls 3, 9, 10, Webpay, return, 7)', unit: 'payments/s' },
+};
+
+/** The middle value, or the mean of the two middle ones for an even count. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * Call 2 once for each member, before a payments' run: its session and its credit's pending instalments, oldest
+ * first, which bench/load.mjs then pays. A member whose listing is refused is left out.
+ */
+export async function openSessions(baseUrl, ruts, captchas, connections = 10) {
+  const queue = ruts.map((rut, i) => [rut, captchas[i]]);
+  const sessions = [];
+  const open = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [rut, captcha] = next;
+      const res = await fetch(`${baseUrl}/prod/producto/listar`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: captcha },
+        body: JSON.stringify({ listarDetalleProductosRequest: { userId: rut, canalLlamada: 'PGEX', rut } }),
+      });
+      const answer = res.ok ? (await res.json()).listarDetalleProductosResponse : undefined;
+      const product = answer?.listaProductos?.find((p) => p.tipoFamiliaProducto === 'PC');
+      const pending = [product?.listaDetalleProductos ?? []]
+        .flat()
+        .filter((d) => d.montoPendiente > 0)
+        .map(({ numeroCuota, montoPendiente, fechaVencimiento }) => ({ numeroCuota, montoPendiente, fechaVencimiento }));
+      if (answer?.token && pending.length) {
+        const { numeroProducto, nombreFamiliaProducto } = product;
+        sessions.push({ rut, token: answer.token, product: { numeroProducto, nombreFamiliaProducto }, pending });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, open));
+  return sessions;
 }

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Two builds' bench/run.mjs summaries side by side, as the table of docs/PERFORMANCE.md: each flow's capacity before
+// and after, their ratio (target ≥ 75%), the after build's p99 at 70% (target < 100 ms), its non-2xx answers and its
+// headroom over the peak hour of the demand model. Exits 1 when a target is missed.
+//
+//   node bench/compare.mjs <before summary.json> <after summary.json>
+
+import { readFileSync } from 'node:fs';
+import { FLOWS, PEAK_PER_SECOND } from './lib.mjs';
+
+const [beforeFile, afterFile] = process.argv.slice(2);
+if (!beforeFile || !afterFile) {
+  console.error('usage: node bench/compare.mjs <before summary.json> <after summary.json>');
+  process.exit(2);
+}
+const before = JSON.parse(readFileSync(beforeFile, 'utf8'));
+const after = JSON.parse(readFileSync(afterFile, 'utf8'));
+const RATIO_TARGET = 0.75;
+const P99_TARGET_MS = 100;
+
+let missed = false;
+const verdict = (ok) => {
+  missed ||= !ok;
+  return ok ? 'ok' : '**missed**';
+};
+
+console.log(`before: ${before.apiServer} (${before.date}); after: ${after.apiServer} (${after.date})\n`);
+console.log('| flow | capacity before | capacity after | after/before (target ≥ 75%) | p99 at 70% after (target < 100 ms) | non-2xx | headroom after (capacity / peak) |');
+console.log('|---|---|---|---|---|---|---|');
+for (const [flow, { title, unit }] of Object.entries(FLOWS)) {
+  const [b, a] = [before.results[flow], after.results[flow]];
+  if (!b || !a) continue;
+  const digits = unit === 'payments/s' ? 1 : 0;
+  const ratio = a.capacity / b.capacity;
+  console.log(
+    `| ${title} | ${b.capacity.toFixed(digits)} ${unit} | ${a.capacity.toFixed(digits)} ${unit} | ${(ratio * 100).toFixed(0)}% ${verdict(ratio >= RATIO_TARGET)} | ` +
+      `${a.p99} ms ${verdict(a.p99 < P99_TARGET_MS)} | ${a.non2xx} ${verdict(a.clean)} | ${(a.capacity / PEAK_PER_SECOND[flow]).toFixed(1)}× |`,
+  );
+}
+if (missed) process.exitCode = 1;
