@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: each flow's capacity, then its latency at a constant 70% of that capacity (docs/PERFORMANCE.md,
-// decisions 012, 013 and 016). Targets: p99 < 100 ms at 70%, and no answer but the expected one (2xx; the Webpay
+// decisions 012, 013 and 017). Targets: p99 < 100 ms at 70%, and no answer but the expected one (2xx; the Webpay
 // return's 303). Capacity is judged against another build with bench/compare.mjs.
 //
 // The API (PERF_API_SERVER, default this tree's apps/api/dist/server.js), the Webpay simulator (PERF_WEBPAY_SIM,
