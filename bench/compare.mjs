@@ -37,4 +37,10 @@ for (const [flow, { title, unit }] of Object.entries(FLOWS)) {
       `${a.p99} ms ${verdict(a.p99 < P99_TARGET_MS)} | ${a.non2xx} ${verdict(a.clean)} | ${(a.capacity / PEAK_PER_SECOND[flow]).toFixed(1)}× |`,
   );
 }
+const flows = Object.keys(FLOWS).filter((flow) => after.results[flow]);
+if (flows.length === Object.keys(FLOWS).length) {
+  // The flows share the replica's CPU at the peak: the share of it each needs adds up.
+  const combined = 1 / flows.reduce((sum, flow) => sum + PEAK_PER_SECOND[flow] / after.results[flow].capacity, 0);
+  console.log(`\nheadroom after, all flows at their peak rates at once: ${combined.toFixed(1)}×`);
+}
 if (missed) process.exitCode = 1;
