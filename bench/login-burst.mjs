@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// A burst of call-4 logins with listings beside it (docs/PERFORMANCE.md, decision 015): BURST members (default 40)
-// list and select an instalment one after another; then all of them send their password at once, and 10 ms later
-// BURST other members list their products. Prints the logins' and the listings' latencies. A listing needs a pooled
-// connection, which a login held while argon2id checked its password inside the transaction.
+// A burst of call-4 logins with listings beside it (decision 015): BURST members (default 40) list and select an
+// instalment one after another; then all of them send their password at once, and 10 ms later BURST other members
+// list their products. Prints both latencies: a listing needs a pooled connection, which a login must not hold while
+// argon2id checks its password.
 //
 //   npm run build && node bench/login-burst.mjs [path of the API's server.js, default apps/api/dist/server.js]
 //
