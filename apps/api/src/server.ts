@@ -70,8 +70,11 @@ async function main(): Promise<void> {
     const timer = setInterval(() => {
       app.services.card
         .reconcileOnce()
-        .then(({ backlog }) => app.metrics.reconciliationBacklog.set(backlog))
-        .catch((error: unknown) => logger.error({ error: loggableError(error) }, 'webpay reconciliation failed'));
+        .then(({ failed }) => app.metrics.reconciliationFailures.inc(failed))
+        .catch((error: unknown) => {
+          app.metrics.reconciliationFailures.inc();
+          logger.error({ error: loggableError(error) }, 'webpay reconciliation failed');
+        });
     }, config.webpay.reconcileIntervalSeconds * 1000);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));

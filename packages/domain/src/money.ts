@@ -1,6 +1,9 @@
 /** Whole Chilean pesos. Only clp() makes one, so a Clp is always a safe integer. */
 export type Clp = number & { readonly __brand: 'Clp' };
 
+/** The largest amount stored or summed: beyond it a JavaScript number no longer holds every peso exactly. */
+export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+
 export function clp(n: number): Clp {
   if (!Number.isFinite(n)) throw new RangeError(`Not an amount: ${n}`);
   // The peso has no minor unit: fractions come only from arithmetic and are dropped, never rounded up.

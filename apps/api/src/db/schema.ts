@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -14,8 +15,11 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-// Money columns are integer CLP (bigint would be safer past 2^31, but no single instalment or balance of a member
-// comes near 2.147 million thousand pesos; integer keeps the values plain numbers in both drivers).
+/**
+ * Money is whole CLP in `bigint` columns, read and written as JavaScript numbers: every amount the API writes is
+ * checked to stay within Number.MAX_SAFE_INTEGER (`MAX_AMOUNT` in the domain), so no value ever loses a peso.
+ */
+const money = (name: string) => bigint(name, { mode: 'number' });
 
 export const members = pgTable('members', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -46,16 +50,16 @@ export const products = pgTable(
     numeroProducto: text('numero_producto').notNull().unique(),
     permiteAbono: boolean('permite_abono').notNull().default(false),
     permiteMultipleAbono: boolean('permite_multiple_abono').notNull().default(false),
-    montoMinimoAbonoMultiple: integer('monto_minimo_abono_multiple').notNull().default(0),
+    montoMinimoAbonoMultiple: money('monto_minimo_abono_multiple').notNull().default(0),
     fechaVigenciaAbono: date('fecha_vigencia_abono', { mode: 'string' }),
     /** Credit card: last billing date. */
     fechaFacturacion: date('fecha_facturacion', { mode: 'string' }),
-    deudaTotal: integer('deuda_total').notNull().default(0),
-    deudaTotalInternacional: integer('deuda_total_internacional').notNull().default(0),
-    cupoTotal: integer('cupo_total').notNull().default(0),
+    deudaTotal: money('deuda_total').notNull().default(0),
+    deudaTotalInternacional: money('deuda_total_internacional').notNull().default(0),
+    cupoTotal: money('cupo_total').notNull().default(0),
     numeroCuotasPactadas: integer('numero_cuotas_pactadas').notNull().default(0),
     /** Savings account balance (AH); 0 for the other families. */
-    saldo: integer('saldo').notNull().default(0),
+    saldo: money('saldo').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -78,9 +82,9 @@ export const instalments = pgTable(
       .notNull()
       .references(() => products.id),
     numeroCuota: integer('numero_cuota').notNull(),
-    montoOriginal: integer('monto_original').notNull(),
-    montoPendiente: integer('monto_pendiente').notNull(),
-    pagoMinimo: integer('pago_minimo').notNull().default(0),
+    montoOriginal: money('monto_original').notNull(),
+    montoPendiente: money('monto_pendiente').notNull(),
+    pagoMinimo: money('pago_minimo').notNull().default(0),
     fechaVencimiento: date('fecha_vencimiento', { mode: 'string' }).notNull(),
     /** 'CONVENIO' marks payroll deduction; null for ordinary payment. */
     medioPago: text('medio_pago'),
@@ -101,7 +105,7 @@ export const accounts = pgTable(
       .notNull()
       .references(() => members.id),
     numeroCuenta: text('numero_cuenta').notNull().unique(),
-    saldo: integer('saldo').notNull(),
+    saldo: money('saldo').notNull(),
   },
   (t) => [index('accounts_member_idx').on(t.memberId), check('accounts_saldo_chk', sql`${t.saldo} >= 0`)],
 );
@@ -169,7 +173,7 @@ export const transactions = pgTable(
       .notNull()
       .references(() => members.id),
     family: text('family').notNull(),
-    total: integer('total').notNull(),
+    total: money('total').notNull(),
     status: text('status').notNull().default('pending'),
     /** 'CUENTA VISTA' or 'WEBPAY' once a method is chosen. */
     medioPago: text('medio_pago'),
@@ -205,7 +209,7 @@ export const transactionItems = pgTable(
     /** Null for a savings deposit. */
     instalmentId: uuid('instalment_id').references(() => instalments.id),
     numeroCuota: integer('numero_cuota').notNull(),
-    monto: integer('monto').notNull(),
+    monto: money('monto').notNull(),
     fechaVencimiento: date('fecha_vencimiento', { mode: 'string' }),
     /** The authorisation number the voucher shows for this line (Webpay's per store, or our own). */
     authorizationCode: text('authorization_code'),
@@ -236,7 +240,7 @@ export const authorizations = pgTable(
     cells: jsonb('cells').$type<string[]>(),
     status: text('status').notNull().default('pending'),
     /** Factor 2: what the push shows the payer. */
-    amount: integer('amount').notNull(),
+    amount: money('amount').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
@@ -266,12 +270,17 @@ export const webpayAttempts = pgTable(
     status: text('status').notNull().default('pending'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     checkedAt: timestamp('checked_at', { withTimezone: true }),
+    /** The reconciliation does not take it again before this (back-off after a failed or unanswered try). */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
+    /** Reconciliation tries that failed: past a bound the attempt is set aside for the operator. */
+    failures: integer('failures').notNull().default(0),
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (t) => [
     index('webpay_attempts_trx_idx').on(t.idTransaccion),
     index('webpay_attempts_pending_idx').on(t.status, t.createdAt),
-    check('webpay_attempts_status_chk', sql`${t.status} in ('pending','committed','rejected','cancelled','expired','refunded')`),
+    // set_aside: money Webpay took that could be neither applied nor given back; an operator settles it.
+    check('webpay_attempts_status_chk', sql`${t.status} in ('pending','committed','rejected','cancelled','expired','refunded','set_aside')`),
   ],
 );
 

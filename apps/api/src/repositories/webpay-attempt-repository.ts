@@ -3,7 +3,7 @@ import type { DbOrTx, Tx } from '../db/client';
 import { webpayAttempts, type WebpayStore } from '../db/schema';
 
 export type WebpayAttemptRow = typeof webpayAttempts.$inferSelect;
-export type AttemptOutcome = 'committed' | 'rejected' | 'cancelled' | 'expired' | 'refunded';
+export type AttemptOutcome = 'committed' | 'rejected' | 'cancelled' | 'expired' | 'refunded' | 'set_aside';
 
 export async function insertAttempt(tx: Tx, values: { token: string; idTransaccion: string; buyOrder: string; stores: WebpayStore[] }): Promise<void> {
   await tx.insert(webpayAttempts).values(values);
@@ -17,8 +17,8 @@ export async function lockAttempt(tx: Tx, by: { token: string } | { buyOrder: st
 }
 
 /**
- * The oldest pending attempt older than the form's lifetime and not asked about in the last 30 s, locked. SKIP
- * LOCKED lets every replica reconcile at once: each attempt is taken by one of them.
+ * The oldest pending attempt older than the form's lifetime, not asked about in the last 30 s and past its back-off,
+ * locked. SKIP LOCKED lets every replica reconcile at once: each attempt is taken by one of them.
  */
 export async function lockNextToReconcile(tx: Tx, settleAfterSeconds: number): Promise<WebpayAttemptRow | null> {
   const [row] = await tx
@@ -29,6 +29,7 @@ export async function lockNextToReconcile(tx: Tx, settleAfterSeconds: number): P
         eq(webpayAttempts.status, 'pending'),
         sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`,
         sql`(${webpayAttempts.checkedAt} is null or ${webpayAttempts.checkedAt} < now() - make_interval(secs => 30))`,
+        sql`(${webpayAttempts.nextCheckAt} is null or ${webpayAttempts.nextCheckAt} <= now())`,
       ),
     )
     .orderBy(asc(webpayAttempts.createdAt))
@@ -44,6 +45,28 @@ export async function finishAttempt(tx: Tx, token: string, status: AttemptOutcom
 /** Webpay gave no answer about it: left pending, asked again later. */
 export async function markChecked(tx: Tx, token: string): Promise<void> {
   await tx.update(webpayAttempts).set({ checkedAt: sql`now()` }).where(eq(webpayAttempts.token, token));
+}
+
+/**
+ * A reconciliation of this attempt failed: it is tried again after a back-off that doubles each time (30 s to an hour),
+ * and after `maxFailures` it is set aside for the operator. Answers the attempt's state after this failure.
+ */
+export async function recordReconciliationFailure(db: DbOrTx, token: string, maxFailures: number): Promise<{ failures: number; setAside: boolean; idTransaccion: string } | null> {
+  const [row] = await db
+    .update(webpayAttempts)
+    .set({
+      failures: sql`${webpayAttempts.failures} + 1`,
+      checkedAt: sql`now()`,
+      nextCheckAt: sql`now() + make_interval(secs => least(3600, 30 * power(2, ${webpayAttempts.failures})))`,
+      status: sql`case when ${webpayAttempts.failures} + 1 >= ${maxFailures} then 'set_aside' else ${webpayAttempts.status} end`,
+    })
+    .where(and(eq(webpayAttempts.token, token), eq(webpayAttempts.status, 'pending')))
+    .returning({ failures: webpayAttempts.failures, status: webpayAttempts.status, idTransaccion: webpayAttempts.idTransaccion });
+  return row ? { failures: row.failures, setAside: row.status === 'set_aside', idTransaccion: row.idTransaccion } : null;
+}
+
+export function countSetAside(db: DbOrTx): Promise<number> {
+  return db.$count(webpayAttempts, eq(webpayAttempts.status, 'set_aside'));
 }
 
 export async function countPendingOf(tx: Tx, idTransaccion: string): Promise<number> {

@@ -1,20 +1,29 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { closeIfPending, lockTransaction } from '../repositories/transaction-repository';
-import { countOverdue, countPendingOf, finishAttempt, lockNextToReconcile, markChecked } from '../repositories/webpay-attempt-repository';
+import { databaseFailure, loggableError } from '../loggable-error';
+import { appendAudit } from '../repositories/audit-repository';
+import { countOverdue, countPendingOf, finishAttempt, lockNextToReconcile, markChecked, recordReconciliationFailure } from '../repositories/webpay-attempt-repository';
 import type { CardSettlement } from './card-settlement';
 import { isApproved } from './webpay-client';
+
+/** Failed reconciliations of one attempt before it is set aside for the operator (back-off: 30 s doubling to 1 h). */
+export const MAX_FAILURES = 8;
 
 /**
  * Settles the card payments the browser never came back from, older than the form's lifetime, by asking Webpay.
  * Every replica runs it: SKIP LOCKED gives each attempt to one of them.
  */
 export function createCardReconciliationService(db: Db, settlement: CardSettlement, options: { settleAfterSeconds: number }, log: FastifyBaseLogger) {
-  /** Takes the next attempt: 'none' left, Webpay gave no answer ('unanswered', asked again later), or 'settled'. */
-  function reconcileNext(): Promise<'none' | 'unanswered' | 'settled'> {
+  /**
+   * Takes the next attempt: 'none' left, Webpay gave no answer ('unanswered', asked again later), or 'settled'.
+   * `taking.token` names the attempt taken, for when its transaction fails.
+   */
+  function reconcileNext(taking: { token: string | null }): Promise<'none' | 'unanswered' | 'settled'> {
     return db.transaction(async (tx) => {
       const attempt = await lockNextToReconcile(tx, options.settleAfterSeconds);
       if (!attempt) return 'none';
+      taking.token = attempt.token;
       const trx = await lockTransaction(tx, attempt.idTransaccion);
       if (!trx) return 'none';
       const result = await settlement.commitOrStatus(attempt.token);
@@ -37,18 +46,40 @@ export function createCardReconciliationService(db: Db, settlement: CardSettleme
     });
   }
 
+  /** One attempt's reconciliation failed: it backs off, and is set aside past MAX_FAILURES; the others go on. */
+  async function recordFailure(token: string, error: unknown): Promise<void> {
+    const state = await db.transaction(async (tx) => {
+      const after = await recordReconciliationFailure(tx, token, MAX_FAILURES);
+      if (after?.setAside) await appendAudit(tx, { kind: 'webpay.apartado', detail: { idTransaccion: after.idTransaccion, motivo: 'conciliación fallida', intentos: after.failures } });
+      return after;
+    });
+    log.error({ idTransaccion: state?.idTransaccion, failures: state?.failures, setAside: state?.setAside, error: loggableError(error) }, 'reconciliation of a card payment failed');
+  }
+
   return {
-    /** Settles up to `limit` attempts; returns how many, and the backlog left. */
-    async reconcileOnce(limit = 20): Promise<{ settled: number; backlog: number }> {
+    /**
+     * Settles up to `limit` attempts, each in a transaction of its own: one that fails is counted and backs off, and
+     * the run goes on with the next. Returns how many were settled and failed, and the backlog left.
+     */
+    async reconcileOnce(limit = 20): Promise<{ settled: number; failed: number; backlog: number }> {
       let settled = 0;
+      let failed = 0;
       for (let taken = 0; taken < limit; taken++) {
-        const outcome = await reconcileNext();
-        if (outcome === 'none') break;
-        if (outcome === 'settled') settled++;
+        const taking: { token: string | null } = { token: null };
+        try {
+          const outcome = await reconcileNext(taking);
+          if (outcome === 'none') break;
+          if (outcome === 'settled') settled++;
+        } catch (error) {
+          // Without the database nothing can be recorded or settled: the run ends, and the next one tries again.
+          if (databaseFailure(error) === 'unavailable' || !taking.token) throw error;
+          failed++;
+          await recordFailure(taking.token, error);
+        }
       }
       const backlog = await countOverdue(db, options.settleAfterSeconds);
-      if (settled > 0 || backlog > 0) log.info({ settled, backlog }, 'webpay reconciliation');
-      return { settled, backlog };
+      if (settled > 0 || failed > 0 || backlog > 0) log.info({ settled, failed, backlog }, 'webpay reconciliation');
+      return { settled, failed, backlog };
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock';
 import type { Tx } from '../db/client';
+import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
 import { closeIfPending, type TransactionRow } from '../repositories/transaction-repository';
 import { finishAttempt, markChecked, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
@@ -33,18 +34,24 @@ export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: Fa
   // A line written while serving a request names it; the reconciliation's lines have no request.
   const logFor = (requestId: string | null) => (requestId ? log.child({ reqId: requestId }) : log);
 
-  /** Refunds every approved store; false when one got no answer from Webpay (to be asked again later). */
-  async function refundAll(attempt: WebpayAttemptRow, approved: WebpayResult['details'], requestId: string | null): Promise<boolean> {
-    let answered = true;
+  /**
+   * Refunds every approved store: 'refunded' when Webpay gave every one back, 'unanswered' when one got no answer (to
+   * be asked again later), 'refused' when Webpay refused one (an operator must settle it).
+   */
+  async function refundAll(attempt: WebpayAttemptRow, approved: WebpayResult['details'], requestId: string | null): Promise<'refunded' | 'unanswered' | 'refused'> {
+    let outcome: 'refunded' | 'unanswered' | 'refused' = 'refunded';
     for (const d of approved) {
       const res = await webpay.refund(attempt.token, d.buy_order, String(d.commerce_code), d.amount);
       if (res.ok) continue;
       if (res.kind === 'unavailable') {
-        answered = false;
+        if (outcome === 'refunded') outcome = 'unanswered';
         logFor(requestId).warn({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund got no answer: the reconciliation will ask again');
-      } else logFor(requestId).error({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund refused: needs manual follow-up');
+      } else {
+        outcome = 'refused';
+        logFor(requestId).error({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund refused: set aside for the operator');
+      }
     }
-    return answered;
+    return outcome;
   }
 
   return {
@@ -64,22 +71,26 @@ export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: Fa
         result.details.length === attempt.stores.length &&
         result.details.every((d) => attempt.stores.some((s) => s.buyOrder === d.buy_order && s.amount === d.amount && s.commerceCode === String(d.commerce_code)));
       const approved = result.details.filter(isApproved);
-      // Refunds and closes the attempt; when Webpay gives no answer, leaves it pending (checked now) so that the
-      // reconciliation asks again later and refunds whatever is still approved: money taken is never kept unapplied.
-      const giveBack = async () => {
-        if (await refundAll(attempt, approved, requestId)) {
+      // Refunds and closes the attempt. When Webpay gives no answer it stays pending (checked now), so that the
+      // reconciliation asks again later and refunds whatever is still approved; when Webpay refuses the refund it is
+      // set aside for the operator. Money taken is never kept unapplied without a trail.
+      const giveBack = async (motivo: string) => {
+        const outcome = await refundAll(attempt, approved, requestId);
+        const detail = { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder, motivo };
+        if (outcome === 'refunded') {
           await finishAttempt(tx, attempt.token, 'refunded');
-          return true;
-        }
-        await markChecked(tx, attempt.token);
-        return false;
+          await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
+        } else if (outcome === 'refused') {
+          await finishAttempt(tx, attempt.token, 'set_aside');
+          await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail });
+        } else await markChecked(tx, attempt.token);
       };
 
       if (!matches) {
         // Webpay's answer does not describe what we sent: take nothing, give back anything taken, and leave a trail.
         logFor(requestId).error({ idTransaccion: trx.idTransaccion }, 'webpay answer does not match the stores sent');
         await appendAudit(tx, { kind: 'webpay.discrepancia', requestId, detail: { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder } });
-        await giveBack();
+        await giveBack('discrepancia');
         return 'error';
       }
       if (approved.length === 0) {
@@ -89,7 +100,7 @@ export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: Fa
       }
       if (trx.status !== 'pending') {
         // Already paid (another tab, another method) or closed: this money must go back.
-        if (await giveBack()) await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail: { idTransaccion: trx.idTransaccion, motivo: trx.status } });
+        await giveBack(trx.status);
         return trx.status === 'paid' ? 'aprobado' : 'rechazado';
       }
       const storeOf = (d: WebpayResult['details'][number]) => attempt.stores.find((s) => s.buyOrder === d.buy_order)!;
@@ -102,10 +113,12 @@ export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: Fa
           applyPayment(sp, trx, { medioPago: 'WEBPAY', cuentaPago: card ? `**** ${card}` : 'Webpay', authorizationCodes: codes, productIds: approvedProducts }, clock()),
         );
       } catch (error) {
-        if (!(error instanceof PaymentRefused)) throw error;
-        const refunded = await giveBack();
+        // The database gone decides nothing: the attempt stays as it was and is asked about again.
+        if (databaseFailure(error) === 'unavailable') throw error;
+        // Paid meanwhile (442), or a fault applying it: either way Webpay's money goes back, with the reason.
+        if (!(error instanceof PaymentRefused)) logFor(requestId).error({ idTransaccion: trx.idTransaccion, error: loggableError(error) }, 'card payment could not be applied: giving it back');
+        await giveBack(error instanceof PaymentRefused ? error.codigo : 'no aplicable');
         await closeIfPending(tx, trx.idTransaccion, 'rejected');
-        if (refunded) await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail: { idTransaccion: trx.idTransaccion, motivo: error.codigo } });
         return 'rechazado';
       }
       await finishAttempt(tx, attempt.token, 'committed');

@@ -1,5 +1,6 @@
 import { familySchema } from '@pago/domain/wire-schemas';
 import { isWireDate } from '@pago/domain/dates';
+import { MAX_AMOUNT } from '@pago/domain/money';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -9,10 +10,8 @@ import { appendAudit } from '../repositories/audit-repository';
 import * as members from '../repositories/member-repository';
 import * as products from '../repositories/product-repository';
 
-// The money columns are PostgreSQL integers: a larger amount must be refused here, as a row's own fault, and not
-// reach the database.
-const MAX_MONEY = 2_147_483_647;
-const money = z.number().int().min(0).max(MAX_MONEY, 'monto fuera de rango');
+// Amounts stay numbers that hold every peso exactly: a larger one is refused here, as a row's own fault.
+const money = z.number().max(MAX_AMOUNT, 'monto fuera de rango').pipe(z.number().int().min(0));
 // PostgreSQL text holds no NUL, and the drivers would store a lone UTF-16 surrogate as U+FFFD: the core system's
 // row is refused rather than stored with a character it did not send.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -60,7 +59,7 @@ export const importedMemberSchema = z
               .default([]),
           })
           .strict()
-          .refine((p) => p.deudaTotal !== undefined || p.cuotas.reduce((sum, c) => sum + (c.montoPendiente ?? c.monto), 0) <= MAX_MONEY, 'deuda total fuera de rango'),
+          .refine((p) => p.deudaTotal !== undefined || p.cuotas.reduce((sum, c) => sum + (c.montoPendiente ?? c.monto), 0) <= MAX_AMOUNT, 'deuda total fuera de rango'),
       )
       .max(50)
       .default([]),

@@ -3,6 +3,7 @@ import { santiagoParts } from '@pago/domain/business-time';
 import { DESCRIPCION_PRODUCTO, maskEmail, type DetallePago, type Pago } from '@pago/domain/call-consultar-pago';
 import type { ErrorCode } from '@pago/domain/errors';
 import type { Family } from '@pago/domain/families';
+import { MAX_AMOUNT } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
 import { randomInt } from 'node:crypto';
@@ -54,6 +55,9 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
     if (account.saldo < total) throw new PaymentRefused('47203');
   }
   const productRows = await lockProducts(tx, [...new Set(items.map((i) => i.productId))].sort());
+  const credits = sumBy(items, (i) => (i.instalmentId ? null : i.productId));
+  // A deposit that would take a balance past what a number holds exactly is refused, never stored rounded.
+  if (productRows.some((p) => p.saldo + (credits.get(p.id) ?? 0) > MAX_AMOUNT)) throw new PaymentRefused('463');
   const instalmentRows = await lockInstalments(tx, [...owedByInstalment.keys()].sort());
   for (const [instalmentId, monto] of owedByInstalment) {
     const row = instalmentRows.find((r) => r.id === instalmentId);
@@ -64,7 +68,6 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   if (account) await setAccountBalance(tx, account.id, account.saldo - total);
   for (const [instalmentId, monto] of owedByInstalment) await payInstalment(tx, instalmentId, monto);
   const debts = sumBy(items, (i) => (i.instalmentId ? i.productId : null));
-  const credits = sumBy(items, (i) => (i.instalmentId ? null : i.productId));
   for (const product of productRows) await applyToProduct(tx, product.id, { debt: debts.get(product.id), credit: credits.get(product.id) });
 
   const codes = new Map(productRows.map((p) => [p.id, method.authorizationCodes?.[p.numeroProducto] ?? String(randomInt(100_000, 1_000_000))]));

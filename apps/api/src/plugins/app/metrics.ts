@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { countOverdue, countSetAside } from '../../repositories/webpay-attempt-repository';
 
 export interface Metrics {
   registry: Registry;
   payments: Counter<'method' | 'outcome'>;
-  reconciliationBacklog: Gauge;
+  /** Reconciliation runs that failed, and attempts whose reconciliation failed. */
+  reconciliationFailures: Counter;
 }
 
 /**
- * Prometheus metrics at /metrics: request rate and latency per route, payments by method and outcome, and the
- * Webpay reconciliation backlog. One registry per app, so that tests and replicas never share counters.
+ * Prometheus metrics at /metrics: request rate and latency per route, payments by method and outcome, and the card
+ * payments the reconciliation has not settled. One registry per app, so that tests and replicas never share counters.
  */
 export function registerMetrics(app: FastifyInstance): Metrics {
   const registry = new Registry();
@@ -27,9 +29,28 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     labelNames: ['method', 'outcome'],
     registers: [registry],
   });
-  const reconciliationBacklog = new Gauge({
+  // Read from the database at each scrape, so they stay true whatever the last reconciliation run did.
+  const db = app.database.db;
+  const settleAfterSeconds = app.config.webpay.settleAfterSeconds;
+  new Gauge({
     name: 'pago_online_webpay_reconciliation_backlog',
-    help: 'Card payments pending past the form lifetime, as of the last reconciliation run',
+    help: 'Card payments pending past the form lifetime',
+    registers: [registry],
+    async collect() {
+      await readInto(this, () => countOverdue(db, settleAfterSeconds));
+    },
+  });
+  new Gauge({
+    name: 'pago_online_webpay_set_aside',
+    help: 'Card payments Webpay charged that could be neither applied nor refunded: an operator settles them',
+    registers: [registry],
+    async collect() {
+      await readInto(this, () => countSetAside(db));
+    },
+  });
+  const reconciliationFailures = new Counter({
+    name: 'reconciliation_failures_total',
+    help: 'Failed reconciliation runs, and card payments whose reconciliation failed',
     registers: [registry],
   });
 
@@ -42,5 +63,14 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  return { registry, payments, reconciliationBacklog };
+  return { registry, payments, reconciliationFailures };
+}
+
+/** A scrape while the database is away keeps the gauge's last value rather than failing /metrics. */
+async function readInto(gauge: Gauge, read: () => Promise<number>): Promise<void> {
+  try {
+    gauge.set(await read());
+  } catch {
+    // /ready reports the database; the next scrape reads again.
+  }
 }

@@ -65,12 +65,12 @@ describe.each(DATABASE_KINDS)('nightly import on %s', (kind) => {
   });
 
   // Found by the fuzz: such rows reached the database, and the answer carried the failed query with its parameters.
-  it('refuses amounts past the integer columns and text the database cannot hold, row by row', async () => {
-    const good = { rut: '6.234.567-5', nombre: 'Rosa Vega', cuenta: { numeroCuenta: '000099990007', saldo: 2_147_483_647 } };
-    const cuota = (numeroCuota: number) => ({ numeroCuota, monto: 2_000_000_000, fechaVencimiento: '20301201' });
+  it('refuses amounts a number cannot hold exactly and text the database cannot hold, row by row', async () => {
+    const good = { rut: '6.234.567-5', nombre: 'Rosa Vega', cuenta: { numeroCuenta: '000099990007', saldo: 2_147_483_648 } };
+    const cuota = (numeroCuota: number) => ({ numeroCuota, monto: 2 ** 52, fechaVencimiento: '20301201' });
     const before = await t.database.db.$count(members);
     const res = await post([
-      { rut: '6.234.567-5', nombre: 'Rosa Vega', cuenta: { numeroCuenta: '000099990008', saldo: 2_147_483_648 } },
+      { rut: '6.234.567-5', nombre: 'Rosa Vega', cuenta: { numeroCuenta: '000099990008', saldo: Number.MAX_SAFE_INTEGER + 1 } },
       { rut: '6.234.567-5', nombre: 'Rosa\u0000Vega' },
       { rut: '6.234.567-5', nombre: 'Rosa \ud800Vega' },
       { rut: '6.234.567-5', nombre: 'Rosa Vega', productos: [{ familia: 'PC', numeroProducto: '410055550009', cuotas: [cuota(1), cuota(2)] }] },
@@ -87,8 +87,9 @@ describe.each(DATABASE_KINDS)('nightly import on %s', (kind) => {
       ['productos.0: deuda total fuera de rango'],
     ]);
     expect(await t.database.db.$count(members)).toBe(before + 1);
+    // Past 2^31: the money columns are bigint.
     const [account] = await t.database.db.select().from(accounts).where(eq(accounts.numeroCuenta, '000099990007'));
-    expect(account?.saldo).toBe(2_147_483_647);
+    expect(account?.saldo).toBe(2_147_483_648);
   });
 
   it('reports a row the database refuses with a plain reason, never the query or its values, and saves the others', async () => {

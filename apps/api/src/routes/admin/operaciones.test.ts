@@ -52,6 +52,8 @@ describe('operator calls, metrics and the OpenAPI document', () => {
     }
     expect(errorCode(await postAutorizar(t.app, token, '15432876-9', '15432876-9', 1), 'autorizarPagoProductoCVResponse')).toBe('45203017');
     await t.app.inject({ method: 'POST', url: '/admin/socios/15432876-9/desbloquear-tarjeta', headers: auth });
+    // That login had its three challenges: the member logs in again.
+    await postAutentica(t.app, token, '15432876-9', '1234');
     expect((await postAutorizar(t.app, token, '15432876-9', '15432876-9', 1)).json().autorizarPagoProductoCVResponse.codigo).toBe('200');
   });
 
