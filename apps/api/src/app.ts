@@ -122,7 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
-    ownAccount: createOwnAccountService(database.db, clock),
+    ownAccount: createOwnAccountService(database.db, clock, { passwordLockMinutes: config.passwordLockMinutes }),
     vouchers: createVoucherService(database.db),
     authoriser: createAuthoriserService(database.db),
     card: createCardPaymentService(

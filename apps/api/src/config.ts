@@ -70,6 +70,7 @@ const envSchema = z
     DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** A request not answered by then gets 503 with the envelope (plugins/app/request-deadline.ts; also bounds reading it). */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    PASSWORD_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
     /**
      * How long a replica serves the parameters without checking the table; an operator's change is answered after
      * that long, and then applies on every replica. The same on every replica. 0: every call checks the table.
@@ -153,6 +154,7 @@ const envSchema = z
         idleInTransactionMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       },
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      passwordLockMinutes: env.PASSWORD_LOCK_MINUTES,
       parametersLeaseMs: env.PARAMETERS_LEASE_MS,
       sandbox: env.SANDBOX,
       seedDemo: env.SEED_DEMO ?? env.SANDBOX,

@@ -30,13 +30,32 @@ export const members = pgTable('members', {
   /** Online (internet) password, argon2id. Null when the member never enrolled. */
   passwordHash: text('password_hash'),
   passwordFailures: integer('password_failures').notNull().default(0),
+  /** When the password was last blocked; with no `passwordLockedUntil`, the block holds until an operator lifts it. */
   passwordBlockedAt: timestamp('password_blocked_at', { withTimezone: true }),
+  /** A block for wrong passwords lifts by itself at this time. */
+  passwordLockedUntil: timestamp('password_locked_until', { withTimezone: true }),
+  /** Blocks in a row, each within a day of the last: each one lasts twice the one before. */
+  passwordLocks: integer('password_locks').notNull().default(0),
   /**
    * A notice the core system attaches to the member's product list (e.g. 47501, 465): the list answers this
    * catalogue code instead of the products until the core system clears it.
    */
   listNoticeCode: text('list_notice_code'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Wrong passwords given for a RUT that has no online password (no member, or a member who never enrolled), counted
+ * as a member's are: such a RUT gets the same answers as a member's wrong password, so call 4 tells nobody who is a
+ * member. The same columns as the members' own.
+ */
+export const unknownPayerAttempts = pgTable('unknown_payer_attempts', {
+  rut: text('rut').primaryKey(),
+  passwordFailures: integer('password_failures').notNull().default(0),
+  passwordBlockedAt: timestamp('password_blocked_at', { withTimezone: true }),
+  passwordLockedUntil: timestamp('password_locked_until', { withTimezone: true }),
+  passwordLocks: integer('password_locks').notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const products = pgTable(

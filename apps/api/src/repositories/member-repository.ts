@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { accounts, authoriserEnrolments, coordinateCards, members } from '../db/schema';
+import { accounts, authoriserEnrolments, coordinateCards, members, unknownPayerAttempts } from '../db/schema';
 
 export type MemberRow = typeof members.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
@@ -23,20 +23,67 @@ export async function findMemberById(db: DbOrTx, id: string): Promise<MemberRow 
   return row ?? null;
 }
 
-/**
- * The payer locked for a login. Only the failure count changes: 'no key update' lets other transactions' foreign-key
- * checks on the member (a payment of the member's products, a selection, a challenge) through instead of deadlocking.
- */
-export async function lockMemberByRut(tx: Tx, rut: string): Promise<MemberRow | null> {
-  const [row] = await tx.select().from(members).where(eq(members.rut, rut)).for('no key update');
-  return row ?? null;
+/** Where a RUT's wrong passwords are counted: on the member, or for a RUT with no online password, apart. */
+type GuardTable = typeof members | typeof unknownPayerAttempts;
+
+/** A RUT's wrong-password state, as of the database's clock. */
+export interface PasswordGuard {
+  failures: number;
+  /** Blocked now: by wrong passwords until `lockedUntil`, or by an operator or the core system until lifted. */
+  blocked: boolean;
+  /** Blocks in a row, and whether the last one began within a day (the next one then lasts twice as long). */
+  locks: number;
+  blockedWithinDay: boolean;
 }
 
-export async function setPasswordFailures(tx: Tx, memberId: string, failures: number, blocked: boolean): Promise<void> {
-  await tx
-    .update(members)
-    .set({ passwordFailures: failures, passwordBlockedAt: blocked ? sql`now()` : null })
-    .where(eq(members.id, memberId));
+const guardOf = (t: GuardTable) => ({
+  failures: t.passwordFailures,
+  blocked: sql<boolean>`(${t.passwordBlockedAt} is not null and (${t.passwordLockedUntil} is null or ${t.passwordLockedUntil} > now()))`,
+  locks: t.passwordLocks,
+  blockedWithinDay: sql<boolean>`coalesce(${t.passwordBlockedAt} > now() - interval '1 day', false)`,
+});
+
+/**
+ * The payer locked for a login, with its password guard. Only the counts change: 'no key update' lets other
+ * transactions' foreign-key checks on the member (a payment of the member's products, a selection, a challenge)
+ * through instead of deadlocking.
+ */
+export async function lockMemberByRut(tx: Tx, rut: string): Promise<(MemberRow & { guard: PasswordGuard }) | null> {
+  const [row] = await tx.select({ member: members, guard: guardOf(members) }).from(members).where(eq(members.rut, rut)).for('no key update');
+  return row ? { ...row.member, guard: row.guard } : null;
+}
+
+/** The guard of a RUT with no online password, unlocked: a clean one when it never gave a wrong password. */
+export async function unknownPayerGuard(db: DbOrTx, rut: string): Promise<PasswordGuard> {
+  const [row] = await db.select(guardOf(unknownPayerAttempts)).from(unknownPayerAttempts).where(eq(unknownPayerAttempts.rut, rut));
+  return row ?? { failures: 0, blocked: false, locks: 0, blockedWithinDay: false };
+}
+
+/** The guard of a RUT with no online password, locked (made on its first wrong password). */
+export async function lockUnknownPayerGuard(tx: Tx, rut: string): Promise<PasswordGuard> {
+  await tx.insert(unknownPayerAttempts).values({ rut }).onConflictDoNothing();
+  const [row] = await tx.select(guardOf(unknownPayerAttempts)).from(unknownPayerAttempts).where(eq(unknownPayerAttempts.rut, rut)).for('update');
+  return row!;
+}
+
+/** Counts a wrong password; `lock` blocks the password for that long, as the `locks`-th block in a row. */
+export async function recordWrongPassword(tx: Tx, who: { memberId: string } | { rut: string }, failures: number, lock: { minutes: number; locks: number } | null): Promise<void> {
+  const values = {
+    passwordFailures: failures,
+    ...(lock && { passwordBlockedAt: sql`now()`, passwordLockedUntil: sql`now() + make_interval(mins => ${lock.minutes})`, passwordLocks: lock.locks }),
+  };
+  if ('memberId' in who) await tx.update(members).set(values).where(eq(members.id, who.memberId));
+  else await tx.update(unknownPayerAttempts).set({ ...values, updatedAt: sql`now()` }).where(eq(unknownPayerAttempts.rut, who.rut));
+}
+
+/** A right password: the count of failures starts again (the last block's time stays, for the next one's length). */
+export async function clearPasswordFailures(tx: Tx, memberId: string): Promise<void> {
+  await tx.update(members).set({ passwordFailures: 0 }).where(eq(members.id, memberId));
+}
+
+/** An operator's unblock: no failures, no block, and the next block is a first one again. */
+export async function unblockPasswordOf(tx: Tx, memberId: string): Promise<void> {
+  await tx.update(members).set({ passwordFailures: 0, passwordBlockedAt: null, passwordLockedUntil: null, passwordLocks: 0 }).where(eq(members.id, memberId));
 }
 
 /** A member has at most one account, one card and one enrolment: one row, each part null when absent. */

@@ -2,7 +2,7 @@ import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { Db } from '../db/client';
 import { appendAudit, auditOfTransaction, latestAudit } from '../repositories/audit-repository';
 import { authorizationsOf } from '../repositories/authorization-repository';
-import { findMemberByRut, setPasswordFailures, unblockCardOf } from '../repositories/member-repository';
+import { findMemberByRut, unblockCardOf, unblockPasswordOf } from '../repositories/member-repository';
 import { findTransaction, itemsOf, voucherRowOf } from '../repositories/transaction-repository';
 import { attemptsOf } from '../repositories/webpay-attempt-repository';
 
@@ -21,7 +21,7 @@ export function createAdminService(db: Db) {
       const member = await memberOf(rutInput);
       if (!member) return false;
       await db.transaction(async (tx) => {
-        await setPasswordFailures(tx, member.id, 0, false);
+        await unblockPasswordOf(tx, member.id);
         await appendAudit(tx, { kind: 'admin.clave.desbloqueada', rutMasked: maskRut(member.rut), requestId });
       });
       return true;

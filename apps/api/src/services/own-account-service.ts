@@ -1,13 +1,14 @@
-import { verify } from '@node-rs/argon2';
+import { hash, verify } from '@node-rs/argon2';
 import type { Pago } from '@pago/domain/call-consultar-pago';
 import { AUTHORISATION_SECONDS, type AutenticaRequest, type AutorizarRequest, type PagarRequest, type ProductoPagado } from '@pago/domain/call-cuenta-vista';
 import { CHALLENGE_CELLS, COORDINATE_CELLS } from '@pago/domain/coordinate-card';
 import { asArray } from '@pago/domain/as-array';
 import { toParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, joinRut, maskRut } from '@pago/domain/rut';
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Db, Tx } from '../db/client';
+import { PASSWORD_HASH_OPTIONS } from '../db/password';
 import { appendAudit } from '../repositories/audit-repository';
 import * as authorizations from '../repositories/authorization-repository';
 import * as members from '../repositories/member-repository';
@@ -48,7 +49,12 @@ export type OwnAccountService = ReturnType<typeof createOwnAccountService>;
  * Calls 4, 5 and 6. The calls carry the session token, not a transaction id: they act on the session's current
  * transaction (the latest one call 3 created for this session), locked first in each call's database transaction.
  */
-export function createOwnAccountService(db: Db, clock: Clock) {
+export interface OwnAccountOptions {
+  /** How long a first block for wrong passwords lasts (PASSWORD_LOCK_MINUTES). */
+  passwordLockMinutes: number;
+}
+
+export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccountOptions) {
   /** `rut` undefined: the call names no member RUT; null: it named one that is not a valid RUT. */
   async function session(token: string, rut: string | null | undefined): Promise<SessionRow | null> {
     if (rut === null) return null;
@@ -62,6 +68,9 @@ export function createOwnAccountService(db: Db, clock: Clock) {
      * transaction, against the hash read without locks (decision 015: argon2id must not run while rows are locked);
      * under the payer's lock that verdict counts only if the row still has that hash and no block, else it is
      * verified again there. So parallel guesses are judged one at a time, in the order they take the payer's row.
+     * A RUT with no online password is answered as a member's wrong password is, in the same time (a dummy hash
+     * is verified) and with the same block at the third: call 4 does not tell who is a member. A block lifts by
+     * itself (passwordLockMinutes, doubling for each further block within a day, at most a day).
      */
     async authenticate(request: AutenticaRequest['autenticaConsultaFactoresRequest'], requestId: string): Promise<AuthenticateResult> {
       const s = await session(request.token, undefined);
@@ -70,7 +79,9 @@ export function createOwnAccountService(db: Db, clock: Clock) {
       if (!payerRut) return refuse('45203113');
       const clave = request.autenticacion.clave;
       const seen = await members.findMemberByRut(db, payerRut);
-      const early = seen?.passwordHash && !seen.passwordBlockedAt ? { id: seen.id, hash: seen.passwordHash, good: await passwordMatches(seen.passwordHash, clave) } : null;
+      const seenHash = seen?.passwordHash ?? null;
+      const blockedSeen = seenHash ? isBlocked(seen!) : (await members.unknownPayerGuard(db, payerRut)).blocked;
+      const early = blockedSeen ? null : { hash: seenHash, good: seenHash ? await passwordMatches(seenHash, clave) : await dummyCheck(clave) };
 
       return db.transaction(async (tx) => {
         const trx = await transactions.lockLatestOfSession(tx, s.id);
@@ -82,19 +93,25 @@ export function createOwnAccountService(db: Db, clock: Clock) {
           return refuse('451');
         }
         const payer = await members.lockMemberByRut(tx, payerRut);
-        if (!payer?.passwordHash) return refuse('45203113');
-        if (payer.passwordBlockedAt) return refuse('45203016');
-        const good = early?.id === payer.id && early.hash === payer.passwordHash ? early.good : await passwordMatches(payer.passwordHash, clave);
+        const enrolled = payer?.passwordHash ? { ...payer, passwordHash: payer.passwordHash } : null;
+        const guard = enrolled ? enrolled.guard : await members.lockUnknownPayerGuard(tx, payerRut);
+        if (guard.blocked) return refuse('45203016');
+        let good = false;
+        if (enrolled) good = early && early.hash === enrolled.passwordHash ? early.good : await passwordMatches(enrolled.passwordHash, clave);
+        else if (!early) await dummyCheck(clave);
         if (!good) {
-          const failures = payer.passwordFailures + 1;
-          const blocked = failures >= MAX_PASSWORD_FAILURES;
-          await members.setPasswordFailures(tx, payer.id, failures, blocked);
-          await appendAudit(tx, { kind: blocked ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures } });
-          return refuse(blocked ? '45203016' : '45203113');
+          // Not blocked now, so a count already at the bound is that of a block that has lifted: it starts again.
+          const failures = (guard.failures >= MAX_PASSWORD_FAILURES ? 0 : guard.failures) + 1;
+          const locks = guard.blockedWithinDay ? guard.locks + 1 : 1;
+          const lock = failures >= MAX_PASSWORD_FAILURES ? { minutes: passwordLockMinutes(locks, options.passwordLockMinutes), locks } : null;
+          await members.recordWrongPassword(tx, enrolled ? { memberId: enrolled.id } : { rut: payerRut }, failures, lock);
+          await appendAudit(tx, { kind: lock ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, ...(lock && { minutos: lock.minutes }) } });
+          return refuse(lock ? '45203016' : '45203113');
         }
-        const { account, card, enrolment } = await members.accountAndFactorsOf(tx, payer.id);
+        const member = enrolled!;
+        const { account, card, enrolment } = await members.accountAndFactorsOf(tx, member.id);
         if (!account) return refuse('45203113');
-        if (payer.passwordFailures !== 0) await members.setPasswordFailures(tx, payer.id, 0, false);
+        if (member.passwordFailures !== 0) await members.clearPasswordFailures(tx, member.id);
         await appendAudit(tx, { kind: 'clave.correcta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
         await transactions.recordLogin(tx, trx.idTransaccion, payerRut, account.id);
         const factores: (1 | 2)[] = [];
@@ -234,6 +251,24 @@ async function countCoordinateFailure(tx: Tx, memberId: string, payerRut: string
   await members.setCardFailures(tx, card.id, failures, blocked);
   await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, motivo } });
   return blocked;
+}
+
+/** The `locks`-th block in a row lasts `baseMinutes` doubled for each block before it, and at most a day. */
+export function passwordLockMinutes(locks: number, baseMinutes: number): number {
+  return Math.min(baseMinutes * 2 ** Math.min(Math.max(locks, 1) - 1, 16), 24 * 60);
+}
+
+/** Blocked now, as far as this replica's clock can tell; the locked row decides for sure. */
+function isBlocked(member: { passwordBlockedAt: Date | null; passwordLockedUntil: Date | null }): boolean {
+  return member.passwordBlockedAt !== null && (member.passwordLockedUntil === null || member.passwordLockedUntil.getTime() > Date.now());
+}
+
+let dummyHash: Promise<string> | null = null;
+/** An argon2id verification that takes as long as a real one and never matches: for a RUT with no password. */
+async function dummyCheck(clave: string): Promise<false> {
+  dummyHash ??= hash(randomBytes(16), PASSWORD_HASH_OPTIONS);
+  await passwordMatches(await dummyHash, clave);
+  return false;
 }
 
 /** A hash that cannot be read (not argon2's format) matches no password. */
