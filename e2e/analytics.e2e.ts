@@ -16,6 +16,8 @@ describe('analytics and audit reports', () => {
     await continueToStepThree(page, 'Pagar cuotas', 'PM');
     await chooseOwnAccount(page);
 
+    // The method page pushes its view once it has rendered: wait for it rather than read at once.
+    await expect.poll(async () => (await dataLayer()).some((e) => e.page === '/pagoexpress/PM/coopmethodpay')).toBe(true);
     const events = await dataLayer();
     expect(events).toEqual(
       expect.arrayContaining([
