@@ -6,7 +6,7 @@ import { captchaUses, instalments, members, products, sessions } from '../db/sch
 import { createProductService } from '../services/product-service';
 import { hashToken, newSessionToken } from '../services/session-service';
 import { DATABASE_KINDS, openTestDatabase } from '../test/test-app';
-import { listedProductsOf, productsInFamily } from './product-repository';
+import { memberWithListedProducts, productsInFamily } from './product-repository';
 import { openSession, touchSession } from './session-repository';
 
 const EDGE_RUT = '22222222-2';
@@ -50,7 +50,9 @@ describe.each(DATABASE_KINDS)('the member repositories on %s', (kind) => {
   });
 
   it('lists the products by family and number, with what each may show: owed instalments, every card statement, nothing of savings', async () => {
-    const listed = await listedProductsOf(db, memberId);
+    const member = (await memberWithListedProducts(db, EDGE_RUT))!;
+    expect(member.id).toBe(memberId);
+    const listed = member.products;
     expect(listed.map((p) => p.product.numeroProducto)).toEqual(['AH-1', '10', '9', 'A-1']);
     expect(listed[0]!.instalments).toEqual([]);
     // The paid instalment 1 is not read; 2 falls due before 3.
@@ -61,6 +63,11 @@ describe.each(DATABASE_KINDS)('the member repositories on %s', (kind) => {
       [1, 350_000],
       [2, 0],
     ]);
+  });
+
+  it('reads a member with no products, and nobody for a RUT that is no member’s', async () => {
+    expect(await memberWithListedProducts(db, NOTICE_RUT)).toMatchObject({ listNoticeCode: '47501', products: [] });
+    expect(await memberWithListedProducts(db, NOBODY)).toBeNull();
   });
 
   it('reads one family with every instalment, paid ones included, for the selection to check against', async () => {

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Family } from '@pago/domain/families';
 import type { DbOrTx, Tx } from '../db/client';
-import { instalments, products } from '../db/schema';
+import { instalments, members, products } from '../db/schema';
 
 export type ProductRow = typeof products.$inferSelect;
 export type InstalmentRow = typeof instalments.$inferSelect;
@@ -42,18 +42,58 @@ async function withInstalments(db: DbOrTx, productRows: ProductRow[], which?: SQ
   return productRows.map((product) => ({ product, instalments: rows.filter((i) => i.productId === product.id) }));
 }
 
-/** The product list's read: every product of the member with the instalments it may show (product-view.ts). */
-export async function listedProductsOf(db: DbOrTx, memberId: string): Promise<ListedProduct[]> {
-  const productRows = await db.select().from(products).where(eq(products.memberId, memberId)).orderBy(asc(products.family), asc(products.numeroProducto));
-  // Paid instalments stay for ever: the list reads a credit's or the shares' still owed, every statement of a card
-  // (product-view.ts shows the latest) and nothing of a savings account.
-  const cards = productRows.filter((p) => p.family === 'TC').map((p) => p.id);
-  const savings = productRows.filter((p) => p.family === 'AH').map((p) => p.id);
-  const shown = and(
-    savings.length ? notInArray(instalments.productId, savings) : undefined,
-    or(gt(instalments.montoPendiente, 0), cards.length ? inArray(instalments.productId, cards) : undefined),
-  );
-  return withInstalments(db, productRows, shown);
+const LISTED_PRODUCT = {
+  id: products.id,
+  family: products.family,
+  numeroProducto: products.numeroProducto,
+  permiteAbono: products.permiteAbono,
+  permiteMultipleAbono: products.permiteMultipleAbono,
+  montoMinimoAbonoMultiple: products.montoMinimoAbonoMultiple,
+  fechaVigenciaAbono: products.fechaVigenciaAbono,
+  fechaFacturacion: products.fechaFacturacion,
+  deudaTotal: products.deudaTotal,
+  deudaTotalInternacional: products.deudaTotalInternacional,
+  cupoTotal: products.cupoTotal,
+  numeroCuotasPactadas: products.numeroCuotasPactadas,
+};
+const LISTED_INSTALMENT = {
+  numeroCuota: instalments.numeroCuota,
+  montoPendiente: instalments.montoPendiente,
+  pagoMinimo: instalments.pagoMinimo,
+  fechaVencimiento: instalments.fechaVencimiento,
+  medioPago: instalments.medioPago,
+};
+
+/**
+ * The product list's read, in one query: the member with this RUT (null when there is none), their products by
+ * family and number, each with the instalments the list may show, oldest first. Paid instalments stay for ever, so
+ * only a credit's or the shares' still owed are read, every statement of a card (product-view.ts shows the latest),
+ * and nothing of a savings account.
+ */
+export async function memberWithListedProducts(db: DbOrTx, rut: string): Promise<{ id: string; listNoticeCode: string | null; products: ListedProduct[] } | null> {
+  const rows = await db
+    .select({ memberId: members.id, listNoticeCode: members.listNoticeCode, product: LISTED_PRODUCT, instalment: { id: instalments.id, ...LISTED_INSTALMENT } })
+    .from(members)
+    .leftJoin(products, eq(products.memberId, members.id))
+    .leftJoin(
+      instalments,
+      and(eq(instalments.productId, products.id), ne(products.family, 'AH'), or(eq(products.family, 'TC'), gt(instalments.montoPendiente, 0))),
+    )
+    .where(eq(members.rut, rut))
+    .orderBy(asc(products.family), asc(products.numeroProducto), asc(instalments.fechaVencimiento), asc(instalments.numeroCuota));
+  const first = rows[0];
+  if (!first) return null;
+  const listed: ListedProduct[] = [];
+  for (const { product, instalment } of rows) {
+    if (!product) continue;
+    let last = listed.at(-1) as (ListedProduct & { id?: string }) | undefined;
+    if (last?.id !== product.id) {
+      last = { id: product.id, product, instalments: [] };
+      listed.push(last);
+    }
+    if (instalment) last.instalments.push(instalment);
+  }
+  return { id: first.memberId, listNoticeCode: first.listNoticeCode, products: listed.map(({ product, instalments: shown }) => ({ product, instalments: shown })) };
 }
 
 /** Call 3's read: the member's products of one family with all their instalments, paid ones included. */

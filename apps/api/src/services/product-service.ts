@@ -6,8 +6,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { spendCaptcha } from '../repositories/captcha-repository';
-import { findMemberByRut } from '../repositories/member-repository';
-import { listedProductsOf } from '../repositories/product-repository';
+import { memberWithListedProducts } from '../repositories/product-repository';
 import { openSession } from '../repositories/session-repository';
 import type { CaptchaSpend } from './captcha-service';
 import { toWireProduct } from './product-view';
@@ -30,10 +29,10 @@ export function createProductService(db: Db, clock: Clock) {
       const { token, tokenHash } = newSessionToken();
       const found = await db.transaction(async (tx) => {
         if (!(await spendCaptcha(tx, spend.signature, spend.expiresAt))) return null;
-        const member = await findMemberByRut(tx, rut);
+        const member = await memberWithListedProducts(tx, rut);
         if (member?.listNoticeCode) return { notice: member.listNoticeCode, products: [] };
         await openSession(tx, tokenHash, rut);
-        return { notice: null, products: member ? await listedProductsOf(tx, member.id) : [] };
+        return { notice: null, products: member?.products ?? [] };
       });
       if (!found) return { ok: false, replayed: true };
       if (found.notice) {
