@@ -192,12 +192,12 @@ function businessNoon() {
 }
 
 /**
- * The API's environment under a benchmark: production as deployed, with the sandbox's demo seed and the business
- * clock pinned at noon so the opening hours never refuse a selection.
+ * The API's environment under a benchmark: the production build with the sandbox's demo seed and the business clock
+ * pinned at noon so the opening hours never refuse a selection. NODE_ENV is 'test': production refuses the sandbox.
  */
 export function apiEnvironment({ port, databaseUrl, logLevel, webpayUrl = 'http://127.0.0.1:9' }) {
   return {
-    NODE_ENV: 'production',
+    NODE_ENV: 'test',
     SANDBOX: '1',
     SANDBOX_CLOCK: businessNoon().toISOString(),
     HOST: '127.0.0.1',

@@ -9,6 +9,8 @@ const PRODUCTION = {
   WEBPAY_API_KEY: 'a-real-webpay-api-key',
   SMTP_URL: 'smtp://mail.cooperativa.example:587',
   DATABASE_URL: 'postgres://app@db/pago',
+  WEBPAY_BASE_URL: 'https://webpay3g.transbank.cl',
+  PUBLIC_BASE_URL: 'https://pago.cooperativa.example',
 };
 
 const refusal = (env: Record<string, string>) => {
@@ -38,11 +40,30 @@ describe('configuration at boot', () => {
     },
   );
 
-  it('never uses the sandbox admin token in production, even with SANDBOX=1', () => {
-    const env: Record<string, string> = { ...PRODUCTION, SANDBOX: '1' };
+  it('never uses the sandbox admin token in production', () => {
+    const env: Record<string, string> = { ...PRODUCTION };
     delete env.ADMIN_TOKEN;
     expect(refusal(env)).toContain('ADMIN_TOKEN');
+    expect(refusal({ ...PRODUCTION, ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN })).toContain('ADMIN_TOKEN');
     expect(loadConfig({ SANDBOX: '1' }).adminToken).toBe(SANDBOX_ADMIN_TOKEN);
+  });
+
+  it.each([
+    ['SANDBOX', '1'],
+    ['SEED_DEMO', '1'],
+    ['WEBPAY_BASE_URL', 'http://localhost:3001'],
+    ['WEBPAY_BASE_URL', 'http://127.0.0.1:3001'],
+    ['PUBLIC_BASE_URL', 'http://localhost:3000'],
+    ['PUBLIC_BASE_URL', 'http://[::1]:3000'],
+  ])('refuses to boot in production with the sandbox switch %s=%s, naming it', (name, value) => {
+    expect(refusal({ ...PRODUCTION, [name]: value })).toContain(name);
+  });
+
+  it('refuses production with the defaults that point at this machine', () => {
+    const { WEBPAY_BASE_URL: _webpay, ...withoutWebpay } = PRODUCTION;
+    expect(refusal(withoutWebpay)).toContain('WEBPAY_BASE_URL');
+    const { PUBLIC_BASE_URL: _origin, ...withoutOrigin } = PRODUCTION;
+    expect(refusal(withoutOrigin)).toContain('PUBLIC_BASE_URL');
   });
 
   it('names a malformed variable', () => {

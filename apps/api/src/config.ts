@@ -7,6 +7,12 @@ const flag = z.enum(['0', '1']).transform((v) => v === '1');
 // leaves a real deployment open with a known secret.
 export const SANDBOX_ADMIN_TOKEN = 'sandbox-admin-token';
 
+/** A URL on this machine (localhost or a loopback address): never what production should point at. */
+function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '::1' || host === '0.0.0.0';
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -91,6 +97,20 @@ const envSchema = z
     SANDBOX_CLOCK: z.iso.datetime({ offset: true }).optional(),
   })
   .transform((env, ctx) => {
+    // Production refuses every sandbox switch: a demo seed, the sandbox pages, the simulator, a local origin.
+    const refusedInProduction: [string, boolean, string][] = [
+      ['SANDBOX', env.SANDBOX, 'must be off in production (the sandbox shows coordinate cards and approves pushes)'],
+      ['SEED_DEMO', env.SEED_DEMO === true, 'must be off in production (the demo members have password 1234)'],
+      ['WEBPAY_BASE_URL', isLocalUrl(env.WEBPAY_BASE_URL), "must be Transbank's host in production, not the simulator"],
+      ['PUBLIC_BASE_URL', !env.PUBLIC_BASE_URL || isLocalUrl(env.PUBLIC_BASE_URL), 'must be the public origin members use in production'],
+      ['ADMIN_TOKEN', env.ADMIN_TOKEN === SANDBOX_ADMIN_TOKEN, 'must not be the sandbox token in production'],
+    ];
+    for (const [name, refused, message] of refusedInProduction) {
+      if (env.NODE_ENV === 'production' && refused) {
+        ctx.addIssue({ code: 'custom', path: [name], message });
+        return z.NEVER;
+      }
+    }
     if (env.NODE_ENV === 'production' && !env.ALTCHA_HMAC_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['ALTCHA_HMAC_SECRET'], message: 'is required in production' });
       return z.NEVER;
