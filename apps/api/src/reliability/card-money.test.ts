@@ -114,4 +114,30 @@ describe.each(DATABASE_KINDS)('money taken at Webpay is applied or given back (%
     expect(await metric('pago_online_webpay_reconciliation_backlog')).toBe(0);
     expect(await t.app.services.card.reconcileOnce()).toMatchObject({ settled: 0, failed: 0, backlog: 0 });
   });
+
+  it('asks Webpay before believing a cancellation: a forged one neither cancels a paid form nor an open one', async () => {
+    attacks++;
+    const before = await captureLedger(t.database.db);
+    // The member paid on the form; before the browser's return arrives, someone posts a cancellation for its token.
+    const paid = await depositByCard(10_000);
+    expect(await postReturn(target, { TBK_TOKEN: paid.webpayToken, TBK_ORDEN_COMPRA: 'x', TBK_ID_SESION: 'x' })).toBe('aprobado');
+    expect(await postReturn(target, paid.fields)).toBe('aprobado');
+    expect((await attemptOf(paid.webpayToken)).status).toBe('committed');
+
+    // A form still open: a forged cancellation by token or by buy order changes nothing, and the member pays.
+    const { token, productos } = await listar(target, RUT);
+    const producto = [oldestOf(productos.find((p) => p.tipoFamiliaProducto === 'AH')!, 1, 20_000)];
+    const sel = await seleccionar(target, token, RUT, producto);
+    const open = await startCard(target, { token, rut: RUT }, { idTransaccion: sel.idTransaccion, producto });
+    const buyOrder = (await attemptOf(open.webpayToken)).buyOrder;
+    expect(await postReturn(target, { TBK_TOKEN: open.webpayToken })).toBe('pendiente');
+    expect(await postReturn(target, { TBK_ORDEN_COMPRA: buyOrder })).toBe('pendiente');
+    expect((await attemptOf(open.webpayToken)).status).toBe('pending');
+    // An older form of the same transaction, really aborted, does not cancel the transaction the newer one pays.
+    const newer = await startCard(target, { token, rut: RUT }, { idTransaccion: sel.idTransaccion, producto });
+    expect(await postReturn(target, await useCardForm(simUrl, open.webpayToken, 'abort'))).toBe('anulado');
+    expect(await postReturn(target, await useCardForm(simUrl, newer.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
+    expect(await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'webpay.anulacion.rechazada'))).toHaveLength(3);
+    expect((await checkInvariants(t.database.db, before, { provider: store })).violations).toEqual([]);
+  });
 });

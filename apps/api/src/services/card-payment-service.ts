@@ -22,7 +22,7 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
   const settlement = createCardSettlement(clock, webpay, log);
   return {
     ...createCardStartService(db, clock, webpay, options, log),
-    ...createCardReturnService(db, settlement),
+    ...createCardReturnService(db, webpay, settlement),
     ...createCardReconciliationService(db, settlement, options, log),
   };
 }

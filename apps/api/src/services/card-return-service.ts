@@ -1,14 +1,15 @@
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { closeIfPending, lockTransaction } from '../repositories/transaction-repository';
-import { finishAttempt, lockAttempt, markChecked } from '../repositories/webpay-attempt-repository';
+import { countPendingOf, finishAttempt, lockAttempt, markChecked } from '../repositories/webpay-attempt-repository';
 import { estadoOf, type CardSettlement, type ReturnOutcome } from './card-settlement';
+import { isApproved, type WebpayClient } from './webpay-client';
 
 // Webpay's tokens and buy orders are short printable ASCII; anything else is not Webpay's and finds nothing.
 const WEBPAY_FIELD = /^[\x21-\x7e]{1,128}$/;
 
 /** The browser's return from Webpay to the payment host: settled, cancelled or left for the reconciliation. */
-export function createCardReturnService(db: Db, settlement: CardSettlement) {
+export function createCardReturnService(db: Db, webpay: WebpayClient, settlement: CardSettlement) {
   /** The attempt and its transaction, locked in that order (the order of every card path). */
   async function lockBoth(tx: Tx, by: { token: string } | { buyOrder: string }) {
     const attempt = await lockAttempt(tx, by);
@@ -16,17 +17,41 @@ export function createCardReturnService(db: Db, settlement: CardSettlement) {
     return attempt && trx ? { attempt, trx } : null;
   }
 
-  /** The member left the form (abort or timeout): nothing was charged; the transaction is cancelled. */
+  /**
+   * A return that says the member left the form (abort or timeout). Anyone can post one, so Webpay is asked first:
+   * a payment it approved is settled, a form it still has open is left alone, and only a form it ended is cancelled.
+   * The transaction is cancelled only when none of its forms is still open (a reload may be paying on another).
+   */
   function cancel(by: { token: string } | { buyOrder: string }, requestId: string): Promise<ReturnOutcome> {
     return db.transaction(async (tx) => {
       const locked = await lockBoth(tx, by);
       if (!locked) return { idTransaccion: null, estado: 'error' as const };
       const { attempt, trx } = locked;
-      if (attempt.status !== 'pending') return { idTransaccion: trx.idTransaccion, estado: estadoOf(attempt.status, trx.status) };
+      const id = trx.idTransaccion;
+      if (attempt.status !== 'pending') return { idTransaccion: id, estado: estadoOf(attempt.status, trx.status) };
+      const asked = await webpay.status(attempt.token);
+      if (!asked.ok) {
+        await markChecked(tx, attempt.token);
+        return { idTransaccion: id, estado: 'pendiente' as const };
+      }
+      if (asked.data.details.some(isApproved)) {
+        // The member paid on the form: this cancellation is not Webpay's. Commit and apply it as a normal return.
+        const committed = await settlement.commitOrStatus(attempt.token);
+        if (!committed.ok) {
+          await markChecked(tx, attempt.token);
+          return { idTransaccion: id, estado: 'pendiente' as const };
+        }
+        await appendAudit(tx, { kind: 'webpay.anulacion.rechazada', requestId, detail: { idTransaccion: id, motivo: 'pagado' } });
+        return { idTransaccion: id, estado: await settlement.settle(tx, attempt, trx, committed.data, requestId) };
+      }
+      if (asked.data.details.every((d) => d.status === 'INITIALIZED')) {
+        await appendAudit(tx, { kind: 'webpay.anulacion.rechazada', requestId, detail: { idTransaccion: id, motivo: 'formulario abierto' } });
+        return { idTransaccion: id, estado: 'pendiente' as const };
+      }
       await finishAttempt(tx, attempt.token, 'cancelled');
-      await closeIfPending(tx, trx.idTransaccion, 'cancelled');
-      await appendAudit(tx, { kind: 'webpay.anulado', requestId, detail: { idTransaccion: trx.idTransaccion } });
-      return { idTransaccion: trx.idTransaccion, estado: trx.status === 'paid' ? ('aprobado' as const) : ('anulado' as const) };
+      if ((await countPendingOf(tx, id)) === 0) await closeIfPending(tx, id, 'cancelled');
+      await appendAudit(tx, { kind: 'webpay.anulado', requestId, detail: { idTransaccion: id } });
+      return { idTransaccion: id, estado: trx.status === 'paid' ? ('aprobado' as const) : ('anulado' as const) };
     });
   }
 

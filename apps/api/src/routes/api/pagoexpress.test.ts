@@ -1,4 +1,5 @@
 import { buildSimulator } from '@pago/webpay-sim/app';
+import { SimStore } from '@pago/webpay-sim/store';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,9 +15,10 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
   let t: TestApp;
   let sim: FastifyInstance;
   let commits = 0;
+  const store = new SimStore();
 
   beforeAll(async () => {
-    sim = buildSimulator({ publicUrl: 'http://sim.test' });
+    sim = buildSimulator({ publicUrl: 'http://sim.test', store });
     const simUrl = await sim.listen({ host: '127.0.0.1', port: 0 });
     const real = createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C', timeoutMs: 5_000 });
     // The provider is outside: count what reaches it, change nothing.
@@ -106,6 +108,8 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
     expect(res.headers.location).toBe(`/pagoexpress/webpayresult?estado=anulado&idTransaccion=${aborted.idTransaccion}`);
 
     const timedOut = await startCardPayment('9876543-3', '410098765431');
+    // The form's five minutes pass at Webpay.
+    store.get(timedOut.webpayToken)!.createdAt -= 10 * 60_000;
     const [attempt] = await t.database.db.select().from(webpayAttempts).where(eq(webpayAttempts.token, timedOut.webpayToken));
     const query = new URLSearchParams({ TBK_ORDEN_COMPRA: attempt!.buyOrder, TBK_ID_SESION: 'whatever' });
     const viaGet = await t.app.inject({ method: 'GET', url: `/api/pagoexpress/webpay/return?${query.toString()}` });
