@@ -10,6 +10,14 @@ export interface SessionRow {
   rut: string;
 }
 
+/** Not revoked, and neither idle past `timeoutMinutes` nor past its absolute lifetime (database time). */
+export const liveCondition = (timeoutMinutes: number) =>
+  and(
+    isNull(sessions.revokedAt),
+    sql`${sessions.lastSeenAt} > now() - make_interval(mins => ${timeoutMinutes})`,
+    sql`${sessions.createdAt} > now() - make_interval(mins => ${ABSOLUTE_LIFETIME_MINUTES})`,
+  );
+
 export async function openSession(db: DbOrTx, tokenHash: string, rut: string): Promise<string> {
   const [row] = await db.insert(sessions).values({ tokenHash, rut }).returning({ id: sessions.id });
   return row!.id;
@@ -27,11 +35,15 @@ export async function touchSession(db: DbOrTx, tokenHash: string, rut: string | 
       and(
         eq(sessions.tokenHash, tokenHash),
         rut === null ? undefined : eq(sessions.rut, rut),
-        isNull(sessions.revokedAt),
-        sql`${sessions.lastSeenAt} > now() - make_interval(mins => ${timeoutMinutes})`,
-        sql`${sessions.createdAt} > now() - make_interval(mins => ${ABSOLUTE_LIFETIME_MINUTES})`,
+        liveCondition(timeoutMinutes),
       ),
     )
     .returning({ id: sessions.id, rut: sessions.rut });
   return row ?? null;
+}
+
+/** Whether the session is live (not revoked, neither idle past `timeoutMinutes` nor past its lifetime), without touching it. */
+export async function sessionIsLive(db: DbOrTx, id: string, timeoutMinutes: number): Promise<boolean> {
+  const live = await db.$count(sessions, and(eq(sessions.id, id), liveCondition(timeoutMinutes)));
+  return live > 0;
 }

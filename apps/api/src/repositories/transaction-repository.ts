@@ -1,7 +1,8 @@
 import type { Pago } from '@pago/domain/call-consultar-pago';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, notExists, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { transactionItems, transactions, vouchers } from '../db/schema';
+import { sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
+import { liveCondition } from './session-repository';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type ItemRow = typeof transactionItems.$inferSelect;
@@ -125,4 +126,23 @@ export async function latestPaidOfSession(db: DbOrTx, sessionId: string): Promis
     .orderBy(desc(transactions.settledAt))
     .limit(1);
   return row?.idTransaccion ?? null;
+}
+
+/**
+ * Expires the pending transactions whose session has ended and that have no Webpay form open: nobody can pay them
+ * any more (every call of a payment needs the session). Answers how many.
+ */
+export async function expireWithoutSession(db: DbOrTx, timeoutMinutes: number): Promise<number> {
+  const expired = await db
+    .update(transactions)
+    .set({ status: 'expired', settledAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(transactions.status, 'pending'),
+        notExists(db.select({ one: sql`1` }).from(sessions).where(and(eq(sessions.id, transactions.sessionId), liveCondition(timeoutMinutes)))),
+        notExists(db.select({ one: sql`1` }).from(webpayAttempts).where(and(eq(webpayAttempts.idTransaccion, transactions.idTransaccion), eq(webpayAttempts.status, 'pending')))),
+      ),
+    )
+    .returning({ id: transactions.idTransaccion });
+  return expired.length;
 }

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import { closeIfPending, lockTransaction } from '../repositories/transaction-repository';
+import { toParameterMap } from '@pago/domain/parameters';
+import { listParameters } from '../repositories/parameters-repository';
+import { closeIfPending, expireWithoutSession, lockTransaction } from '../repositories/transaction-repository';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
 import { countOverdue, countPendingOf, finishAttempt, lockNextToReconcile, markChecked, recordReconciliationFailure } from '../repositories/webpay-attempt-repository';
@@ -59,9 +61,10 @@ export function createCardReconciliationService(db: Db, settlement: CardSettleme
   return {
     /**
      * Settles up to `limit` attempts, each in a transaction of its own: one that fails is counted and backs off, and
-     * the run goes on with the next. Returns how many were settled and failed, and the backlog left.
+     * the run goes on with the next. Then expires the pending transactions nobody can pay any more (their session
+     * ended, no form open). Returns how many were settled, failed and expired, and the backlog left.
      */
-    async reconcileOnce(limit = 20): Promise<{ settled: number; failed: number; backlog: number }> {
+    async reconcileOnce(limit = 20): Promise<{ settled: number; failed: number; backlog: number; expired: number }> {
       let settled = 0;
       let failed = 0;
       for (let taken = 0; taken < limit; taken++) {
@@ -78,8 +81,10 @@ export function createCardReconciliationService(db: Db, settlement: CardSettleme
         }
       }
       const backlog = await countOverdue(db, options.settleAfterSeconds);
-      if (settled > 0 || failed > 0 || backlog > 0) log.info({ settled, failed, backlog }, 'webpay reconciliation');
-      return { settled, failed, backlog };
+      const params = toParameterMap(await listParameters(db));
+      const expired = await expireWithoutSession(db, Number(params.sessionTimeOut ?? 5));
+      if (settled > 0 || failed > 0 || backlog > 0 || expired > 0) log.info({ settled, failed, backlog, expired }, 'webpay reconciliation');
+      return { settled, failed, backlog, expired };
     },
   };
 }

@@ -11,9 +11,11 @@ import type { WebpayStore } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import { productNumbers } from '../repositories/product-repository';
+import { sessionIsLive } from '../repositories/session-repository';
 import { itemsOf, lockByHostTokenHash, lockOfSession, setHostToken, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
 import { insertAttempt } from '../repositories/webpay-attempt-repository';
 import { isoToWire } from './product-view';
+import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
 import { hashToken, touchSession } from './session-service';
 import type { WebpayClient } from './webpay-client';
@@ -65,6 +67,8 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
         const trx = await lockOfSession(tx, idTransaccion, session.id);
         if (!trx) return refuse('515');
         if (trx.status !== 'pending') return refuse('442');
+        const closed = paymentWindowRefusal(p, trx.family as Family, clock());
+        if (closed) return refuse(closed);
         if (!cardMethodAllowed(trx, await itemsOf(tx, trx.idTransaccion), p, businessToday(clock()))) return refuse('49010');
         const token = randomBytes(32).toString('base64url');
         await setHostToken(tx, trx.idTransaccion, hashToken(token));
@@ -80,7 +84,12 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
         const trx = await lockByHostTokenHash(tx, hashToken(hostToken));
         if (!trx || trx.idTransaccion !== transactionId) return refuse('515');
         if (trx.status !== 'pending') return refuse('442');
+        // The payment-host token lives only as long as the member's session.
+        if (!(await sessionIsLive(tx, trx.sessionId, Number(p.sessionTimeOut ?? 5)))) return refuse('476');
+        const closed = paymentWindowRefusal(p, trx.family as Family, clock());
+        if (closed) return refuse(closed);
         const items = await itemsOf(tx, trx.idTransaccion);
+        if (!cardMethodAllowed(trx, items, p, businessToday(clock()))) return refuse('49010');
         const expected = storesOf(trx, items, await productNumbers(tx, [...new Set(items.map((i) => i.productId))]), p);
         const same =
           stores.length === expected.length &&

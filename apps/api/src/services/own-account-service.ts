@@ -3,7 +3,8 @@ import type { Pago } from '@pago/domain/call-consultar-pago';
 import { AUTHORISATION_SECONDS, type AutenticaRequest, type AutorizarRequest, type PagarRequest, type ProductoPagado } from '@pago/domain/call-cuenta-vista';
 import { CHALLENGE_CELLS, COORDINATE_CELLS } from '@pago/domain/coordinate-card';
 import { asArray } from '@pago/domain/as-array';
-import { toParameterMap } from '@pago/domain/parameters';
+import type { Family } from '@pago/domain/families';
+import { toParameterMap, type ParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, joinRut, maskRut } from '@pago/domain/rut';
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Clock } from '../clock';
@@ -15,6 +16,7 @@ import * as members from '../repositories/member-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import * as transactions from '../repositories/transaction-repository';
 import { applyPayment, maskAccount, PaymentRefused, voucherOf } from './payment-service';
+import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
 import { touchSession, type SessionRow } from './session-service';
 
@@ -55,12 +57,19 @@ export interface OwnAccountOptions {
 }
 
 export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccountOptions) {
-  /** `rut` undefined: the call names no member RUT; null: it named one that is not a valid RUT. */
-  async function session(token: string, rut: string | null | undefined): Promise<SessionRow | null> {
+  /**
+   * The call's live session, with the parameters it runs under. `rut` undefined: the call names no member RUT;
+   * null: it named one that is not a valid RUT.
+   */
+  async function session(token: string, rut: string | null | undefined): Promise<(SessionRow & { params: Partial<ParameterMap> }) | null> {
     if (rut === null) return null;
     const params = toParameterMap(await listParameters(db));
-    return touchSession(db, token, rut ?? null, Number(params.sessionTimeOut ?? 5));
+    const live = await touchSession(db, token, rut ?? null, Number(params.sessionTimeOut ?? 5));
+    return live ? { ...live, params } : null;
   }
+
+  /** Spec codes when the operator closed payments, or the family's hours ended, since the selection: nothing moves. */
+  const closedFor = (s: { params: Partial<ParameterMap> }, trx: { family: string }) => paymentWindowRefusal(s.params, trx.family as Family, clock());
 
   return {
     /**
@@ -87,6 +96,8 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
         const trx = await transactions.lockLatestOfSession(tx, s.id);
         if (!trx) return refuse('515');
         if (trx.status !== 'pending') return refuse('442');
+        const closed = closedFor(s, trx);
+        if (closed) return refuse(closed);
         // Spec §4/§6: nobody deposits into another member's savings account.
         if (trx.family === 'AH' && payerRut !== s.rut) {
           await appendAudit(tx, { kind: 'deposito.tercero.rechazado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
@@ -135,6 +146,8 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
         const trx = await transactions.lockLatestOfSession(tx, s.id);
         if (!trx) return refuse('515');
         if (trx.status !== 'pending') return refuse('442');
+        const closed = closedFor(s, trx);
+        if (closed) return refuse(closed);
         if (!trx.loginAt || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
         if (!(await transactions.loginIsFresh(tx, trx.idTransaccion, LOGIN_VALIDITY_MINUTES))) return refuse('440');
         const numeroCuenta = await members.accountNumberOf(tx, trx.accountId);
@@ -190,6 +203,8 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
             return pagos ? { ok: true as const, pagados: toProductosPagados(pagos) } : refuse('500');
           }
           if (trx.status !== 'pending') return refuse('442');
+          const closed = closedFor(s, trx);
+          if (closed) return refuse(closed);
           if (!trx.loginAt || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
           const accountNumber = await members.accountNumberOf(tx, trx.accountId);
           if (accountNumber === null || accountNumber !== request.numeroCuenta) return refuse('440');

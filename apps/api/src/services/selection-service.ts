@@ -1,6 +1,6 @@
-import { businessToday, isUnavailableHour } from '@pago/domain/business-time';
+import { businessToday } from '@pago/domain/business-time';
 import type { SeleccionarProductoRequest } from '@pago/domain/call-seleccionar';
-import { familySwitchName, graceDaysName, toParameterMap } from '@pago/domain/parameters';
+import { graceDaysName, toParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
@@ -10,6 +10,7 @@ import { findMemberByRut } from '../repositories/member-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import { productsInFamily } from '../repositories/product-repository';
 import { createTransaction } from '../repositories/transaction-repository';
+import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
 import { validateSelection } from './selection-rules';
 import { touchSession } from './session-service';
@@ -34,10 +35,9 @@ export function createSelectionService(db: Db, clock: Clock) {
       if (!session) return refuse('476');
 
       if (request.producto.some((p) => p.tipoFamiliaProducto !== family)) return refuse('477');
-      if (params.Mantencion === '1') return refuse('503');
-      if (params[familySwitchName(family)] !== '1') return refuse('49010');
       const now = clock();
-      if (params.CierreDiario === '1' || isUnavailableHour(family, now)) return refuse('4953');
+      const closed = paymentWindowRefusal(params, family, now);
+      if (closed) return refuse(closed);
 
       const member = await findMemberByRut(db, rut);
       if (!member) return refuse('47678');
