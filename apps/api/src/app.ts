@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerErrorHandling } from './plugins/app/error-handler';
-import { registerRequestDeadline } from './plugins/app/request-deadline';
 import { registerResponseHeaders, securityHeaders } from './plugins/external/security-headers';
 import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
@@ -92,7 +91,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
-    // connectionTimeout stays unset: it drops the socket with no answer. Unanswered requests: registerRequestDeadline.
+    // connectionTimeout stays unset: it drops the socket with no answer. A request still unanswered after
+    // handlerTimeout gets 503 with the envelope (error-handler.ts).
+    handlerTimeout: config.requestTimeoutMs,
     // A client that has not sent its whole request (64 KiB at most) by then is dropped (408).
     requestTimeout: config.requestTimeoutMs,
     // Only the configured proxies: the left-most X-Forwarded-For entry is whatever the client wrote, and the
@@ -142,10 +143,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
 
-  // A request still unanswered (the database or Webpay unreachable without a reset) gets 503 with the envelope. The
-  // database's and Webpay's own timeouts are shorter and answer first, after rolling back; this is the bound for
-  // whatever they miss.
-  registerRequestDeadline(app, config.requestTimeoutMs);
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
   await registerOpenApi(app);

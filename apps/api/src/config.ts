@@ -74,7 +74,7 @@ const envSchema = z
     DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     /** The server ends a session left inside a transaction this long (its client gone): its row locks are released. */
     DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-    /** A request not answered by then gets 503 with the envelope (plugins/app/request-deadline.ts; also bounds reading it). */
+    /** A request not answered by then gets 503 with the envelope (Fastify's handlerTimeout; also bounds reading it). */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     PASSWORD_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
     /**

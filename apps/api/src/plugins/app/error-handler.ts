@@ -1,7 +1,6 @@
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { databaseFailure, loggableError } from '../../loggable-error';
-import { REQUEST_TIMED_OUT } from './request-deadline';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,7 +49,9 @@ function quietLateOutcome(reply: FastifyReply): void {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const responseName = request.routeOptions.config?.responseName ?? DEFAULT_RESPONSE_NAME;
-    if (error.code === REQUEST_TIMED_OUT) {
+    // Fastify's handlerTimeout (REQUEST_TIMEOUT_MS): the database or Webpay unreachable without a reset. Their own
+    // timeouts are shorter and answer first, after rolling back; this bounds whatever they miss.
+    if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
       request.log.error({ error: loggableError(error) }, 'request timed out');
       reply.code(503).header('retry-after', '5').send(errorEnvelope(responseName, '503'));
       quietLateOutcome(reply);
