@@ -119,7 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const clock = options.clock ?? clockFromConfig(config);
   const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
   app.decorate('services', {
-    parameters: createParametersService(database.db, { leaseMs: config.parametersLeaseMs }),
+    parameters: createParametersService(database.db, { cacheMs: config.parametersCacheMs }),
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),

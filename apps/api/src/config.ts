@@ -78,10 +78,10 @@ const envSchema = z
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     PASSWORD_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
     /**
-     * How long a replica serves the parameters without checking the table; an operator's change is answered after
-     * that long, and then applies on every replica. The same on every replica. 0: every call checks the table.
+     * How long a replica serves the parameters it read (at most a second); an operator's change is answered after
+     * that long, and then applies on every replica. 0: every call reads the table.
      */
-    PARAMETERS_LEASE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+    PARAMETERS_CACHE_MS: z.coerce.number().int().min(0).max(1_000).default(1_000),
     /** The origin browsers use to reach this server; Webpay returns the member to it. */
     PUBLIC_BASE_URL: z.url().optional(),
     /** A card payment still pending this long after its form opened is settled by asking Webpay (form: 5 min). */
@@ -175,7 +175,7 @@ const envSchema = z
       },
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       passwordLockMinutes: env.PASSWORD_LOCK_MINUTES,
-      parametersLeaseMs: env.PARAMETERS_LEASE_MS,
+      parametersCacheMs: env.PARAMETERS_CACHE_MS,
       sandbox: env.SANDBOX,
       seedDemo: env.SEED_DEMO ?? env.SANDBOX,
       adminToken,

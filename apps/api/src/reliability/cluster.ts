@@ -50,7 +50,7 @@ export interface ClusterOptions {
 export const WEBPAY_TIMEOUT_MS = 1_500;
 export const SETTLE_AFTER_SECONDS = 10;
 /** How long a replica serves the parameters from memory (a database outage shows in call 1 once it has passed). */
-export const PARAMETERS_LEASE_MS = 500;
+export const PARAMETERS_CACHE_MS = 500;
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const baseUrl = options.serverUrl ?? process.env.DATABASE_URL;
@@ -100,7 +100,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       WEBPAY_TIMEOUT_MS: String(WEBPAY_TIMEOUT_MS),
       WEBPAY_SETTLE_AFTER_SECONDS: String(SETTLE_AFTER_SECONDS),
       RECONCILE_INTERVAL_SECONDS: '1',
-      PARAMETERS_LEASE_MS: String(PARAMETERS_LEASE_MS),
+      PARAMETERS_CACHE_MS: String(PARAMETERS_CACHE_MS),
       RATE_LIMIT_LISTAR_PER_IP: '1000000',
       RATE_LIMIT_LISTAR_PER_RUT: '1000000',
       RATE_LIMIT_LOGIN_PER_IP: '1000000',

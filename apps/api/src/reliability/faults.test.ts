@@ -1,7 +1,7 @@
 import { errorDetail } from '@pago/domain/errors';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromClient, personalDataIn, startCluster, transactionStates, waitForSettlement, WEBPAY_TIMEOUT_MS, PARAMETERS_LEASE_MS, type Cluster } from './cluster';
+import { fromClient, personalDataIn, startCluster, transactionStates, waitForSettlement, WEBPAY_TIMEOUT_MS, PARAMETERS_CACHE_MS, type Cluster } from './cluster';
 import { codeOf } from './flows';
 import { counted, fetchTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { checkInvariants } from './ledger';
@@ -123,8 +123,8 @@ describe.skipIf(!process.env.DATABASE_URL)('faults under load on PostgreSQL (two
     // While it is down: the process is alive and says so, the readiness probe says the database is not.
     const health = await fetch(`${c.apis[0]!.url}/health`, { signal: AbortSignal.timeout(5_000) });
     const ready = await fetch(`${c.apis[0]!.url}/ready`, { signal: AbortSignal.timeout(10_000) });
-    // Call 1 serves the parameters from memory until the replica's lease ends; after that it needs the database.
-    await sleep(Math.max(0, PARAMETERS_LEASE_MS + 100 - (Date.now() - cutAt)));
+    // Call 1 serves the parameters from memory until the replica's cache time ends; after that it needs the database.
+    await sleep(Math.max(0, PARAMETERS_CACHE_MS + 100 - (Date.now() - cutAt)));
     const t0 = Date.now();
     const during = await cluster().request({ method: 'POST', url: '/prod/parametro/consultar', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ consultarParametrosRequest: { userId: 'x', canalLlamada: 'PGEX', tipo: 'PE' } }) });
     const answeredIn = Date.now() - t0;

@@ -913,7 +913,7 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
         expect(valor, `${e.name}: parameter ${nombre}`).toBe(changedParams.has(nombre) ? changedParams.get(nombre) : paramsBefore[nombre]);
       }
       // Put back what the operator's token legitimately changed, so the next endpoint starts from the seed.
-      // Through the service, which answers once every replica's lease has seen it.
+      // Through the service, which answers once every replica's cache has seen it.
       for (const [nombre, valor] of Object.entries(paramsBefore)) {
         if (paramsAfter[nombre] !== valor) await t.app.services.parameters.update(nombre, valor, 'fuzz');
       }

@@ -2,7 +2,7 @@ import { errorDetail } from '@pago/domain/errors';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactions, webpayAttempts } from '../db/schema';
-import { fromClient, personalDataIn, startCluster, waitForSettlement, PARAMETERS_LEASE_MS, type Cluster } from './cluster';
+import { fromClient, personalDataIn, startCluster, waitForSettlement, PARAMETERS_CACHE_MS, type Cluster } from './cluster';
 import { counted, fetchTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { checkInvariants } from './ledger';
 import { failover, histogram, planPayers, runPayer, unexpectedOutcomes, type PayerPlan, type PayerResult } from './load';
@@ -146,8 +146,8 @@ describe.skipIf(skipReason !== null)(`PostgreSQL really restarted under load (a 
         const during = pay(planPayers(c!.members, Math.ceil(RELIABILITY.killPayers / 2), 500 + round), client);
         client += RELIABILITY.killPayers;
         // Each process is alive and says so, says the database is not ready, and fails a call at once (call 1 once
-        // the replica's lease on the parameters has ended).
-        await sleep(Math.max(0, PARAMETERS_LEASE_MS + 100 - (Date.now() - stoppedAt)));
+        // the replica's cache of the parameters has ended).
+        await sleep(Math.max(0, PARAMETERS_CACHE_MS + 100 - (Date.now() - stoppedAt)));
         const timed = async <T>(run: () => Promise<T>) => {
           const s = Date.now();
           return { value: await run(), ms: Date.now() - s };

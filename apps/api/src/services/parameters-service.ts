@@ -2,7 +2,7 @@ import { isParameterName, parameterValueSchema } from '@pago/domain/parameters';
 import type { Db } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { leaseParameters, listParameters, updateParameter, type ParameterRow } from '../repositories/parameters-repository';
+import { cacheParameters, listParameters, MAX_PARAMETERS_CACHE_MS, updateParameter } from '../repositories/parameters-repository';
 
 export type ParametersService = ReturnType<typeof createParametersService>;
 
@@ -12,24 +12,16 @@ export type UpdateResult =
   | { ok: false; reason: 'invalid'; message: string };
 
 /**
- * Every replica serves the parameters under a lease of `leaseMs` (repositories/parameters-repository.ts): it checks
- * the table at most that often. An operator's change is answered only after a whole lease has passed since its
- * commit, so that once the operator has the answer, the next call on every replica applies it, without a restart.
- * Every replica must run with the same lease (PARAMETERS_LEASE_MS).
+ * Every replica serves the parameters from a cache of at most `cacheMs` (repositories/parameters-repository.ts). An
+ * operator's change is answered only once that long has passed since its commit, so that once the operator has the
+ * answer, the next call on every replica applies it, without a restart.
  */
-export function createParametersService(db: Db, { leaseMs }: { leaseMs: number }) {
-  leaseParameters(db, leaseMs);
-  // Built once per set of rows the repository hands out (it keeps the same array while nothing changes).
-  const answers = new WeakMap<ParameterRow[], { nombre: string; valor: string }[]>();
+export function createParametersService(db: Db, { cacheMs }: { cacheMs: number }) {
+  cacheParameters(db, cacheMs);
+  const waitMs = Math.min(cacheMs, MAX_PARAMETERS_CACHE_MS);
   return {
     async list(): Promise<{ nombre: string; valor: string }[]> {
-      const rows = await listParameters(db);
-      let answer = answers.get(rows);
-      if (!answer) {
-        answer = rows.map(({ nombre, valor }) => ({ nombre, valor }));
-        answers.set(rows, answer);
-      }
-      return answer;
+      return (await listParameters(db)).map(({ nombre, valor }) => ({ nombre, valor }));
     },
 
     listWithDates: () => listParameters(db),
@@ -50,9 +42,8 @@ export function createParametersService(db: Db, { leaseMs }: { leaseMs: number }
         });
         return { ok: true as const, nombre, valor, anterior: result.anterior };
       });
-      // Monotonic clocks of two hosts can run apart by a few hundred parts per million at most; 1% and 10 ms
-      // more cover that and a timer firing a little early.
-      if (result.ok && leaseMs > 0) await sleep(leaseMs + Math.ceil(leaseMs / 100) + 10);
+      // 10 ms more covers a timer firing a little early.
+      if (result.ok && waitMs > 0) await sleep(waitMs + 10);
       return result;
     },
   };

@@ -19,7 +19,7 @@ export const DATABASE_KINDS: DatabaseKind[] = process.env.DATABASE_URL ? ['pglit
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
-/** A second handle on the same database, with caches of its own (the parameters' lease): another replica. */
+/** A second handle on the same database, with caches of its own (the parameters' cache): another replica. */
 export function anotherReplica(kind: DatabaseKind, db: Db): Db {
   const client = (db as unknown as { $client: unknown }).$client;
   return (kind === 'pglite' ? drizzlePglite(client as PGlite, { schema }) : drizzleNodePg(client as pg.Pool, { schema })) as unknown as Db;
@@ -62,8 +62,8 @@ export function testConfig(overrides: Partial<Config> = {}, rateLimits: Partial<
     RATE_LIMIT_PAY_PER_IP: '10000',
     RATE_LIMIT_MAIL_PER_SESSION: '10000',
     RATE_LIMIT_CAPTCHA_PER_IP: '10000',
-    // Short, so that the many operator changes of the tests answer quickly; the lease works the same at any length.
-    PARAMETERS_LEASE_MS: '20',
+    // Short, so that the many operator changes of the tests answer quickly; the cache works the same at any length.
+    PARAMETERS_CACHE_MS: '20',
   });
   return { ...base, ...overrides, rateLimits: { ...base.rateLimits, ...rateLimits } };
 }
