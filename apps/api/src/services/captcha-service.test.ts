@@ -1,4 +1,4 @@
-import { solveChallenge } from 'altcha-lib';
+import { createChallenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { Database } from '../db/client';
 import { captchaUses } from '../db/schema';
 import { DATABASE_KINDS, openTestDatabase, startTestApp } from '../test/test-app';
-import { issueChallenge } from './captcha-check';
 import { createCaptchaService, PRUNE_INTERVAL_MS } from './captcha-service';
 
 const SECRET = 'captcha-service-test-secret-0123456789';
@@ -14,9 +13,17 @@ const SECRETS = { signature: SECRET, keySignature: `${SECRET}:key` };
 
 /** A solved challenge as the browser sends it, expiring `expiresInSeconds` from now (negative: already expired). */
 async function solved(expiresInSeconds = 300): Promise<{ header: string; signature: string }> {
-  const challenge = issueChallenge({ secrets: SECRETS, counter: 25, cost: 1, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) });
+  const challenge = await createChallenge({
+    algorithm: 'SHA-256',
+    cost: 1,
+    counter: 25,
+    deriveKey,
+    hmacSignatureSecret: SECRETS.signature,
+    hmacKeySignatureSecret: SECRETS.keySignature,
+    expiresAt: new Date(Date.now() + expiresInSeconds * 1000),
+  });
   const solution = await solveChallenge({ challenge, deriveKey });
-  return { header: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'), signature: challenge.signature };
+  return { header: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'), signature: challenge.signature! };
 }
 
 const spentSignatures = async (database: Database) => (await database.db.select({ signature: captchaUses.signature }).from(captchaUses)).map((r) => r.signature).sort();
@@ -44,13 +51,34 @@ describe.each(DATABASE_KINDS)('captcha service on %s', (kind) => {
   it('issues challenges its own check accepts, with counters in the configured range', async () => {
     const captcha = createCaptchaService(database.db, { secret: SECRET, counter: { min: 10, max: 14 } });
     for (let i = 0; i < 20; i++) {
-      const challenge = captcha.challenge();
+      const challenge = await captcha.challenge();
       const solution = await solveChallenge({ challenge, deriveKey });
-      expect(solution!.counter).toBeGreaterThanOrEqual(11);
+      expect(solution!.counter).toBeGreaterThanOrEqual(10);
       expect(solution!.counter).toBeLessThanOrEqual(14);
       const header = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
       expect(await captcha.verifyAndSpend(header)).toEqual({ ok: true });
     }
+  });
+
+  it('refuses a missing, malformed, tampered or foreign solution, spending nothing', async () => {
+    const captcha = service();
+    const { header } = await solved();
+    const payload = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+    expect(await captcha.verifyAndSpend(undefined)).toEqual({ ok: false, reason: 'missing' });
+    expect(await captcha.verifyAndSpend('not base64 json')).toEqual({ ok: false, reason: 'malformed' });
+    expect(await captcha.verifyAndSpend(encode({ challenge: payload.challenge }))).toEqual({ ok: false, reason: 'malformed' });
+    const tampered = [
+      { ...payload, solution: { ...payload.solution, derivedKey: 'ab'.repeat(32) } },
+      { ...payload, challenge: { ...payload.challenge, signature: 'ab'.repeat(32) } },
+      { ...payload, challenge: { ...payload.challenge, parameters: { ...payload.challenge.parameters, cost: 2 } } },
+      { ...payload, challenge: { ...payload.challenge, parameters: { ...payload.challenge.parameters, keySignature: undefined } } },
+    ];
+    for (const changed of tampered) expect(await captcha.verifyAndSpend(encode(changed))).toEqual({ ok: false, reason: 'invalid' });
+    const foreign = createCaptchaService(database.db, { secret: 'another-secret-of-another-deployment-01', counter: { min: 1, max: 50 } });
+    expect(await foreign.verifyAndSpend(header)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await spentSignatures(database)).toEqual([]);
+    expect(await captcha.verifyAndSpend(header)).toEqual({ ok: true });
   });
 
   it('spends a solution once, even when it arrives many times at once', async () => {

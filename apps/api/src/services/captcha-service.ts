@@ -1,4 +1,5 @@
-import { randomInt, type Challenge } from 'altcha-lib';
+import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -6,7 +7,6 @@ import type { Db, DbOrTx } from '../db/client';
 import { spendCaptcha } from '../repositories/captcha-repository';
 import { captchaUses } from '../db/schema';
 import { loggableError } from '../loggable-error';
-import { checkCaptcha, issueChallenge } from './captcha-check';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 // SHA-256 with one iteration per attempt and 5–10 thousand attempts: ~60 ms in Node here, well under a second
@@ -60,7 +60,7 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
   let pruning: { timer: NodeJS.Timeout; running: Promise<void> | null } | null = null;
 
   /**
-   * Spent solutions of challenges that expired over a minute ago can no longer be replayed (checkCaptcha refuses an
+   * Spent solutions of challenges that expired over a minute ago can no longer be replayed (verification refuses an
    * expired challenge first), so they are deleted. The minute covers a replica's clock running behind the database's.
    */
   const pruneSpent = async (): Promise<void> => {
@@ -72,7 +72,7 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
    * 'Bearer ') without spending it: the caller spends it with `captchaSpend`, in the same statement as what it gates
    * (the product list), and refuses it as replayed when that inserts nothing.
    */
-  function verify(header: string | undefined): { ok: true; spend: CaptchaSpend } | { ok: false; reason: Exclude<CaptchaRefusal, 'replayed'> } {
+  async function verify(header: string | undefined): Promise<{ ok: true; spend: CaptchaSpend } | { ok: false; reason: Exclude<CaptchaRefusal, 'replayed'> }> {
     if (!header) return { ok: false, reason: 'missing' };
     const encoded = header.startsWith('Bearer ') ? header.slice(7) : header;
     if (encoded.length > 4096) return { ok: false, reason: 'malformed' };
@@ -84,27 +84,39 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
     }
     const parsed = payloadSchema.safeParse(decoded);
     if (!parsed.success) return { ok: false, reason: 'malformed' };
-    const { challenge } = parsed.data;
-    const verdict = checkCaptcha(parsed.data, secrets);
-    if (verdict !== 'verified') return { ok: false, reason: verdict };
+    const { challenge, solution } = parsed.data;
+    // Every challenge issued here carries a key signature: the library checks it instead of deriving the key again.
+    if (!challenge.parameters.keySignature) return { ok: false, reason: 'invalid' };
+    const result = await verifySolution({
+      challenge: challenge as Challenge,
+      solution: solution as Solution,
+      deriveKey,
+      hmacSignatureSecret: secrets.signature,
+      hmacKeySignatureSecret: secrets.keySignature,
+    }).catch(() => null);
+    if (result?.expired) return { ok: false, reason: 'expired' };
+    if (!result?.verified) return { ok: false, reason: 'invalid' };
     const expiresAt = new Date((challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_MS / 1000) * 1000);
     return { ok: true, spend: { signature: challenge.signature, expiresAt } };
   }
 
   return {
-    challenge(): Challenge {
-      return issueChallenge({
-        secrets,
-        // altcha-lib's randomInt takes (max, min): this draws from min + 1 to max, as the service always has.
-        counter: randomInt(options.counter.min, options.counter.max),
+    challenge(): Promise<Challenge> {
+      return createChallenge({
+        algorithm: 'SHA-256',
         cost: COST,
+        // altcha-lib's randomInt takes (max, min).
+        counter: randomInt(options.counter.max, options.counter.min),
+        deriveKey,
+        hmacSignatureSecret: secrets.signature,
+        hmacKeySignatureSecret: secrets.keySignature,
         expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
       });
     },
 
     /** Verifies the solution carried in the Authorization header and spends it: the same solution never passes twice. */
     async verifyAndSpend(header: string | undefined): Promise<CaptchaResult> {
-      const verified = verify(header);
+      const verified = await verify(header);
       if (!verified.ok) return verified;
       if (!(await spendCaptcha(db, verified.spend.signature, verified.spend.expiresAt))) return { ok: false, reason: 'replayed' };
       return { ok: true };

@@ -41,7 +41,7 @@ export async function listarProductosRoute(app: FastifyInstance): Promise<void> 
         return errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, '482');
       };
       // Verified here, spent by the listing's own statement.
-      const captcha = app.services.captcha.verify(request.headers.authorization);
+      const captcha = await app.services.captcha.verify(request.headers.authorization);
       if (!captcha.ok) return refuseCaptcha(captcha.reason);
       const result = await app.services.products.list(rut, request.id, captcha.spend);
       if ('replayed' in result) return refuseCaptcha('replayed');
