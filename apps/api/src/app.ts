@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerErrorHandling } from './plugins/app/error-handler';
-import { registerResponseHeaders, securityHeaders } from './plugins/external/security-headers';
+import { registerSecurityHeaders, securityHeadersForRouterErrors } from './plugins/external/security-headers';
 import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
 import { healthRoutes } from './routes/health';
@@ -83,7 +83,8 @@ export const LOG_REDACT_PATHS = [
 /** Builds the whole API as one instance without listening, so tests drive it through inject. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
-  const headers = securityHeaders({ production: config.nodeEnv === 'production', formTargets: [new URL(config.webpay.baseUrl).origin] });
+  const headerOptions = { production: config.nodeEnv === 'production', formTargets: [new URL(config.webpay.baseUrl).origin] };
+  const routerErrorHeaders = securityHeadersForRouterErrors(headerOptions);
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
@@ -102,9 +103,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The router refuses a malformed percent-encoding or an over-long path segment before any hook runs; without
     // this, that answer would carry neither the catalogue envelope nor the security headers.
     frameworkErrors: (error, request, reply: FastifyReply) => {
+      routerErrorHeaders(request, reply);
       reply
-        .headers(headers)
-        .header('x-request-id', request.id)
         .code(error.statusCode === 414 ? 414 : 400)
         .send(errorEnvelope('errorResponse', '400'));
     },
@@ -146,7 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
   await registerOpenApi(app);
-  registerResponseHeaders(app, headers);
+  await registerSecurityHeaders(app, headerOptions);
   await registerRateLimit(app, config.redisUrl);
 
   await app.register(healthRoutes);
