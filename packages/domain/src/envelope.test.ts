@@ -22,8 +22,12 @@ describe('errorEnvelope', () => {
     });
   });
 
-  it('refuses an unknown code without a description', () => {
+  it('refuses an unknown code without a description, at compile time and at run time', () => {
+    // @ts-expect-error: a code that is not in the catalogue does not compile.
     expect(() => errorEnvelope('x', '12345')).toThrow();
+    // @ts-expect-error: the authoriser's own codes need their own description.
+    expect(() => errorEnvelope('x', '7')).toThrow();
+    expect(errorEnvelope('x', '7', 'Bloqueada').x.error.errores.detalleError).toEqual({ codigo: '7', descripcion: 'Bloqueada' });
   });
 
   it('matches the schemas', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { asArray } from './as-array';
-import { detalleErrorSchema, errorDetail, type DetalleError } from './errors';
+import { detalleErrorSchema, errorDetail, type DetalleError, type ErrorCode, type RefusalCode } from './errors';
 
 // Defined beside the catalogue, whose entries extend it; offered here too, where the envelope is read.
 export { detalleErrorSchema, type DetalleError };
@@ -13,10 +13,15 @@ export type ErrorField = z.infer<typeof errorFieldSchema>;
 export const errorResponseSchema = z.object({ error: errorFieldSchema });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
-/** descripcion defaults to the catalogue's; an unknown codigo without one throws. */
+/**
+ * A refusal in the envelope: a catalogue code takes the catalogue's description; any other code of a refusal (the
+ * authoriser's own) must bring its own. A code that is neither does not compile.
+ */
+export function errorEnvelope<N extends string>(responseName: N, codigo: ErrorCode, descripcion?: string): { [K in N]: ErrorResponse };
+export function errorEnvelope<N extends string>(responseName: N, codigo: RefusalCode, descripcion: string): { [K in N]: ErrorResponse };
 export function errorEnvelope<N extends string>(
   responseName: N,
-  codigo: string,
+  codigo: RefusalCode,
   descripcion?: string,
 ): { [K in N]: ErrorResponse } {
   const detalleError = descripcion === undefined ? errorDetail(codigo) : { codigo, descripcion };

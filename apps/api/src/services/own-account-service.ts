@@ -3,6 +3,7 @@ import type { Pago } from '@pago/domain/call-consultar-pago';
 import { AUTHORISATION_SECONDS, type AutenticaRequest, type AutorizarRequest, type PagarRequest, type ProductoPagado } from '@pago/domain/call-cuenta-vista';
 import { CHALLENGE_CELLS, COORDINATE_CELLS } from '@pago/domain/coordinate-card';
 import { asArray } from '@pago/domain/as-array';
+import type { RefusalCode } from '@pago/domain/errors';
 import type { Family } from '@pago/domain/families';
 import { toParameterMap, type ParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, joinRut, maskRut } from '@pago/domain/rut';
@@ -30,8 +31,8 @@ export const MAX_CHALLENGES_PER_LOGIN = 3;
 const LOGIN_VALIDITY_MINUTES = 5;
 
 export type AuthenticateResult = { ok: true; numeroCuenta: string; factores: (1 | 2)[] } | Refusal;
-export type AuthorizeResult = { ok: true; numeroCuenta: string; desafio?: string[]; vigencia: number } | Refusal;
-export type PayResult = { ok: true; pagados: ProductoPagado[] } | Refusal;
+export type AuthorizeResult = { ok: true; numeroCuenta: string; desafio?: string[]; vigencia: number } | Refusal<RefusalCode>;
+export type PayResult = { ok: true; pagados: ProductoPagado[] } | Refusal<RefusalCode>;
 
 export function toProductosPagados(pagos: Pago[]): ProductoPagado[] {
   return pagos.map((p) => {

@@ -1,9 +1,12 @@
-import type { RefusalCode } from '@pago/domain/errors';
+import type { ErrorCode, RefusalCode } from '@pago/domain/errors';
 
-/** An expected outcome that is not a success: a code of the catalogue (or the authoriser's), never a free string. */
-export interface Refusal {
+/**
+ * An expected outcome that is not a success: a code of the catalogue, or for the mobile authoriser's calls one of
+ * its own codes too. Never a free string.
+ */
+export interface Refusal<C extends RefusalCode = ErrorCode> {
   ok: false;
-  codigo: RefusalCode;
+  codigo: C;
 }
 
-export const refuse = (codigo: RefusalCode): Refusal => ({ ok: false, codigo });
+export const refuse = <C extends RefusalCode>(codigo: C): Refusal<C> => ({ ok: false, codigo });

@@ -10,7 +10,7 @@ import {
   pagarRequestSchema,
 } from '@pago/domain/call-cuenta-vista';
 import { errorEnvelope } from '@pago/domain/envelope';
-import { isKnownCode, mobileAuthoriserMessage } from '@pago/domain/errors';
+import { isKnownCode, mobileAuthoriserMessage, type RefusalCode } from '@pago/domain/errors';
 import { joinRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,7 +21,7 @@ import { appendAudit } from '../../../repositories/audit-repository';
  * The authoriser's own codes (7, 8, 25, 50) are not catalogue codes; their texts come from the domain's
  * authoriser messages ('Pass{product}' named after the configured product).
  */
-function envelopeFor(responseName: string, codigo: string, productSlug: string) {
+function envelopeFor(responseName: string, codigo: RefusalCode, productSlug: string) {
   if (isKnownCode(codigo)) return errorEnvelope(responseName, codigo);
   const product = productSlug.charAt(0).toUpperCase() + productSlug.slice(1);
   return errorEnvelope(responseName, codigo, mobileAuthoriserMessage(codigo, product) ?? 'Autorización pendiente.');
