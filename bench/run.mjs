@@ -195,13 +195,14 @@ async function main() {
     return ok ? 'ok' : '**missed**';
   };
   const digits = (unit) => (unit === 'payments/s' ? 1 : 0);
+  const ms = (value) => Math.round(value * 10) / 10;
   console.log(`| flow (median of ${ROUNDS} round(s); each round in brackets) | capacity | p50 / p99 at a constant 70% (p99 < ${P99_TARGET_MS} ms) | non-2xx (0) | headroom over the peak hour |`);
   console.log('|---|---|---|---|---|');
   for (const r of Object.values(results)) {
     const d = digits(r.unit);
     console.log(
       `| ${r.title} | ${r.capacity.toFixed(d)} ${r.unit} (${r.capacities.map((c) => c.toFixed(d)).join(' / ')}) | ` +
-        `${r.p50} / ${r.p99} ms (${r.p99s.join(' / ')}) ${verdict(r.p99 < P99_TARGET_MS)} | ${r.non2xx} ${verdict(r.clean)} | ${(r.capacity / PEAK_PER_SECOND[r.flow]).toFixed(1)}× |`,
+        `${ms(r.p50)} / ${ms(r.p99)} ms (${r.p99s.map(ms).join(' / ')}) ${verdict(r.p99 < P99_TARGET_MS)} | ${r.non2xx} ${verdict(r.clean)} | ${(r.capacity / PEAK_PER_SECOND[r.flow]).toFixed(1)}× |`,
     );
   }
   writeFileSync(
