@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerErrorHandling } from './plugins/app/error-handler';
-import { registerSecurityHeaders, securityHeadersForRouterErrors } from './plugins/external/security-headers';
+import { securityHeaders } from './plugins/external/security-headers';
 import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
 import { healthRoutes } from './routes/health';
@@ -84,7 +84,7 @@ export const LOG_REDACT_PATHS = [
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const headerOptions = { production: config.nodeEnv === 'production', formTargets: [new URL(config.webpay.baseUrl).origin] };
-  const routerErrorHeaders = securityHeadersForRouterErrors(headerOptions);
+  const headers = securityHeaders(headerOptions);
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
@@ -103,7 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The router refuses a malformed percent-encoding or an over-long path segment before any hook runs; without
     // this, that answer would carry neither the catalogue envelope nor the security headers.
     frameworkErrors: (error, request, reply: FastifyReply) => {
-      routerErrorHeaders(request, reply);
+      headers.forRouterErrors(request, reply);
       reply
         .code(error.statusCode === 414 ? 414 : 400)
         .send(errorEnvelope('errorResponse', '400'));
@@ -146,7 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
   await registerOpenApi(app);
-  await registerSecurityHeaders(app, headerOptions);
+  headers.register(app);
   await registerRateLimit(app, config.redisUrl);
 
   await app.register(healthRoutes);
