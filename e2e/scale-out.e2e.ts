@@ -178,7 +178,8 @@ http {
     const voucher = await call('/prod/pago/consultar', { consultarPagoRequest: { userId: rut, canalLlamada: 'PGEX', token, idTransaccion } });
     expect(JSON.stringify(voucher)).toContain('CUENTA VISTA');
     const { rows } = await db.query('select saldo from accounts where numero_cuenta = $1', [login.numeroCuenta]);
-    expect(rows[0].saldo).toBe(5_000_000 - montoTotal);
+    // Money columns are bigint: pg returns them as text.
+    expect(Number(rows[0].saldo)).toBe(5_000_000 - montoTotal);
     expect([...upstreams].filter(Boolean).length).toBe(2);
   });
 
@@ -203,7 +204,7 @@ http {
     expect(vouchers.rows[0].n).toBe(1);
     expect(settlements.rows[0].n).toBe(1);
     const pending = await db.query("select i.monto_pendiente from instalments i join products p on p.id = i.product_id where p.numero_producto = '630014141414' order by i.numero_cuota");
-    expect(pending.rows.map((r) => r.monto_pendiente)).toEqual([0, 121_480, 121_480]);
+    expect(pending.rows.map((r) => Number(r.monto_pendiente))).toEqual([0, 121_480, 121_480]);
   });
 
   it('applies an admin parameter change on both replicas at once', async () => {
