@@ -86,6 +86,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two API replicas behind nginx on one
         RECONCILE_INTERVAL_SECONDS: '1',
         RATE_LIMIT_LISTAR_PER_IP: '1000',
         RATE_LIMIT_LOGIN_PER_IP: '1000',
+        RATE_LIMIT_LOGIN_PER_PAYER: '1000',
         LOG_LEVEL: 'info',
       });
       procs.push(api);

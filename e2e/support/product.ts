@@ -112,6 +112,7 @@ export async function startProduct(options: ProductOptions | Record<string, stri
     RATE_LIMIT_LISTAR_PER_RUT: '1000',
     RATE_LIMIT_CAPTCHA_PER_IP: '1000',
     RATE_LIMIT_LOGIN_PER_IP: '1000',
+    RATE_LIMIT_LOGIN_PER_PAYER: '1000',
     ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     ...opts.env,
   });

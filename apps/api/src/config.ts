@@ -54,6 +54,8 @@ const envSchema = z
     RATE_LIMIT_LISTAR_PER_IP: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_LISTAR_PER_RUT: z.coerce.number().int().min(1).default(10),
     RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
+    /** Logins naming one payer from one client, per 15 minutes: wrong passwords are throttled before they block. */
+    RATE_LIMIT_LOGIN_PER_PAYER: z.coerce.number().int().min(1).default(10),
     // The authoriser screen polls call 6 every second for up to two minutes.
     RATE_LIMIT_PAY_PER_IP: z.coerce.number().int().min(1).default(600),
     RATE_LIMIT_MAIL_PER_SESSION: z.coerce.number().int().min(1).default(5),
@@ -192,6 +194,7 @@ const envSchema = z
         listarPerIp: env.RATE_LIMIT_LISTAR_PER_IP,
         listarPerRut: env.RATE_LIMIT_LISTAR_PER_RUT,
         loginPerIp: env.RATE_LIMIT_LOGIN_PER_IP,
+        loginPerPayer: env.RATE_LIMIT_LOGIN_PER_PAYER,
         payPerIp: env.RATE_LIMIT_PAY_PER_IP,
         mailPerSession: env.RATE_LIMIT_MAIL_PER_SESSION,
         captchaPerIp: env.RATE_LIMIT_CAPTCHA_PER_IP,

@@ -104,6 +104,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       RATE_LIMIT_LISTAR_PER_IP: '1000000',
       RATE_LIMIT_LISTAR_PER_RUT: '1000000',
       RATE_LIMIT_LOGIN_PER_IP: '1000000',
+      RATE_LIMIT_LOGIN_PER_PAYER: '1000000',
       RATE_LIMIT_PAY_PER_IP: '1000000',
       RATE_LIMIT_MAIL_PER_SESSION: '1000000',
       // Every replica must verify the others' captchas.

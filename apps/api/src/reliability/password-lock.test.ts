@@ -114,3 +114,32 @@ describe.each(DATABASE_KINDS)('wrong passwords (%s)', (kind) => {
     expect(ratio, JSON.stringify(times)).toBeLessThan(2);
   });
 });
+
+describe('wrong passwords are throttled per payer and client', () => {
+  it('answers 514 to a client past its logins naming one payer, while other payers and clients go on', async () => {
+    const t = await startTestApp('pglite', { config: { altchaCounter: { min: 10, max: 50 } }, rateLimits: { loginPerPayer: 2 } });
+    try {
+      const { token, productos } = await listProducts(t.app, HOLDER);
+      await postSeleccionar(t.app, token, HOLDER, [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+      const login = async (payer: string, remoteAddress = '127.0.0.1') => {
+        const [rut, dv] = payer.split('-') as [string, string];
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/prod/pago/producto/cuentavista/autentica',
+          remoteAddress,
+          headers: { 'content-type': 'application/json', authorization: await solveCaptcha(t.app) },
+          payload: { autenticaConsultaFactoresRequest: { userId: payer, canalLlamada: 'PGEX', token, autenticacion: { rut, dv, clave: 'x' } } },
+        });
+        return { status: res.statusCode, codigo: errorCode(res, AUT) };
+      };
+      expect(await login(VICTIM)).toEqual({ status: 200, codigo: '45203113' });
+      expect(await login(VICTIM)).toEqual({ status: 200, codigo: '45203113' });
+      // The third guess from this client is refused before it is judged: the password is not blocked by it.
+      expect(await login(VICTIM)).toEqual({ status: 429, codigo: '514' });
+      expect((await t.database.db.select().from(members).where(eq(members.rut, VICTIM)))[0]!.passwordFailures).toBe(2);
+      expect(await login(STRANGER)).toEqual({ status: 200, codigo: '45203113' });
+    } finally {
+      await t.close();
+    }
+  });
+});

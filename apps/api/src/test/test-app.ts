@@ -59,6 +59,7 @@ export function testConfig(overrides: Partial<Config> = {}, rateLimits: Partial<
     RATE_LIMIT_LISTAR_PER_IP: '10000',
     RATE_LIMIT_LISTAR_PER_RUT: '10000',
     RATE_LIMIT_LOGIN_PER_IP: '10000',
+    RATE_LIMIT_LOGIN_PER_PAYER: '10000',
     RATE_LIMIT_PAY_PER_IP: '10000',
     RATE_LIMIT_MAIL_PER_SESSION: '10000',
     RATE_LIMIT_CAPTCHA_PER_IP: '10000',

@@ -30,13 +30,28 @@ function envelopeFor(responseName: string, codigo: RefusalCode, productSlug: str
 /** Calls 4, 5 and 6 (spec §7): login, second factor, payment from the own checking account. */
 export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { loginPerIp, payPerIp } = app.config.rateLimits;
+  const { loginPerIp, loginPerPayer, payPerIp } = app.config.rateLimits;
   const perIp = (name: string, max: number) =>
     allLimits(app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${request.ip}` }));
 
   r.post(
     AUTENTICA_PATH,
-    { schema: { body: autenticaRequestSchema }, config: { responseName: AUTENTICA_RESPONSE }, preHandler: perIp('autentica', loginPerIp) },
+    {
+      schema: { body: autenticaRequestSchema },
+      config: { responseName: AUTENTICA_RESPONSE },
+      preHandler: allLimits(
+        app.createRateLimit({ max: loginPerIp, timeWindow: 60_000, keyGenerator: (request) => `autentica:${request.ip}` }),
+        // Per payer and client: guesses at one member's password are slowed down well before they block it.
+        app.createRateLimit({
+          max: loginPerPayer,
+          timeWindow: 15 * 60_000,
+          keyGenerator: (request) => {
+            const login = (request.body as { autenticaConsultaFactoresRequest?: { autenticacion?: { rut?: unknown; dv?: unknown } } } | undefined)?.autenticaConsultaFactoresRequest?.autenticacion;
+            return `autentica-payer:${request.ip}:${String(login?.rut ?? '')}-${String(login?.dv ?? '').toUpperCase()}`;
+          },
+        }),
+      ),
+    },
     async (request) => {
       const body = request.body.autenticaConsultaFactoresRequest;
       const captcha = await app.services.captcha.verifyAndSpend(request.headers.authorization);
