@@ -53,6 +53,12 @@ export async function lockMemberByRut(tx: Tx, rut: string): Promise<(MemberRow &
   return row ? { ...row.member, guard: row.guard } : null;
 }
 
+/** The member with its password guard, without locks (call 4 checks the password before taking them). */
+export async function findMemberWithGuard(db: DbOrTx, rut: string): Promise<(MemberRow & { guard: PasswordGuard }) | null> {
+  const [row] = await db.select({ member: members, guard: guardOf(members) }).from(members).where(eq(members.rut, rut));
+  return row ? { ...row.member, guard: row.guard } : null;
+}
+
 /** The guard of a RUT with no online password, unlocked: a clean one when it never gave a wrong password. */
 export async function unknownPayerGuard(db: DbOrTx, rut: string): Promise<PasswordGuard> {
   const [row] = await db.select(guardOf(unknownPayerAttempts)).from(unknownPayerAttempts).where(eq(unknownPayerAttempts.rut, rut));

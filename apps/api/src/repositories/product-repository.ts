@@ -83,17 +83,15 @@ export async function memberWithListedProducts(db: DbOrTx, rut: string): Promise
     .orderBy(asc(products.family), asc(products.numeroProducto), asc(instalments.fechaVencimiento), asc(instalments.numeroCuota));
   const first = rows[0];
   if (!first) return null;
-  const listed: ListedProduct[] = [];
+  // A Map keeps the products in the rows' order.
+  const listed = new Map<string, ListedProduct>();
   for (const { product, instalment } of rows) {
     if (!product) continue;
-    let last = listed.at(-1) as (ListedProduct & { id?: string }) | undefined;
-    if (last?.id !== product.id) {
-      last = { id: product.id, product, instalments: [] };
-      listed.push(last);
-    }
-    if (instalment) last.instalments.push(instalment);
+    const entry = listed.get(product.id) ?? { product, instalments: [] };
+    listed.set(product.id, entry);
+    if (instalment) entry.instalments.push(instalment);
   }
-  return { id: first.memberId, listNoticeCode: first.listNoticeCode, products: listed.map(({ product, instalments: shown }) => ({ product, instalments: shown })) };
+  return { id: first.memberId, listNoticeCode: first.listNoticeCode, products: [...listed.values()] };
 }
 
 /** Call 3's read: the member's products of one family with all their instalments, paid ones included. */

@@ -88,9 +88,9 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
       const payerRut = joinRut(request.autenticacion.rut, request.autenticacion.dv.toUpperCase());
       if (!payerRut) return refuse('45203113');
       const clave = request.autenticacion.clave;
-      const seen = await members.findMemberByRut(db, payerRut);
+      const seen = await members.findMemberWithGuard(db, payerRut);
       const seenHash = seen?.passwordHash ?? null;
-      const blockedSeen = seenHash ? isBlocked(seen!) : (await members.unknownPayerGuard(db, payerRut)).blocked;
+      const blockedSeen = (seenHash ? seen!.guard : await members.unknownPayerGuard(db, payerRut)).blocked;
       const early = blockedSeen ? null : { hash: seenHash, good: seenHash ? await passwordMatches(seenHash, clave) : await dummyCheck(clave) };
 
       return db.transaction(async (tx) => {
@@ -166,17 +166,17 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
           await authorizations.decideAuthorization(tx, open.auth.id, 'expired');
           if (open.auth.factor === 1) await countCoordinateFailure(tx, open.auth.memberId, payerRut, requestId, 'sin respuesta');
         }
-        const { card, enrolment } = await members.accountAndFactorsOf(tx, payer.id);
         if (request.factor === 1) {
+          // Read after the unanswered challenge above was counted: that may have blocked it.
+          const card = await members.lockCoordinateCard(tx, payer.id);
           if (!card) return refuse('5203002');
-          // Read again: the unanswered challenge just counted may have blocked it.
-          const locked = await members.lockCoordinateCard(tx, payer.id);
-          if (!locked || locked.blockedAt) return refuse('45203017');
+          if (card.blockedAt) return refuse('45203017');
           if ((await authorizations.countChallengesSince(tx, trx.idTransaccion, trx.loginAt)) >= MAX_CHALLENGES_PER_LOGIN) return refuse('440');
           const cells = pickCells(CHALLENGE_CELLS);
           await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 1, cells, amount: trx.total, validSeconds: AUTHORISATION_SECONDS });
           return { ok: true as const, numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
         }
+        const { enrolment } = await members.accountAndFactorsOf(tx, payer.id);
         if (!enrolment) return refuse('5203004');
         if (enrolment.blockedAt) return refuse('7');
         await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 2, amount: trx.total, validSeconds: AUTHORISATION_SECONDS });
@@ -272,11 +272,6 @@ async function countCoordinateFailure(tx: Tx, memberId: string, payerRut: string
 /** The `locks`-th block in a row lasts `baseMinutes` doubled for each block before it, and at most a day. */
 export function passwordLockMinutes(locks: number, baseMinutes: number): number {
   return Math.min(baseMinutes * 2 ** Math.min(Math.max(locks, 1) - 1, 16), 24 * 60);
-}
-
-/** Blocked now, as far as this replica's clock can tell; the locked row decides for sure. */
-function isBlocked(member: { passwordBlockedAt: Date | null; passwordLockedUntil: Date | null }): boolean {
-  return member.passwordBlockedAt !== null && (member.passwordLockedUntil === null || member.passwordLockedUntil.getTime() > Date.now());
 }
 
 let dummyHash: Promise<string> | null = null;
