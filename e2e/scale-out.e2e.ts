@@ -147,7 +147,8 @@ http {
   async function listAndSelect(rut: string, numeroProducto: string) {
     const list = (await call('/prod/producto/listar', { listarDetalleProductosRequest: { userId: rut, canalLlamada: 'PGEX', rut } }, { authorization: await captcha() }))
       .listarDetalleProductosResponse as { token: string; listaProductos: { numeroProducto: string; nombreFamiliaProducto: string; tipoFamiliaProducto: string; listaDetalleProductos: { numeroCuota: number; montoPendiente: number; fechaVencimiento: string }[] }[] };
-    const p = list.listaProductos.find((x) => x.numeroProducto === numeroProducto)!;
+    // The list names products by a per-session reference ending with the number's last four digits.
+    const p = list.listaProductos.find((x) => x.numeroProducto.endsWith(numeroProducto.slice(-4)))!;
     const d = p.listaDetalleProductos[0]!;
     const sel = (
       await call('/prod/producto/seleccionar', {
@@ -156,7 +157,7 @@ http {
           canalLlamada: 'PGEX',
           token: list.token,
           rut,
-          producto: [{ numeroProducto, tipoFamiliaProducto: p.tipoFamiliaProducto, nombreFamiliaProducto: p.nombreFamiliaProducto, detalleProducto: [{ numeroCuota: String(d.numeroCuota), valorAPagar: d.montoPendiente, fechaVencimiento: d.fechaVencimiento }] }],
+          producto: [{ numeroProducto: p.numeroProducto, tipoFamiliaProducto: p.tipoFamiliaProducto, nombreFamiliaProducto: p.nombreFamiliaProducto, detalleProducto: [{ numeroCuota: String(d.numeroCuota), valorAPagar: d.montoPendiente, fechaVencimiento: d.fechaVencimiento }] }],
         },
       })
     ).seleccionarProductoResponse as { idTransaccion: string; montoTotal: number };

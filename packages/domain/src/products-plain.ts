@@ -7,16 +7,6 @@ import type { DetalleCuota, EstadoCuota, Producto } from './products';
 
 export const CONVENIO = 'CONVENIO';
 
-/** Fields the list answers that are not sent back with a selection (spec §3). */
-export const FIELDS_REMOVED_BEFORE_SELECTION = [
-  'deudaTotal',
-  'deudaTotalInternacional',
-  'cupoTotal',
-  'numeroCuotasPactadas',
-  'numeroCuotasPendientes',
-  'fechaFacturacion',
-] as const;
-
 export interface InstalmentState {
   codigoEstadoCuota: EstadoCuota;
   diasMora: number;

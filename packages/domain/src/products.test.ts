@@ -20,11 +20,6 @@ const producto = (numeroProducto: string, detalles: DetalleCuota[]): Producto =>
   permiteMultipleAbono: false,
   montoMinimoAbonoMultiple: 0,
   fechaVigenciaAbono: '',
-  deudaTotal: 0,
-  deudaTotalInternacional: 0,
-  cupoTotal: 0,
-  numeroCuotasPactadas: 10,
-  numeroCuotasPendientes: detalles.length,
 });
 
 describe('instalment state', () => {

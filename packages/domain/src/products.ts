@@ -21,7 +21,11 @@ export const detalleCuotaSchema = z.object({
 });
 export type DetalleCuota = z.infer<typeof detalleCuotaSchema>;
 
-/** A product as the product list answers it (spec §3 'Product'). */
+/**
+ * A product as the product list answers it (spec §3 'Product'), without the fields no screen shows (debts, limit,
+ * instalment counts). `numeroProducto` is the product's reference in the session, ending with the number's last four
+ * digits (apps/api product-view.ts).
+ */
 export const productoSchema = z.object({
   tipoFamiliaProducto: familySchema,
   nombreFamiliaProducto: z.string(),
@@ -35,10 +39,5 @@ export const productoSchema = z.object({
   fechaVigenciaAbono: z.string(),
   /** Cards only: last billing date, yyyymmdd. */
   fechaFacturacion: z.string().optional(),
-  deudaTotal: z.number().int(),
-  deudaTotalInternacional: z.number().int(),
-  cupoTotal: z.number().int(),
-  numeroCuotasPactadas: z.number().int().nonnegative(),
-  numeroCuotasPendientes: z.number().int().nonnegative(),
 });
 export type Producto = z.infer<typeof productoSchema>;

@@ -12,6 +12,7 @@ import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
 import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha, startCard } from './flows';
 import { injectTarget, jsonOf, type HttpResponse, type Target } from './http';
 import { captureLedger, checkInvariants } from './ledger';
+import { productNumbered } from '../test/member-calls';
 import { recordFigures } from './settings';
 
 // Part 2 of the reliability suite: rate limits, lockouts, captcha replay, session binding and expiry, object-level
@@ -56,7 +57,7 @@ const coordinatesFor = (res: HttpResponse, payerRut: string) => {
 /** A member's session with a pending selection of the oldest instalment of a product (or the first product). */
 async function pendingSelection(target: Target, rut: string, numeroProducto?: string) {
   const { token, productos } = await listar(target, rut);
-  const product = numeroProducto ? productos.find((p) => p.numeroProducto === numeroProducto)! : productos[0]!;
+  const product = numeroProducto ? productNumbered(productos, numeroProducto) : productos[0]!;
   const producto = [oldestOf(product, 1)];
   const sel = await seleccionar(target, token, rut, producto);
   return { token, idTransaccion: sel.idTransaccion, total: sel.montoTotal, producto };

@@ -19,6 +19,7 @@ import { CONTENT_TYPES, fits, hostileNumber, hostileString, hostileValue, mutate
 import { counted, injectTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { rutOf } from './fixtures';
 import { captureLedger, checkInvariants, parameterValues, tableCounts, type LedgerSnapshot } from './ledger';
+import { productNumbered } from '../test/member-calls';
 import { RELIABILITY, recordFigures, RequestTally } from './settings';
 
 // Part 1 of the reliability suite: every endpoint, fed schema-aware, random and raw hostile input, answers 4xx
@@ -204,6 +205,7 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
     pushId: '',
     pmNumero: '630055667788',
     cardAmount: 0,
+    cardRef: '',
     selectable: [] as ProductoSeleccionado[],
   };
   let baseline: LedgerSnapshot;
@@ -220,11 +222,11 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
     // Member A: one paid transaction (a voucher to ask for) and one pending (the session's current one).
     const a = await listar(app, ctx.rut);
     ctx.token = a.token;
-    const pm = a.productos.find((p) => p.numeroProducto === ctx.pmNumero)!;
+    const pm = productNumbered(a.productos, ctx.pmNumero);
     await seleccionar(app, a.token, ctx.rut, [oldestOf(pm, 1)]);
     const [paid] = await payOwnAccount(app, { token: a.token, memberRut: ctx.rut, payerRut: ctx.rut, clave: '1234' });
     ctx.paidId = paid!.idTransaccion;
-    const pc = a.productos.find((p) => p.numeroProducto === '410087654321')!;
+    const pc = productNumbered(a.productos, '410087654321');
     ctx.pendingId = (await seleccionar(app, a.token, ctx.rut, [oldestOf(pc, 1)])).idTransaccion;
 
     // A captcha solution already spent on a product list.
@@ -239,6 +241,7 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
     const cardSelection = await seleccionar(app, b.token, ctx.cardRut, selection);
     ctx.cardId = cardSelection.idTransaccion;
     ctx.cardAmount = cardSelection.montoTotal;
+    ctx.cardRef = bpc.numeroProducto;
     const card = await startCard(app, { token: b.token, rut: ctx.cardRut }, { idTransaccion: ctx.cardId, producto: selection });
     ctx.hostToken = card.hostToken;
     ctx.webpayToken = card.webpayToken;
@@ -480,7 +483,8 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
               weight: 1,
               arbitrary: fc.array(
                 fc.record({
-                  numeroProducto: fc.oneof(fc.constantFrom(ctx.pmNumero, '410012345678', '410098765431', '800012340001'), fits(32)),
+                  // The listed references, the products' own numbers (which the list no longer gives), or anything.
+                  numeroProducto: fc.oneof(fc.constantFrom(...ctx.selectable.map((p) => p.numeroProducto), ctx.pmNumero, '410012345678', '800012340001'), fits(32)),
                   tipoFamiliaProducto: fc.constantFrom('PC', 'PM', 'CP', 'AH', 'TC', 'HI'),
                   nombreFamiliaProducto: fits(64),
                   detalleProducto: fc.array(
@@ -616,8 +620,8 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
         sessionId: fc.oneof(fc.constant(`${ctx.cardToken}${ctx.cardRut}`), fits(200)),
         transactionId: id(),
         storesTransaction: fc.oneof(
-          fc.constant([{ amount: ctx.cardAmount, commerceCode: '597055555536', transactionId: '410098765431' }]),
-          fc.array(fc.record({ amount, commerceCode: fc.constantFrom('597055555536', '597055555537', '000000000000'), transactionId: fc.oneof(fc.constant('410098765431'), fits(32)) }), { minLength: 1, maxLength: 3 }),
+          fc.constant([{ amount: ctx.cardAmount, commerceCode: '597055555536', transactionId: ctx.cardRef }]),
+          fc.array(fc.record({ amount, commerceCode: fc.constantFrom('597055555536', '597055555537', '000000000000'), transactionId: fc.oneof(fc.constantFrom(ctx.cardRef, '410098765431'), fits(32)) }), { minLength: 1, maxLength: 3 }),
         ),
       }),
       headers: json(fc.record({ authorization: fc.oneof(fc.constant(`Bearer ${ctx.hostToken}`), hostileString.map((s) => `Bearer ${s.replace(/[^\x20-\x7e]/g, '')}`)) })),

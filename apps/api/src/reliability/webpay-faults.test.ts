@@ -9,6 +9,7 @@ import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
 import { listar, oldestOf, payOwnAccount, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from './flows';
 import { injectTarget, type Target } from './http';
 import { captureLedger, checkInvariants } from './ledger';
+import { productNumbered } from '../test/member-calls';
 import { recordFigures } from './settings';
 
 // Part 4, Webpay's faults at the worst moments, one at a time: between its commit and our refund, and a form
@@ -51,12 +52,12 @@ describe.each(DATABASE_KINDS)('Webpay faults at the worst moment (%s)', (kind) =
     const rut = '11111111-1';
     // Tab 1 pays the MYPE instalment by card and is on Webpay's form; tab 2 pays the same instalment by own account.
     const tab1 = await listar(target, rut);
-    const pm = [oldestOf(tab1.productos.find((p) => p.numeroProducto === '630055667788')!, 1)];
+    const pm = [oldestOf(productNumbered(tab1.productos, '630055667788'), 1)];
     const card = await seleccionar(target, tab1.token, rut, pm);
     const started = await startCard(target, { token: tab1.token, rut }, { idTransaccion: card.idTransaccion, producto: pm });
     const fields = await useCardForm(simUrl, started.webpayToken, { card: VISA_APPROVED });
     const tab2 = await listar(target, rut);
-    await seleccionar(target, tab2.token, rut, pm);
+    await seleccionar(target, tab2.token, rut, [oldestOf(productNumbered(tab2.productos, '630055667788'), 1)]);
     await payOwnAccount(target, { token: tab2.token, memberRut: rut, payerRut: rut, clave: '1234' });
 
     // Tab 1 comes back: Webpay commits the card, the instalment is already paid, the refund gets no answer.

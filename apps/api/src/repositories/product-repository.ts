@@ -12,6 +12,7 @@ export interface ProductWithInstalments {
 /** What the product list's answer is made of (product-view.ts): any product row with its instalments will do. */
 export type ListedProductRow = Pick<
   ProductRow,
+  | 'id'
   | 'family'
   | 'numeroProducto'
   | 'permiteAbono'
@@ -19,10 +20,6 @@ export type ListedProductRow = Pick<
   | 'montoMinimoAbonoMultiple'
   | 'fechaVigenciaAbono'
   | 'fechaFacturacion'
-  | 'deudaTotal'
-  | 'deudaTotalInternacional'
-  | 'cupoTotal'
-  | 'numeroCuotasPactadas'
 >;
 export type ListedInstalmentRow = Pick<InstalmentRow, 'numeroCuota' | 'montoPendiente' | 'pagoMinimo' | 'fechaVencimiento' | 'medioPago'>;
 export interface ListedProduct {
@@ -51,10 +48,6 @@ const LISTED_PRODUCT = {
   montoMinimoAbonoMultiple: products.montoMinimoAbonoMultiple,
   fechaVigenciaAbono: products.fechaVigenciaAbono,
   fechaFacturacion: products.fechaFacturacion,
-  deudaTotal: products.deudaTotal,
-  deudaTotalInternacional: products.deudaTotalInternacional,
-  cupoTotal: products.cupoTotal,
-  numeroCuotasPactadas: products.numeroCuotasPactadas,
 };
 const LISTED_INSTALMENT = {
   numeroCuota: instalments.numeroCuota,

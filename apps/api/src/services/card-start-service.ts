@@ -14,7 +14,7 @@ import { productNumbers } from '../repositories/product-repository';
 import { sessionIsLive } from '../repositories/session-repository';
 import { itemsOf, lockByHostTokenHash, lockOfSession, setHostToken, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
 import { insertAttempt } from '../repositories/webpay-attempt-repository';
-import { isoToWire } from './product-view';
+import { isoToWire, productRef } from './product-view';
 import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
 import { hashToken, touchSession } from './session-service';
@@ -91,9 +91,11 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
         const items = await itemsOf(tx, trx.idTransaccion);
         if (!cardMethodAllowed(trx, items, p, businessToday(clock()))) return refuse('49010');
         const expected = storesOf(trx, items, await productNumbers(tx, [...new Set(items.map((i) => i.productId))]), p);
+        // The browser names each store by the product's reference in the session (the list's numeroProducto).
+        const refOf = (e: Store) => productRef(trx.sessionId, { id: e.productId, numeroProducto: e.numeroProducto });
         const same =
           stores.length === expected.length &&
-          expected.every((e) => stores.some((s) => s.transactionId === e.numeroProducto && s.amount === e.amount && s.commerceCode === e.commerceCode));
+          expected.every((e) => stores.some((s) => s.transactionId === refOf(e) && s.amount === e.amount && s.commerceCode === e.commerceCode));
         if (!same) return refuse('463');
         const buyOrder = `PO${randomBytes(8).toString('hex')}`;
         const withOrders: WebpayStore[] = expected.map((s, i) => ({ ...s, buyOrder: `${buyOrder}-${i + 1}` }));

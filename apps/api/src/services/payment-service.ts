@@ -78,7 +78,8 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   const member = await findMemberById(tx, trx.memberId);
   const parts = santiagoParts(now);
   const pagos: Pago[] = productRows.map((product) => ({
-    numeroProducto: product.numeroProducto,
+    // A voucher outlives the session and may be e-mailed: it shows what the screens show of the number.
+    numeroProducto: maskProductNumber(product.numeroProducto),
     descripcionProducto: DESCRIPCION_PRODUCTO[product.family as Family],
     detallePago: oneOrMany(
       detallesFor(

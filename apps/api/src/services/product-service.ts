@@ -30,9 +30,9 @@ export function createProductService(db: Db, clock: Clock) {
       const found = await db.transaction(async (tx) => {
         if (!(await spendCaptcha(tx, spend.signature, spend.expiresAt))) return null;
         const member = await memberWithListedProducts(tx, rut);
-        if (member?.listNoticeCode) return { notice: member.listNoticeCode, products: [] };
-        await openSession(tx, tokenHash, rut);
-        return { notice: null, products: member?.products ?? [] };
+        if (member?.listNoticeCode) return { notice: member.listNoticeCode, sessionId: '', products: [] };
+        const sessionId = await openSession(tx, tokenHash, rut);
+        return { notice: null, sessionId, products: member?.products ?? [] };
       });
       if (!found) return { ok: false, replayed: true };
       if (found.notice) {
@@ -41,7 +41,7 @@ export function createProductService(db: Db, clock: Clock) {
         return refuse(isKnownCode(found.notice) ? found.notice : '500');
       }
       const today = businessToday(clock());
-      const productos = found.products.map((row) => toWireProduct(row, today)).filter((p): p is Producto => p !== null);
+      const productos = found.products.map((row) => toWireProduct(row, today, found.sessionId)).filter((p): p is Producto => p !== null);
       return { ok: true, token, productos };
     },
   };

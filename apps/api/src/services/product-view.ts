@@ -1,6 +1,7 @@
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
 import { toDayNumber } from '@pago/domain/dates';
 import { overdueState, type DetalleCuota, type Producto } from '@pago/domain/products';
+import { createHash } from 'node:crypto';
 import type { ListedInstalmentRow, ListedProduct } from '../repositories/product-repository';
 
 export const isoToWire = (iso: string) => iso.replaceAll('-', '');
@@ -29,8 +30,21 @@ export function promotionActive(vigencia: string | null, today: string): boolean
   return vigencia === null || isoToWire(vigencia) >= today;
 }
 
-/** A product as the product list answers it (spec §3), with the state derived on the business day `today`. */
-export function toWireProduct({ product, instalments }: ListedProduct, today: string): Producto | null {
+/**
+ * The `numeroProducto` a session sees: a reference that names the product only within that session, ending with
+ * the number's last four digits, which is all the screens and vouchers show of it. Derived from two random ids, it
+ * tells nothing else of the number, and a reference from another session matches nothing.
+ */
+export function productRef(sessionId: string, product: { id: string; numeroProducto: string }): string {
+  const digest = createHash('sha256').update(`${sessionId}:${product.id}`).digest('base64url').slice(0, 16);
+  return `${digest}${product.numeroProducto.slice(-4)}`;
+}
+
+/**
+ * A product as the product list answers it (spec §3), with the state derived on the business day `today`, named by
+ * its reference in the session `sessionId`. Only what a screen uses is sent: no debts, limits or instalment counts.
+ */
+export function toWireProduct({ product, instalments }: ListedProduct, today: string, sessionId: string): Producto | null {
   const family = product.family as Family;
   const payable = payableInstalments(family, instalments);
   if (family !== 'AH' && payable.length === 0) return null;
@@ -49,17 +63,12 @@ export function toWireProduct({ product, instalments }: ListedProduct, today: st
   return {
     tipoFamiliaProducto: family,
     nombreFamiliaProducto: FAMILY_NAMES[family],
-    numeroProducto: product.numeroProducto,
+    numeroProducto: productRef(sessionId, product),
     listaDetalleProductos: family === 'AH' ? savingsEntry : family === 'TC' ? detalles[0]! : detalles,
     permiteAbono: product.permiteAbono && promotion,
     permiteMultipleAbono: product.permiteMultipleAbono && promotion,
     montoMinimoAbonoMultiple: product.montoMinimoAbonoMultiple,
     fechaVigenciaAbono: product.fechaVigenciaAbono ? isoToWire(product.fechaVigenciaAbono) : '',
     ...(family === 'TC' && product.fechaFacturacion ? { fechaFacturacion: isoToWire(product.fechaFacturacion) } : {}),
-    deudaTotal: product.deudaTotal,
-    deudaTotalInternacional: product.deudaTotalInternacional,
-    cupoTotal: product.cupoTotal,
-    numeroCuotasPactadas: product.numeroCuotasPactadas,
-    numeroCuotasPendientes: family === 'TC' || family === 'AH' ? 0 : detalles.length,
   };
 }

@@ -3,7 +3,7 @@ import type { Family } from '@pago/domain/families';
 import { applyGraceFilter, byAge, detallesOf, type DetalleCuota } from '@pago/domain/products';
 import { isOldestFirstPrefix, SAVINGS_MAX_EXCLUSIVE, SAVINGS_MIN } from '@pago/domain/selection';
 import type { InstalmentRow, ProductWithInstalments } from '../repositories/product-repository';
-import { promotionActive, toWireProduct } from './product-view';
+import { productRef, promotionActive, toWireProduct } from './product-view';
 import { refuse, type Refusal } from './refusal';
 
 /** One line of a transaction, frozen at selection time: what will be paid, and against which row. */
@@ -22,6 +22,8 @@ export interface SelectionContext {
   /** Business day, yyyymmdd. */
   today: string;
   graceDays: number;
+  /** The session the product list named the products in (product-view.ts `productRef`). */
+  sessionId: string;
   /** Every product of the family that belongs to the session's member, with its instalment rows. */
   owned: ProductWithInstalments[];
 }
@@ -37,7 +39,7 @@ export function validateSelection(request: ProductoSeleccionado[], ctx: Selectio
   // The member may only pay what the product list shows: for credits, the grace-days view.
   const shown = new Map<string, DetalleCuota[]>();
   const wire = ctx.owned.flatMap((row) => {
-    const p = toWireProduct(row, ctx.today);
+    const p = toWireProduct(row, ctx.today, ctx.sessionId);
     return p ? [p] : [];
   });
   const view = ctx.family === 'PC' || ctx.family === 'HI' || ctx.family === 'PM' ? applyGraceFilter(wire, ctx.graceDays).products : wire;
@@ -47,7 +49,7 @@ export function validateSelection(request: ProductoSeleccionado[], ctx: Selectio
     if (selected.tipoFamiliaProducto !== ctx.family) return refuse('477');
     if (seen.has(selected.numeroProducto)) return refuse('477');
     seen.add(selected.numeroProducto);
-    const owned = ctx.owned.find((o) => o.product.numeroProducto === selected.numeroProducto);
+    const owned = ctx.owned.find((o) => productRef(ctx.sessionId, o.product) === selected.numeroProducto);
     if (!owned) return refuse('47678');
     const visible = shown.get(selected.numeroProducto);
     if (!visible) return refuse('461');

@@ -45,6 +45,7 @@ export function createSelectionService(db: Db, clock: Clock) {
         family,
         today: businessToday(now),
         graceDays: Number(params[graceDaysName(family)] ?? 0),
+        sessionId: session.id,
         owned: await productsInFamily(db, member.id, family),
       });
       if (!outcome.ok) {

@@ -30,6 +30,16 @@ export async function listProducts(app: FastifyInstance, rut: string): Promise<{
   return { token: body.token, productos: body.listaProductos };
 }
 
+/**
+ * The listed product with this demo number. The list names products by a per-session reference that ends with the
+ * number's last four digits, so that is all a test (or the member) can match on.
+ */
+export function productNumbered<P extends { numeroProducto: string }>(productos: P[], numero: string): P {
+  const found = productos.filter((p) => p.numeroProducto.endsWith(numero.slice(-4)));
+  if (found.length !== 1) throw new Error(`${found.length} listed products end with ${numero.slice(-4)}`);
+  return found[0]!;
+}
+
 export function postSeleccionar(app: FastifyInstance, token: string, rut: string, producto: ProductoSeleccionado[]) {
   return app.inject({
     method: 'POST',

@@ -27,11 +27,6 @@ const credit = (tipoFamiliaProducto: 'PC' | 'HI', numeroProducto: string) => ({
   permiteMultipleAbono: false,
   montoMinimoAbonoMultiple: 0,
   fechaVigenciaAbono: '',
-  deudaTotal: 0,
-  deudaTotalInternacional: 0,
-  cupoTotal: 0,
-  numeroCuotasPactadas: 0,
-  numeroCuotasPendientes: 1,
 });
 
 /** An authenticated session as step 1 leaves it: a token and the products of more than one family. */

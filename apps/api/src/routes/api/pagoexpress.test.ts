@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instalments, products, transactions, vouchers, webpayAttempts } from '../../db/schema';
 import { createWebpayClient, type WebpayClient } from '../../services/webpay-client';
-import { listProducts, oldest, postConsultarPago, postSeleccionar } from '../../test/member-calls';
+import { listProducts, oldest, postConsultarPago, postSeleccionar, productNumbered } from '../../test/member-calls';
 import { DATABASE_KINDS, startTestApp, type TestApp } from '../../test/test-app';
 
 const VISA = '4051885600446623';
@@ -40,7 +40,7 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
   /** Selects, then calls auth and initMall as the browser does; answers Webpay's token. */
   async function startCardPayment(rut: string, numeroProducto: string, count = 1) {
     const { token, productos } = await listProducts(t.app, rut);
-    const product = productos.find((p) => p.numeroProducto === numeroProducto)!;
+    const product = productNumbered(productos, numeroProducto);
     const sel = (await postSeleccionar(t.app, token, rut, [oldest(product, count)])).json().seleccionarProductoResponse;
     const auth = await t.app.inject({ method: 'POST', url: '/api/pagoexpress/auth', headers: { authorization: `Bearer ${token}` }, payload: { idTransaction: sel.idTransaccion } });
     const hostToken = auth.json().token as string;
@@ -51,7 +51,7 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
       payload: {
         sessionId: `${token}${rut}`,
         transactionId: sel.idTransaccion,
-        storesTransaction: [{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId: numeroProducto }],
+        storesTransaction: [{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId: product.numeroProducto }],
       },
     });
     return { session: token, idTransaccion: sel.idTransaccion as string, total: sel.montoTotal as number, auth, init, webpayToken: init.json().token as string };
@@ -141,7 +141,7 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
 
   it('refuses amounts or stores that differ from the selection, and other sessions’ transactions', async () => {
     const { token, productos } = await listProducts(t.app, '11111111-1');
-    const pc = productos.find((p) => p.numeroProducto === '410087654321')!;
+    const pc = productNumbered(productos, '410087654321');
     const sel = (await postSeleccionar(t.app, token, '11111111-1', [oldest(pc, 1)])).json().seleccionarProductoResponse;
     const stranger = await listProducts(t.app, '9876543-3');
     const foreign = await t.app.inject({ method: 'POST', url: '/api/pagoexpress/auth', headers: { authorization: `Bearer ${stranger.token}` }, payload: { idTransaction: sel.idTransaccion } });
@@ -150,9 +150,14 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
     const hostToken = auth.json().token as string;
     const init = (stores: unknown) =>
       t.app.inject({ method: 'POST', url: '/api/pagoexpress/initMall', headers: { authorization: `Bearer ${hostToken}` }, payload: { sessionId: 'x', transactionId: sel.idTransaccion, storesTransaction: stores } });
-    expect((await init([{ amount: 1_000, commerceCode: '597055555536', transactionId: '410087654321' }])).json()).toMatchObject({ code: 463 });
-    expect((await init([{ amount: sel.montoTotal, commerceCode: '597055555537', transactionId: '410087654321' }])).json()).toMatchObject({ code: 463 });
-    expect((await init([{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId: '410087654321' }])).json().token).toMatch(/^[0-9a-f]{64}$/);
+    expect((await init([{ amount: 1_000, commerceCode: '597055555536', transactionId: pc.numeroProducto }])).json()).toMatchObject({ code: 463 });
+    expect((await init([{ amount: sel.montoTotal, commerceCode: '597055555537', transactionId: pc.numeroProducto }])).json()).toMatchObject({ code: 463 });
+    // The product's own number, or its reference in another session, names no store of this transaction.
+    const elsewhere = productNumbered((await listProducts(t.app, '11111111-1')).productos, '410087654321').numeroProducto;
+    for (const transactionId of ['410087654321', elsewhere]) {
+      expect((await init([{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId }])).json()).toMatchObject({ code: 463 });
+    }
+    expect((await init([{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId: pc.numeroProducto }])).json().token).toMatch(/^[0-9a-f]{64}$/);
     expect(await t.database.db.$count(webpayAttempts, eq(webpayAttempts.idTransaccion, sel.idTransaccion))).toBe(1);
   });
 

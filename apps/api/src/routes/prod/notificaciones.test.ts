@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../db/demo-data';
 import { outbox } from '../../db/schema';
-import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../test/member-calls';
+import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar, productNumbered } from '../../test/member-calls';
 import { readPdf } from '../../test/pdf-text';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink';
 import { startTestApp, type TestApp } from '../../test/test-app';
@@ -12,7 +12,7 @@ const basic = (rut: string, token: string) => `Basic ${Buffer.from(`${rut}:${tok
 async function paidSession(t: TestApp, numeroProducto = '630055667788') {
   const rut = '11111111-1';
   const { token, productos } = await listProducts(t.app, rut);
-  const pm = productos.find((p) => p.numeroProducto === numeroProducto)!;
+  const pm = productNumbered(productos, numeroProducto);
   const sel = (await postSeleccionar(t.app, token, rut, [oldest(pm, 1)])).json().seleccionarProductoResponse;
   const login = await postAutentica(t.app, token, rut, '1234');
   const numeroCuenta = login.json().autenticaConsultaFactoresResponse.numeroCuenta as string;

@@ -31,11 +31,6 @@ export function product(
     permiteMultipleAbono: false,
     montoMinimoAbonoMultiple: 0,
     fechaVigenciaAbono: '',
-    deudaTotal: 0,
-    deudaTotalInternacional: 0,
-    cupoTotal: 0,
-    numeroCuotasPactadas: 0,
-    numeroCuotasPendientes: Array.isArray(listaDetalleProductos) ? listaDetalleProductos.length : 0,
     ...more,
   };
 }

@@ -14,6 +14,7 @@ import {
   postPagar,
   postSeleccionar,
   solveCaptcha,
+  productNumbered,
 } from '../../../test/member-calls';
 import { DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
 
@@ -43,7 +44,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
   /** List, select the oldest `count` instalments of a product, log in as the payer. */
   async function prepare(memberRut: string, numeroProducto: string, count: number, payerRut = memberRut) {
     const { token, productos } = await listProducts(t.app, memberRut);
-    const product = productos.find((p) => p.numeroProducto === numeroProducto)!;
+    const product = productNumbered(productos, numeroProducto);
     const sel = await postSeleccionar(t.app, token, memberRut, [oldest(product, count)]);
     const idTransaccion = sel.json().seleccionarProductoResponse.idTransaccion as string;
     const total = sel.json().seleccionarProductoResponse.montoTotal as number;
@@ -67,7 +68,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     const valores = cells.map((c) => card[c]!);
     const paid = await postPagar(t.app, { token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta, factor: 1, valores });
     const pagado = paid.json()[PAG].productoPagadoCV;
-    expect(pagado).toMatchObject({ idTransaccion, numeroProducto: '520011223344', montoPagado: total });
+    expect(pagado).toMatchObject({ idTransaccion, numeroProducto: '****3344', montoPagado: total });
 
     const again = await postPagar(t.app, { token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta, factor: 1, valores });
     expect(again.json()[PAG].productoPagadoCV).toEqual(pagado);
@@ -127,7 +128,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(await balance('9876543-3')).toBe(before);
     expect((await t.database.db.select().from(coordinateCards).innerJoin(members, eq(members.id, coordinateCards.memberId)).where(eq(members.rut, '9876543-3')))[0]!.coordinate_cards.failures).toBe(0);
     const paid = await postPagar(t.app, { ...body, numeroCuenta, valores });
-    expect(paid.json()[PAG].productoPagadoCV).toMatchObject({ numeroProducto: '410098765431', montoPagado: total });
+    expect(paid.json()[PAG].productoPagadoCV).toMatchObject({ numeroProducto: '****5431', montoPagado: total });
     expect(await balance('9876543-3')).toBe(before - total);
   });
 

@@ -3,7 +3,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, sessions } from '../../../db/schema';
-import { listProducts, postListar, solveCaptcha } from '../../../test/member-calls';
+import { listProducts, postListar, solveCaptcha, productNumbered } from '../../../test/member-calls';
 import { DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
 
 const codeOf = (res: { json(): unknown }) =>
@@ -30,10 +30,10 @@ describe.each(DATABASE_KINDS)('POST /prod/producto/listar on %s', (kind) => {
     expect(Array.isArray(tc.listaDetalleProductos)).toBe(false);
     expect(tc.listaDetalleProductos).toMatchObject({ montoPendiente: 350_000, pagoMinimo: 35_000, codigoEstadoCuota: 'A' });
     expect(tc.fechaFacturacion).toMatch(/^\d{8}$/);
-    const offer = productos.find((p) => p.numeroProducto === '410012345678')!;
-    expect(offer).toMatchObject({ permiteAbono: true, permiteMultipleAbono: true, montoMinimoAbonoMultiple: 10_000, numeroCuotasPendientes: 4 });
+    const offer = productNumbered(productos, '410012345678');
+    expect(offer).toMatchObject({ permiteAbono: true, permiteMultipleAbono: true, montoMinimoAbonoMultiple: 10_000 });
     expect(offer.listaDetalleProductos).toHaveLength(4);
-    const convenio = productos.find((p) => p.numeroProducto === '410087654321')!;
+    const convenio = productNumbered(productos, '410087654321');
     expect((convenio.listaDetalleProductos as { medioPago: string }[]).every((d) => d.medioPago === 'CONVENIO')).toBe(true);
     const cp = productos.find((p) => p.tipoFamiliaProducto === 'CP')!;
     expect(cp.listaDetalleProductos).toHaveLength(6);

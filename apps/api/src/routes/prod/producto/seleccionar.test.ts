@@ -3,7 +3,7 @@ import { detallesOf, type Producto } from '@pago/domain/products';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactionItems, transactions } from '../../../db/schema';
-import { listProducts, postSeleccionar } from '../../../test/member-calls';
+import { listProducts, postSeleccionar, productNumbered } from '../../../test/member-calls';
 import { businessNoon, DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
 
 type Sel = ProductoSeleccionado;
@@ -40,7 +40,7 @@ describe.each(DATABASE_KINDS)('POST /prod/producto/seleccionar on %s', (kind) =>
   let token: string;
   let productos: Producto[];
   const RUT = '11111111-1';
-  const byNumber = (n: string) => productos.find((p) => p.numeroProducto === n)!;
+  const byNumber = (n: string) => productNumbered(productos, n);
   const storedCount = () => t.database.db.$count(transactions);
 
   beforeAll(async () => {
@@ -162,7 +162,7 @@ describe('opening hours and session expiry', () => {
     const t = await startTestApp('pglite', { now: late });
     try {
       const { token, productos } = await listProducts(t.app, '11111111-1');
-      const pc = productos.find((p) => p.numeroProducto === '410012345678')!;
+      const pc = productNumbered(productos, '410012345678');
       const hi = productos.find((p) => p.tipoFamiliaProducto === 'HI')!;
       expect(codeOf(await postSeleccionar(t.app, token, '11111111-1', [pick(pc, 1)]))).toBe('4953');
       expect(codeOf(await postSeleccionar(t.app, token, '11111111-1', [pick(hi, 1)]))).toBe('4953');
@@ -177,7 +177,7 @@ describe('opening hours and session expiry', () => {
     try {
       const { token, productos } = await listProducts(t.app, '11111111-1');
       await t.database.db.execute(sql`update sessions set last_seen_at = now() - interval '6 minutes'`);
-      const pc = productos.find((p) => p.numeroProducto === '410012345678')!;
+      const pc = productNumbered(productos, '410012345678');
       expect(codeOf(await postSeleccionar(t.app, token, '11111111-1', [pick(pc, 1)]))).toBe('476');
     } finally {
       await t.close();
