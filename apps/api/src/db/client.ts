@@ -144,6 +144,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const client = new PGlite(options.pgliteDir ?? './data');
   await client.waitReady;
+  return pgliteDatabase(client);
+}
+
+/** A database on an open PGlite instance (the tests' copies of a seeded one, too). */
+export function pgliteDatabase(client: PGlite): Database {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

@@ -8,10 +8,13 @@ export interface ScratchDatabase {
   remove(): Promise<void>;
 }
 
-/** A fresh, empty database on the PostgreSQL server of `baseUrl`, so that no test sees another's rows. */
-export async function createPostgresDatabase(baseUrl: string, prefix = 'pago_test'): Promise<ScratchDatabase> {
+/**
+ * A fresh database on the PostgreSQL server of `baseUrl`, so that no test sees another's rows: empty, or a copy of
+ * `template` (a database nobody is connected to).
+ */
+export async function createPostgresDatabase(baseUrl: string, prefix = 'pago_test', template?: string): Promise<ScratchDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await onServer(baseUrl, `create database ${name}`);
+  await onServer(baseUrl, template ? `create database ${name} template ${template}` : `create database ${name}`);
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return {

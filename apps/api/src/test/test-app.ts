@@ -7,7 +7,7 @@ import { buildApp } from '../app';
 import { shiftedClock, type Clock } from '../clock';
 import type { WebpayClient } from '../services/webpay-client';
 import { loadConfig, type Config } from '../config';
-import { openDatabase, type Database, type Db } from '../db/client';
+import { openDatabase, pgliteDatabase, type Database, type Db } from '../db/client';
 import * as schema from '../db/schema';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { createPostgresDatabase } from './scratch-database';
@@ -96,6 +96,10 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
   const database = await openTestDatabase(kind);
   await seedParameters(database.db);
   await seedDemoMembers(database.db, clock());
+  return startOn(database, clock, options);
+}
+
+async function startOn(database: Database, clock: Clock, options: TestAppOptions): Promise<TestApp & { clock: Clock }> {
   const app = await buildApp({ config: testConfig(options.config, options.rateLimits), database, clock, ...(options.webpay ? { webpay: options.webpay } : {}) });
   await app.ready();
   return {
@@ -106,5 +110,48 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
       await app.close();
       await database.close();
     },
+  };
+}
+
+export interface SeededSnapshot {
+  /** The API on a copy of the seeded database: what one test writes, no other test sees. */
+  start(options?: Omit<TestAppOptions, 'now'>): Promise<TestApp & { clock: Clock }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The demo members seeded once (per file, in beforeAll) on the business day of `now`; each test then starts on a copy
+ * of it (in beforeEach), so a test that fails half-way leaves nothing behind for the next one. A copy costs a PGlite
+ * clone or a PostgreSQL `create database … template`, far less than migrating and seeding again.
+ */
+export async function seededSnapshot(kind: DatabaseKind, now: Date = businessNoon()): Promise<SeededSnapshot> {
+  const seed = async (database: Database) => {
+    await database.migrate();
+    await seedParameters(database.db);
+    await seedDemoMembers(database.db, now);
+  };
+  if (kind === 'pglite') {
+    const original = await openDatabase({ pgliteDir: 'memory://' });
+    await seed(original);
+    const client = (original.db as unknown as { $client: PGlite }).$client;
+    return {
+      start: async (options = {}) => startOn(pgliteDatabase((await client.clone()) as PGlite), shiftedClock(now), options),
+      close: () => original.close(),
+    };
+  }
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) throw new Error('DATABASE_URL is required for PostgreSQL tests');
+  const template = await createPostgresDatabase(baseUrl, 'pago_template');
+  const seeding = await openDatabase({ url: template.url });
+  await seed(seeding);
+  // A template must have no connections when it is copied.
+  await seeding.close();
+  return {
+    async start(options = {}) {
+      const scratch = await createPostgresDatabase(baseUrl, 'pago_test', template.name);
+      const database = await openDatabase({ url: scratch.url, poolMax: 30 });
+      return startOn({ ...database, close: async () => (await database.close(), await scratch.remove()) }, shiftedClock(now), options);
+    },
+    close: () => template.remove(),
   };
 }

@@ -2,11 +2,12 @@ import { buildSimulator } from '@pago/webpay-sim/app';
 import { SimStore } from '@pago/webpay-sim/store';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { instalments, products, transactions, vouchers, webpayAttempts } from '../../db/schema';
 import { createWebpayClient, type WebpayClient } from '../../services/webpay-client';
 import { listProducts, oldest, postConsultarPago, postSeleccionar, productNumbered } from '../../test/member-calls';
-import { DATABASE_KINDS, startTestApp, type TestApp } from '../../test/test-app';
+import type { Config } from '../../config';
+import { DATABASE_KINDS, seededSnapshot, type SeededSnapshot, type TestApp } from '../../test/test-app';
 
 const VISA = '4051885600446623';
 const MASTERCARD_REJECTED = '5186059559590568';
@@ -15,6 +16,9 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
   let t: TestApp;
   let sim: FastifyInstance;
   let commits = 0;
+  let counting: WebpayClient;
+  let webpayConfig: Config['webpay'];
+  let seeded: SeededSnapshot;
   const store = new SimStore();
 
   beforeAll(async () => {
@@ -22,12 +26,20 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
     const simUrl = await sim.listen({ host: '127.0.0.1', port: 0 });
     const real = createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C', timeoutMs: 5_000 });
     // The provider is outside: count what reaches it, change nothing.
-    const counting: WebpayClient = { ...real, commit: (token) => (commits++, real.commit(token)) };
-    t = await startTestApp(kind, { webpay: counting, config: { webpay: { baseUrl: simUrl, commerceCode: '597055555535', apiKey: 'x', timeoutMs: 5_000, settleAfterSeconds: 0, reconcileIntervalSeconds: 0 } } });
+    counting = { ...real, commit: (token) => (commits++, real.commit(token)) };
+    webpayConfig = { baseUrl: simUrl, commerceCode: '597055555535', apiKey: 'x', timeoutMs: 5_000, settleAfterSeconds: 0, reconcileIntervalSeconds: 0 };
+    seeded = await seededSnapshot(kind);
   });
   afterAll(async () => {
-    await t?.close();
+    await seeded?.close();
     await sim?.close();
+  });
+  // Each test pays on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start({ webpay: counting, config: { webpay: webpayConfig } });
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   const pendingOf = async (numeroProducto: string) =>

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../db/demo-data';
 import { outbox } from '../../db/schema';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar, productNumbered } from '../../test/member-calls';
 import { readPdf } from '../../test/pdf-text';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink';
-import { startTestApp, type TestApp } from '../../test/test-app';
+import { seededSnapshot, startTestApp, type SeededSnapshot, type TestApp } from '../../test/test-app';
 
 const basic = (rut: string, token: string) => `Basic ${Buffer.from(`${rut}:${token}`).toString('base64')}`;
 
@@ -37,13 +37,22 @@ describe('voucher by e-mail over real SMTP, and as PDF', () => {
   let smtp: SmtpSink;
   const received = () => smtp.received;
 
+  let seeded: SeededSnapshot;
+
   beforeAll(async () => {
     smtp = await startSmtpSink();
-    t = await startTestApp('pglite', { config: { smtpUrl: smtp.url, productName: 'Cooperativa Ñandú' }, rateLimits: { mailPerSession: 3 } });
+    seeded = await seededSnapshot('pglite');
   });
   afterAll(async () => {
-    await t.close();
-    await smtp.close();
+    await seeded?.close();
+    await smtp?.close();
+  });
+  // Each test pays on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start({ config: { smtpUrl: smtp.url, productName: 'Cooperativa Ñandú' }, rateLimits: { mailPerSession: 3 } });
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   it('downloads the voucher as an A4 download.pdf with the amounts, the authorisation number and accents', async () => {

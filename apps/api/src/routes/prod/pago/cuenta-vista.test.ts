@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../../db/demo-data';
 import { PASSWORD_HASH_OPTIONS } from '../../../db/password';
 import { accounts, auditLog, authoriserEnrolments, authorizations, coordinateCards, instalments, members, products, transactionItems, transactions, vouchers } from '../../../db/schema';
@@ -16,19 +16,27 @@ import {
   solveCaptcha,
   productNumbered,
 } from '../../../test/member-calls';
-import { DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
+import { DATABASE_KINDS, seededSnapshot, type SeededSnapshot, type TestApp } from '../../../test/test-app';
 
 const AUT = 'autenticaConsultaFactoresResponse';
 const AUZ = 'autorizarPagoProductoCVResponse';
 const PAG = 'pagarProductoCVResponse';
 
 describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) => {
+  let seeded: SeededSnapshot;
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    seeded = await seededSnapshot(kind);
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Every test on its own copy of the seeded members: nothing one writes (a block, a payment) reaches the next.
+  beforeEach(async () => {
+    t = await seeded.start();
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   const balance = async (rut: string) =>
@@ -108,7 +116,6 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(codes).toEqual(['5203007', '5203007', '5203017']);
     expect(errorCode(await postAutorizar(t.app, token, '15432876-9', '15432876-9', 1), AUZ)).toBe('45203017');
     expect(await balance('15432876-9')).toBe(1_000_000);
-    await t.database.db.update(coordinateCards).set({ failures: 0, blockedAt: null });
   });
 
   it('refuses paying without asking for coordinates first (485)', async () => {
@@ -233,7 +240,6 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     for (let i = 0; i < 3; i++) codes.push(errorCode(await postAutentica(t.app, other.token, '9876543-3', 'mala'), AUT));
     expect(codes).toEqual(['45203113', '45203113', '45203016']);
     expect(errorCode(await postAutentica(t.app, other.token, '9876543-3', '1234'), AUT)).toBe('45203016');
-    await t.database.db.update(members).set({ passwordFailures: 0, passwordBlockedAt: null }).where(eq(members.rut, '9876543-3'));
   });
 
   it('counts only consecutive wrong passwords: a right one clears the count', async () => {
@@ -244,7 +250,6 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(codes).toEqual(['45203113', '45203113', 'ok', '45203113', '45203113']);
     const [row] = await t.database.db.select({ failures: members.passwordFailures, blockedAt: members.passwordBlockedAt }).from(members).where(eq(members.rut, '9876543-3'));
     expect(row).toEqual({ failures: 2, blockedAt: null });
-    await t.database.db.update(members).set({ passwordFailures: 0 }).where(eq(members.rut, '9876543-3'));
   });
 
   it('judges parallel wrong passwords one at a time: two count, the third blocks, the rest meet the block', async () => {
@@ -252,47 +257,37 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     await postSeleccionar(t.app, token, '9876543-3', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
     const [last] = await t.database.db.select({ id: sql<number>`coalesce(max(${auditLog.id}), 0)`.mapWith(Number) }).from(auditLog);
     const captchas = await Promise.all(Array.from({ length: 8 }, () => solveCaptcha(t.app)));
-    try {
-      const codes = await Promise.all(captchas.map(async (captcha) => errorCode(await postAutentica(t.app, token, '9876543-3', 'mala', captcha), AUT)));
-      expect(codes.filter((c) => c === '45203113')).toHaveLength(2);
-      expect(codes.filter((c) => c === '45203016')).toHaveLength(6);
-      const [row] = await t.database.db.select({ failures: members.passwordFailures, blockedAt: members.passwordBlockedAt }).from(members).where(eq(members.rut, '9876543-3'));
-      expect(row!.failures).toBe(3);
-      expect(row!.blockedAt).not.toBeNull();
-      const lines = await t.database.db
-        .select({ kind: auditLog.kind })
-        .from(auditLog)
-        .where(and(sql`${auditLog.id} > ${last!.id}`, sql`${auditLog.kind} like 'clave.%'`));
-      expect(lines.map((l) => l.kind).sort()).toEqual(['clave.bloqueada', 'clave.incorrecta', 'clave.incorrecta']);
-      // Even the right password now meets the block.
-      expect(errorCode(await postAutentica(t.app, token, '9876543-3', '1234'), AUT)).toBe('45203016');
-    } finally {
-      await t.database.db.update(members).set({ passwordFailures: 0, passwordBlockedAt: null }).where(eq(members.rut, '9876543-3'));
-    }
+    const codes = await Promise.all(captchas.map(async (captcha) => errorCode(await postAutentica(t.app, token, '9876543-3', 'mala', captcha), AUT)));
+    expect(codes.filter((c) => c === '45203113')).toHaveLength(2);
+    expect(codes.filter((c) => c === '45203016')).toHaveLength(6);
+    const [row] = await t.database.db.select({ failures: members.passwordFailures, blockedAt: members.passwordBlockedAt }).from(members).where(eq(members.rut, '9876543-3'));
+    expect(row!.failures).toBe(3);
+    expect(row!.blockedAt).not.toBeNull();
+    const lines = await t.database.db
+      .select({ kind: auditLog.kind })
+      .from(auditLog)
+      .where(and(sql`${auditLog.id} > ${last!.id}`, sql`${auditLog.kind} like 'clave.%'`));
+    expect(lines.map((l) => l.kind).sort()).toEqual(['clave.bloqueada', 'clave.incorrecta', 'clave.incorrecta']);
+    // Even the right password now meets the block.
+    expect(errorCode(await postAutentica(t.app, token, '9876543-3', '1234'), AUT)).toBe('45203016');
   });
 
   /**
    * Member 9876543-3's login with password '1234' against a deliberately slow hash of it, so that the check lasts long
    * enough to act on the database meanwhile: `during` runs a quarter of a check's time after the login was sent, and
-   * gets the check's time (measured once here) and the login's answer to come. The member's hash and count are put
-   * back after.
+   * gets the check's time (measured once here) and the login's answer to come.
    */
   async function slowLogin(during: (checkMs: number, login: ReturnType<typeof postAutentica>) => Promise<void>) {
-    const [member] = await t.database.db.select({ hash: members.passwordHash }).from(members).where(eq(members.rut, '9876543-3'));
     const slow = await hash('1234', { ...PASSWORD_HASH_OPTIONS, memoryCost: 65_536, timeCost: 12 });
     const started = performance.now();
     expect(await verify(slow, '1234')).toBe(true);
     const checkMs = performance.now() - started;
     await t.database.db.update(members).set({ passwordHash: slow }).where(eq(members.rut, '9876543-3'));
-    try {
-      const { token, productos } = await listProducts(t.app, '9876543-3');
-      await postSeleccionar(t.app, token, '9876543-3', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
-      const login = postAutentica(t.app, token, '9876543-3', '1234', await solveCaptcha(t.app));
-      await new Promise((resolve) => setTimeout(resolve, checkMs / 4));
-      await during(checkMs, login);
-    } finally {
-      await t.database.db.update(members).set({ passwordHash: member!.hash, passwordFailures: 0 }).where(eq(members.rut, '9876543-3'));
-    }
+    const { token, productos } = await listProducts(t.app, '9876543-3');
+    await postSeleccionar(t.app, token, '9876543-3', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+    const login = postAutentica(t.app, token, '9876543-3', '1234', await solveCaptcha(t.app));
+    await new Promise((resolve) => setTimeout(resolve, checkMs / 4));
+    await during(checkMs, login);
   }
 
   it('checks the password with neither the payer’s row locked nor a database transaction open', async () => {
@@ -356,7 +351,6 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     await t.database.db.update(authoriserEnrolments).set({ blockedAt: sql`now()` }).where(eq(authoriserEnrolments.memberId, member!.id));
     expect(errorCode(await postAutorizar(t.app, token, '11111111-1', '11111111-1', 2), AUZ)).toBe('7');
     expect(await statuses()).toEqual(['expired']);
-    await t.database.db.update(authoriserEnrolments).set({ blockedAt: null }).where(eq(authoriserEnrolments.memberId, member!.id));
   });
 
   it('offers only the factors that are not blocked, and refuses a blocked one at call 5', async () => {
@@ -376,7 +370,6 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(appBlocked.factores).toEqual([{ factor: 1 }]);
     expect(errorCode(await postAutorizar(t.app, appBlocked.token, '11111111-1', '11111111-1', 2), AUZ)).toBe('7');
     expect(errorCode(await postAutorizar(t.app, appBlocked.token, '11111111-1', '11111111-1', 1), AUZ)).toBeUndefined();
-    await t.database.db.update(authoriserEnrolments).set({ blockedAt: null }).where(eq(authoriserEnrolments.memberId, member!.id));
   });
 
   it('never answers a voucher to another session, nor one that is not paid', async () => {

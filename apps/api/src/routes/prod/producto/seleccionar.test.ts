@@ -1,10 +1,10 @@
 import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
 import { detallesOf, type Producto } from '@pago/domain/products';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { transactionItems, transactions } from '../../../db/schema';
 import { listProducts, postSeleccionar, productNumbered } from '../../../test/member-calls';
-import { businessNoon, DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
+import { businessNoon, DATABASE_KINDS, seededSnapshot, startTestApp, type SeededSnapshot, type TestApp } from '../../../test/test-app';
 
 type Sel = ProductoSeleccionado;
 const responseOf = (res: { json(): unknown }) =>
@@ -43,12 +43,20 @@ describe.each(DATABASE_KINDS)('POST /prod/producto/seleccionar on %s', (kind) =>
   const byNumber = (n: string) => productNumbered(productos, n);
   const storedCount = () => t.database.db.$count(transactions);
 
+  let seeded: SeededSnapshot;
   beforeAll(async () => {
-    t = await startTestApp(kind);
-    ({ token, productos } = await listProducts(t.app, RUT));
+    seeded = await seededSnapshot(kind);
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Each test selects on its own copy of the seeded members, from a list of its own.
+  beforeEach(async () => {
+    t = await seeded.start();
+    ({ token, productos } = await listProducts(t.app, RUT));
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   it('stores a pending transaction with the total computed from the database', async () => {
