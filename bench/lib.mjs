@@ -217,6 +217,7 @@ export function apiEnvironment({ port, databaseUrl, logLevel, webpayUrl = 'http:
     // The load comes from one address: the per-address and per-RUT limits would answer 429 to it.
     RATE_LIMIT_LISTAR_PER_IP: '100000000',
     RATE_LIMIT_LISTAR_PER_RUT: '100000000',
+    RATE_LIMIT_LISTAR_RUT_CEILING: '100000000',
     RATE_LIMIT_LOGIN_PER_IP: '100000000',
     RATE_LIMIT_LOGIN_PER_PAYER: '100000000',
     RATE_LIMIT_PAY_PER_IP: '100000000',

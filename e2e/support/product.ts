@@ -110,6 +110,7 @@ export async function startProduct(options: ProductOptions | Record<string, stri
     // The journeys list the same demo members many times from one address; the limits have tests of their own.
     RATE_LIMIT_LISTAR_PER_IP: '1000',
     RATE_LIMIT_LISTAR_PER_RUT: '1000',
+    RATE_LIMIT_LISTAR_RUT_CEILING: '1000',
     RATE_LIMIT_CAPTCHA_PER_IP: '1000',
     RATE_LIMIT_LOGIN_PER_IP: '1000',
     RATE_LIMIT_LOGIN_PER_PAYER: '1000',

@@ -53,6 +53,7 @@ const envSchema = z
     ALTCHA_COUNTER_MAX: z.coerce.number().int().min(1).default(10_000),
     RATE_LIMIT_LISTAR_PER_IP: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_LISTAR_PER_RUT: z.coerce.number().int().min(1).default(10),
+    RATE_LIMIT_LISTAR_RUT_CEILING: z.coerce.number().int().min(1).default(100),
     RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
     /** Logins naming one payer from one client, per 15 minutes: wrong passwords are throttled before they block. */
     RATE_LIMIT_LOGIN_PER_PAYER: z.coerce.number().int().min(1).default(10),
@@ -193,6 +194,7 @@ const envSchema = z
       rateLimits: {
         listarPerIp: env.RATE_LIMIT_LISTAR_PER_IP,
         listarPerRut: env.RATE_LIMIT_LISTAR_PER_RUT,
+        listarRutCeiling: env.RATE_LIMIT_LISTAR_RUT_CEILING,
         loginPerIp: env.RATE_LIMIT_LOGIN_PER_IP,
         loginPerPayer: env.RATE_LIMIT_LOGIN_PER_PAYER,
         payPerIp: env.RATE_LIMIT_PAY_PER_IP,

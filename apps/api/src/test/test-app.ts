@@ -58,6 +58,7 @@ export function testConfig(overrides: Partial<Config> = {}, rateLimits: Partial<
     // Tests make many calls from one address; the limits themselves have tests of their own.
     RATE_LIMIT_LISTAR_PER_IP: '10000',
     RATE_LIMIT_LISTAR_PER_RUT: '10000',
+    RATE_LIMIT_LISTAR_RUT_CEILING: '10000',
     RATE_LIMIT_LOGIN_PER_IP: '10000',
     RATE_LIMIT_LOGIN_PER_PAYER: '10000',
     RATE_LIMIT_PAY_PER_IP: '10000',

@@ -5,13 +5,18 @@ import {
 } from '@pago/domain/call-listar';
 import { errorEnvelope } from '@pago/domain/envelope';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { allLimits } from '../../../plugins/external/rate-limit';
 import { appendAudit } from '../../../repositories/audit-repository';
 import type { CaptchaRefusal } from '../../../services/captcha-service';
 
-/** Call 2 (spec §7.2): captcha-gated, rate-limited per IP and per RUT. */
+const rutOf = (request: FastifyRequest) => {
+  const raw = (request.body as { listarDetalleProductosRequest?: { rut?: string } } | undefined)?.listarDetalleProductosRequest?.rut ?? '';
+  return canonicalRut(raw) ?? raw;
+};
+
+/** Call 2 (spec §7.2): captcha-gated, rate-limited per address, per RUT and address, and per RUT. */
 export async function listarProductosRoute(app: FastifyInstance): Promise<void> {
   const limits = app.config.rateLimits;
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -21,16 +26,11 @@ export async function listarProductosRoute(app: FastifyInstance): Promise<void> 
       config: { responseName: LISTAR_PRODUCTOS_RESPONSE },
       preHandler: allLimits(
         app.createRateLimit({ max: limits.listarPerIp, timeWindow: 60_000, keyGenerator: (request) => `listar-ip:${request.ip}` }),
-        // Per RUT: bounds how often one member's debts can be looked up, whatever the addresses used.
-        app.createRateLimit({
-          max: limits.listarPerRut,
-          timeWindow: 15 * 60_000,
-          keyGenerator: (request) => {
-            const body = request.body as { listarDetalleProductosRequest?: { rut?: string } } | undefined;
-            const raw = body?.listarDetalleProductosRequest?.rut ?? '';
-            return `listar-rut:${canonicalRut(raw) ?? raw}`;
-          },
-        }),
+        // Per RUT and client: one client cannot look up a member's debts again and again, nor, by exhausting a limit
+        // of the RUT alone, lock the member out of their own list.
+        app.createRateLimit({ max: limits.listarPerRut, timeWindow: 15 * 60_000, keyGenerator: (request) => `listar-rut:${rutOf(request)}:${request.ip}` }),
+        // Per RUT from every client: a ceiling only many addresses together reach.
+        app.createRateLimit({ max: limits.listarRutCeiling, timeWindow: 15 * 60_000, keyGenerator: (request) => `listar-rut-all:${rutOf(request)}` }),
       ),
     },
     async (request, reply) => {
