@@ -147,9 +147,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('metrics', registerMetrics(app));
   await registerOpenApi(app);
   headers.register(app);
-  await registerRateLimit(app, config.redisUrl);
+  const rateLimits = await registerRateLimit(app, config.redisUrl);
 
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, { rateLimits });
   await app.register(consultarParametrosRoute);
   await app.register(captchaRoutes);
   await app.register(listarProductosRoute);

@@ -1,9 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import type { RateLimitState } from '../plugins/external/rate-limit';
 
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
+/**
+ * /health: the process answers. /ready: it can serve members. The database is required (503 without it); rate limits
+ * counted in this process because Redis is unreachable still protect the service, so that is reported as
+ * 'degraded' with 200, and a balancer keeps the replica (taking every replica out would stop the service).
+ */
+export async function healthRoutes(app: FastifyInstance, { rateLimits }: { rateLimits: RateLimitState }): Promise<void> {
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/ready', async (_request, reply) => {
-    const ok = await app.database.ping();
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'database unreachable' });
+    const database = await app.database.ping();
+    const counters = rateLimits.counters();
+    if (!database) return reply.code(503).send({ status: 'database unreachable', rateLimits: counters });
+    return { status: counters === 'local' ? 'degraded' : 'ready', rateLimits: counters };
   });
 }
