@@ -60,6 +60,16 @@ const envSchema = z
     // The authoriser screen polls call 6 every second for up to two minutes.
     RATE_LIMIT_PAY_PER_IP: z.coerce.number().int().min(1).default(600),
     RATE_LIMIT_MAIL_PER_SESSION: z.coerce.number().int().min(1).default(5),
+    // The costly calls a session may repeat (per 10 minutes), and what one client may ask of all its sessions.
+    RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().min(1).default(20),
+    RATE_LIMIT_PDF_PER_SESSION: z.coerce.number().int().min(1).default(20),
+    RATE_LIMIT_PDF_PER_IP: z.coerce.number().int().min(1).default(60),
+    RATE_LIMIT_SELECT_PER_SESSION: z.coerce.number().int().min(1).default(30),
+    RATE_LIMIT_SELECT_PER_IP: z.coerce.number().int().min(1).default(120),
+    /** Call 11's reports per client and minute. */
+    RATE_LIMIT_LOG_PER_IP: z.coerce.number().int().min(1).default(30),
+    /** Days a browser's report (call 11) stays in the audit trail; the server's own events stay for good. */
+    BROWSER_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_CAPTCHA_PER_IP: z.coerce.number().int().min(1).default(60),
     /** Where Transbank's REST API is: the simulator by default, Transbank's integration or production host for real. */
     WEBPAY_BASE_URL: z.url().default('http://localhost:3001'),
@@ -179,6 +189,7 @@ const envSchema = z
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       passwordLockMinutes: env.PASSWORD_LOCK_MINUTES,
       parametersCacheMs: env.PARAMETERS_CACHE_MS,
+      browserLogRetentionDays: env.BROWSER_LOG_RETENTION_DAYS,
       sandbox: env.SANDBOX,
       seedDemo: env.SEED_DEMO ?? env.SANDBOX,
       adminToken,
@@ -199,6 +210,12 @@ const envSchema = z
         loginPerPayer: env.RATE_LIMIT_LOGIN_PER_PAYER,
         payPerIp: env.RATE_LIMIT_PAY_PER_IP,
         mailPerSession: env.RATE_LIMIT_MAIL_PER_SESSION,
+        mailPerIp: env.RATE_LIMIT_MAIL_PER_IP,
+        pdfPerSession: env.RATE_LIMIT_PDF_PER_SESSION,
+        pdfPerIp: env.RATE_LIMIT_PDF_PER_IP,
+        selectPerSession: env.RATE_LIMIT_SELECT_PER_SESSION,
+        selectPerIp: env.RATE_LIMIT_SELECT_PER_IP,
+        logPerIp: env.RATE_LIMIT_LOG_PER_IP,
         captchaPerIp: env.RATE_LIMIT_CAPTCHA_PER_IP,
       },
       sandboxClock: env.SANDBOX_CLOCK,

@@ -108,6 +108,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       RATE_LIMIT_LOGIN_PER_PAYER: '1000000',
       RATE_LIMIT_PAY_PER_IP: '1000000',
       RATE_LIMIT_MAIL_PER_SESSION: '1000000',
+      RATE_LIMIT_MAIL_PER_IP: '1000000',
+      RATE_LIMIT_PDF_PER_SESSION: '1000000',
+      RATE_LIMIT_PDF_PER_IP: '1000000',
+      RATE_LIMIT_SELECT_PER_SESSION: '1000000',
+      RATE_LIMIT_SELECT_PER_IP: '1000000',
+      RATE_LIMIT_LOG_PER_IP: '1000000',
       // Every replica must verify the others' captchas.
       ALTCHA_HMAC_SECRET: randomBytes(24).toString('hex'),
       ALTCHA_COUNTER_MIN: '10',

@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { auditLog } from '../db/schema';
 
@@ -19,6 +19,18 @@ function storable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(storable);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)]));
   return value;
+}
+
+/** What browsers report through call 11: the only lines the trail lets go, after their retention. */
+export const BROWSER_REPORT_KIND = 'navegador.log';
+
+/** Removes browser reports older than `days` days; server events are never removed (migration 0009's trigger). */
+export async function pruneBrowserReports(db: DbOrTx, days: number): Promise<number> {
+  const removed = await db
+    .delete(auditLog)
+    .where(and(eq(auditLog.kind, BROWSER_REPORT_KIND), lt(auditLog.at, sql`now() - make_interval(days => ${days})`)))
+    .returning({ id: auditLog.id });
+  return removed.length;
 }
 
 /** Appends a line to the append-only audit trail, in the caller's transaction when given one. */

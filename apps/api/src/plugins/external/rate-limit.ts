@@ -93,3 +93,23 @@ export function allLimits(...limiters: Limiter[]) {
     }
   };
 }
+
+const TEN_MINUTES = 10 * 60_000;
+
+/**
+ * Limits for a call that costs real work (a PDF, an e-mail, a stored selection): so many per session, and so many per
+ * client whatever sessions it opens, each per 10 minutes. `sessionOf` reads the session's token from the body.
+ */
+export function perSessionAndClient(app: FastifyInstance, name: string, perSession: number, perClient: number, sessionOf: (body: unknown) => unknown) {
+  return allLimits(
+    app.createRateLimit({ max: perClient, timeWindow: TEN_MINUTES, keyGenerator: (request) => `${name}-ip:${request.ip}` }),
+    app.createRateLimit({
+      max: perSession,
+      timeWindow: TEN_MINUTES,
+      keyGenerator: (request) => {
+        const token = sessionOf(request.body);
+        return `${name}-session:${typeof token === 'string' ? token : request.ip}`;
+      },
+    }),
+  );
+}

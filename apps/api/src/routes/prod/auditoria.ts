@@ -2,23 +2,37 @@ import { GUARDAR_LOG_PATH, GUARDAR_LOG_RESPONSE, guardarLogRequestSchema, scrubL
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { loggableError } from '../../loggable-error';
 import { allLimits } from '../../plugins/external/rate-limit';
-import { appendAudit } from '../../repositories/audit-repository';
+import { appendAudit, BROWSER_REPORT_KIND, pruneBrowserReports } from '../../repositories/audit-repository';
 
-/** Call 11 (spec §7.11): the browser's reports join the append-only audit trail, scrubbed of personal data. */
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+/**
+ * Call 11 (spec §7.11): the browser's reports join the audit trail, scrubbed of personal data, for
+ * BROWSER_LOG_RETENTION_DAYS; each replica prunes older ones hourly, off the request path.
+ */
 export async function auditoriaRoutes(app: FastifyInstance): Promise<void> {
+  const timer = setInterval(() => {
+    pruneBrowserReports(app.database.db, app.config.browserLogRetentionDays).catch((error: unknown) =>
+      app.log.error({ error: loggableError(error) }, 'pruning browser reports failed'),
+    );
+  }, PRUNE_EVERY_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+
   app.withTypeProvider<ZodTypeProvider>().post(
     GUARDAR_LOG_PATH,
     {
       schema: { body: guardarLogRequestSchema },
       config: { responseName: GUARDAR_LOG_RESPONSE },
-      preHandler: allLimits(app.createRateLimit({ max: 120, timeWindow: 60_000, keyGenerator: (request) => `guardarlog:${request.ip}` })),
+      preHandler: allLimits(app.createRateLimit({ max: app.config.rateLimits.logPerIp, timeWindow: 60_000, keyGenerator: (request) => `guardarlog:${request.ip}` })),
     },
     async (request) => {
       const log = request.body.guardarLogRequest;
       const rut = canonicalRut(log.rut);
       await appendAudit(app.database.db, {
-        kind: 'navegador.log',
+        kind: BROWSER_REPORT_KIND,
         rutMasked: rut ? maskRut(rut) : null,
         requestId: request.id,
         detail: {

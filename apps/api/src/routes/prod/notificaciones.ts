@@ -8,25 +8,22 @@ import {
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { allLimits } from '../../plugins/external/rate-limit';
+import { perSessionAndClient } from '../../plugins/external/rate-limit';
 import { renderVoucherPdf, VOUCHER_FILENAME } from '../../services/voucher-document';
 
 /** Call 8 (the voucher by e-mail) and the voucher's PDF. */
 export async function notificacionesRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const limits = app.config.rateLimits;
 
   r.post(
     ENVIAR_COMPROBANTE_PATH,
     {
       schema: { body: enviarComprobanteRequestSchema },
       config: { responseName: ENVIAR_COMPROBANTE_RESPONSE },
-      // Per session: a voucher can be re-sent, not turned into a mail cannon.
-      preHandler: allLimits(
-        app.createRateLimit({
-          max: app.config.rateLimits.mailPerSession,
-          timeWindow: 10 * 60_000,
-          keyGenerator: (request) => `mail:${(request.body as { enviarComprobantePagoRequest?: { token?: string } })?.enviarComprobantePagoRequest?.token ?? request.ip}`,
-        }),
+      // A voucher can be re-sent, not turned into a mail cannon.
+      preHandler: perSessionAndClient(app, 'mail', limits.mailPerSession, limits.mailPerIp, (body) =>
+        (body as { enviarComprobantePagoRequest?: { token?: unknown } } | undefined)?.enviarComprobantePagoRequest?.token,
       ),
     },
     async (request) => {
@@ -39,7 +36,8 @@ export async function notificacionesRoutes(app: FastifyInstance): Promise<void> 
     },
   );
 
-  r.post(COMPROBANTE_PDF_PATH, { schema: { body: comprobantePdfRequestSchema }, config: { responseName: 'comprobantePdfResponse' } }, async (request, reply) => {
+  const pdfLimits = perSessionAndClient(app, 'pdf', limits.pdfPerSession, limits.pdfPerIp, (body) => (body as { token?: unknown } | undefined)?.token);
+  r.post(COMPROBANTE_PDF_PATH, { schema: { body: comprobantePdfRequestSchema }, config: { responseName: 'comprobantePdfResponse' }, preHandler: pdfLimits }, async (request, reply) => {
     const result = await app.services.vouchers.query(request.body.token, request.body.idTransaccion);
     if (!result.ok) return reply.code(result.codigo === '476' ? 401 : 404).send(errorEnvelope('comprobantePdfResponse', result.codigo));
     const pdf = await renderVoucherPdf({ cooperative: app.config.productName, pagos: result.pagos });

@@ -7,12 +7,20 @@ import {
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { perSessionAndClient } from '../../../plugins/external/rate-limit';
 
 /** Call 3 (spec §7.3). */
 export async function seleccionarProductoRoute(app: FastifyInstance): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().post(
     SELECCIONAR_PRODUCTO_PATH,
-    { schema: { body: seleccionarProductoRequestSchema }, config: { responseName: SELECCIONAR_PRODUCTO_RESPONSE } },
+    {
+      schema: { body: seleccionarProductoRequestSchema },
+      config: { responseName: SELECCIONAR_PRODUCTO_RESPONSE },
+      // Each selection stores a transaction: bounded per session and per client.
+      preHandler: perSessionAndClient(app, 'seleccionar', app.config.rateLimits.selectPerSession, app.config.rateLimits.selectPerIp, (body) =>
+        (body as { seleccionarProductoRequest?: { token?: unknown } } | undefined)?.seleccionarProductoRequest?.token,
+      ),
+    },
     async (request) => {
       const result = await app.services.selection.select(request.body.seleccionarProductoRequest, request.id);
       if (!result.ok) return errorEnvelope(SELECCIONAR_PRODUCTO_RESPONSE, result.codigo);
