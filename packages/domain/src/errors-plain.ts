@@ -163,8 +163,8 @@ const ENTRIES = {
   '505': {
     descripcion: 'El monto ingresado está fuera de los límites permitidos.',
     situacion:
-      'Savings deposit outside 1.000 <= amount < 5.000.000, or a card or partial amount outside its limits.',
-    llamadas: ['producto/seleccionar'],
+      'Savings deposit outside 1.000 <= amount < 5.000.000, a card or partial amount outside its limits, or card deposits into one savings account past topeDepositoWebPayAH in 24 hours.',
+    llamadas: ['producto/seleccionar', 'pagoexpress/initMall'],
   },
   '474': {
     descripcion: MAX_INSTALMENTS_MESSAGE,

@@ -27,6 +27,8 @@ const DEBIT_CREDIT_SWITCH_NAMES = [
   'pagoDebitoCreditoAH',
 ] as const;
 export const TEXT_NAMES = ['medioPagoWP', ...PAY_BUTTON_NAMES, 'cancelTrxMsg'] as const;
+/** Pesos a savings account may receive by card in 24 hours: a card cannot tell whose account it pays into. */
+export const CARD_DEPOSIT_CEILING_NAME = 'topeDepositoWebPayAH';
 
 export const PARAMETER_NAMES = [
   'sessionTimeOut',
@@ -38,6 +40,7 @@ export const PARAMETER_NAMES = [
   ...PAY_BUTTON_NAMES,
   ...DEBIT_CREDIT_SWITCH_NAMES,
   'cancelTrxMsg',
+  CARD_DEPOSIT_CEILING_NAME,
 ] as const;
 
 export type ParameterName = (typeof PARAMETER_NAMES)[number];

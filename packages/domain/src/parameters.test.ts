@@ -18,7 +18,7 @@ const valid = (nombre: (typeof PARAMETER_NAMES)[number], valor: unknown) =>
   parameterValueSchema(nombre).safeParse(valor).success;
 
 describe('PARAMETER_NAMES', () => {
-  it('lists the parameters of spec §7.1 once each', () => {
+  it('lists the parameters of spec §7.1 once each, and the card-deposit ceiling', () => {
     expect(new Set(PARAMETER_NAMES).size).toBe(PARAMETER_NAMES.length);
     expect([...PARAMETER_NAMES].sort()).toEqual(
       [
@@ -31,8 +31,14 @@ describe('PARAMETER_NAMES', () => {
         'pagoDebitoCreditoPC', 'pagoDebitoCreditoPM', 'pagoDebitoCreditoTC', 'pagoDebitoCreditoCP',
         'pagoDebitoCreditoHI', 'pagoDebitoCreditoAH',
         'cancelTrxMsg',
+        'topeDepositoWebPayAH',
       ].sort(),
     );
+  });
+
+  it('takes a card-deposit ceiling of 1.000 pesos or more, as plain digits', () => {
+    expect(parameterValueSchema('topeDepositoWebPayAH').safeParse('5000000').success).toBe(true);
+    for (const bad of ['999', '-5000', '5.000', '', '1e6']) expect(parameterValueSchema('topeDepositoWebPayAH').safeParse(bad).success).toBe(false);
   });
 
   it('names the keys of each family', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CARD_DEPOSIT_CEILING_NAME,
   COMMERCE_CODE_NAMES,
   GRACE_DAYS_NAMES,
   PARAMETER_NAMES,
@@ -34,6 +35,7 @@ const text = z
 
 export function parameterValueSchema(nombre: ParameterName): z.ZodType<string> {
   if (nombre === 'sessionTimeOut') return boundedInteger(1, 120);
+  if (nombre === CARD_DEPOSIT_CEILING_NAME) return boundedInteger(1_000, 999_999_999_999);
   if (hasName(GRACE_DAYS_NAMES, nombre)) return boundedInteger(0, 999);
   if (hasName(COMMERCE_CODE_NAMES, nombre)) return commerceCode;
   if (hasName(TEXT_NAMES, nombre)) return text;

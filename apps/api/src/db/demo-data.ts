@@ -43,6 +43,7 @@ export const DEFAULT_PARAMETERS: ParameterMap = {
   pagoDebitoCreditoCP: '1',
   pagoDebitoCreditoHI: '1',
   pagoDebitoCreditoAH: '0',
+  topeDepositoWebPayAH: '5000000',
   cancelTrxMsg: 'Tu pago fue anulado y no se realizó ningún cargo. Puedes intentarlo nuevamente cuando quieras.',
 };
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { webpayAttempts, type WebpayStore } from '../db/schema';
 
@@ -7,6 +7,25 @@ export type AttemptOutcome = 'committed' | 'rejected' | 'cancelled' | 'expired' 
 
 export async function insertAttempt(tx: Tx, values: { token: string; idTransaccion: string; buyOrder: string; stores: WebpayStore[] }): Promise<void> {
   await tx.insert(webpayAttempts).values(values);
+}
+
+/**
+ * Pesos sent by card to a product in the last 24 hours: what Webpay took (committed, or set aside) and what a form
+ * still open may take (pending). Refunded, rejected, cancelled and expired attempts took nothing.
+ */
+export async function cardDepositsLastDay(tx: Tx, productId: string): Promise<number> {
+  const [row] = await tx
+    .select({ total: sql<string>`coalesce(sum((store ->> 'amount')::bigint), 0)` })
+    .from(webpayAttempts)
+    .innerJoin(sql`jsonb_array_elements(${webpayAttempts.stores}) as store`, sql`true`)
+    .where(
+      and(
+        sql`store ->> 'productId' = ${productId}`,
+        inArray(webpayAttempts.status, ['pending', 'committed', 'set_aside']),
+        sql`${webpayAttempts.createdAt} > now() - interval '24 hours'`,
+      ),
+    );
+  return Number(row?.total ?? 0);
 }
 
 /** The attempt Webpay's token or buy order names, locked (it is locked before its transaction, on every path). */

@@ -1,19 +1,19 @@
 import { businessToday } from '@pago/domain/business-time';
 import type { Family } from '@pago/domain/families';
-import { debitCreditSwitchName, graceDaysName, toParameterMap, webPaySwitchName, type ParameterMap } from '@pago/domain/parameters';
+import { CARD_DEPOSIT_CEILING_NAME, debitCreditSwitchName, graceDaysName, toParameterMap, webPaySwitchName, type ParameterMap } from '@pago/domain/parameters';
 import { instalmentState, isPastGrace } from '@pago/domain/products';
 import { maskRut } from '@pago/domain/rut';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import type { WebpayStore } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
-import { productNumbers } from '../repositories/product-repository';
+import { lockProducts, productNumbers } from '../repositories/product-repository';
 import { sessionIsLive } from '../repositories/session-repository';
 import { itemsOf, lockByHostTokenHash, lockOfSession, setHostToken, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
-import { insertAttempt } from '../repositories/webpay-attempt-repository';
+import { cardDepositsLastDay, insertAttempt } from '../repositories/webpay-attempt-repository';
 import { isoToWire, productRef } from './product-view';
 import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
@@ -46,6 +46,20 @@ function cardMethodAllowed(trx: TransactionRow, items: ItemRow[], p: Partial<Par
   if (p[webPaySwitchName(family)] === '1') return true;
   const grace = Number(p[graceDaysName(family)] ?? 0);
   return items.length > 0 && items.every((i) => i.fechaVencimiento !== null && isPastGrace(instalmentState(isoToWire(i.fechaVencimiento), today), grace));
+}
+
+/**
+ * The first savings deposit that would take its account past the ceiling of card deposits in 24 hours, counting what
+ * Webpay took and what open forms may take. The account's row is locked first, so two deposits into it never both
+ * pass on the same sum.
+ */
+async function savingsOverCeiling(tx: Tx, stores: Store[], ceiling: number): Promise<{ amount: number; previous: number } | null> {
+  await lockProducts(tx, stores.map((s) => s.productId));
+  for (const store of stores) {
+    const previous = await cardDepositsLastDay(tx, store.productId);
+    if (!Number.isFinite(ceiling) || previous + store.amount > ceiling) return { amount: store.amount, previous };
+  }
+  return null;
 }
 
 export interface CardStartOptions {
@@ -97,6 +111,11 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
           stores.length === expected.length &&
           expected.every((e) => stores.some((s) => s.transactionId === refOf(e) && s.amount === e.amount && s.commerceCode === e.commerceCode));
         if (!same) return refuse('463');
+        const overCeiling = trx.family === 'AH' ? await savingsOverCeiling(tx, expected, Number(p[CARD_DEPOSIT_CEILING_NAME])) : null;
+        if (overCeiling) {
+          await appendAudit(tx, { kind: 'webpay.tope.ahorro', requestId, detail: { idTransaccion: trx.idTransaccion, monto: overCeiling.amount, previo: overCeiling.previous } });
+          return refuse('505');
+        }
         const buyOrder = `PO${randomBytes(8).toString('hex')}`;
         const withOrders: WebpayStore[] = expected.map((s, i) => ({ ...s, buyOrder: `${buyOrder}-${i + 1}` }));
         // Webpay sees our session's id (not its token): it comes back as TBK_ID_SESION and names nothing secret.
