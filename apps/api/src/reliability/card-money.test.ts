@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, members, products, webpayAttempts } from '../db/schema';
 import { MAX_FAILURES } from '../services/card-reconciliation-service';
-import { createWebpayClient } from '../services/webpay-client';
+import { createWebpayClient, type WebpayClient } from '../services/webpay-client';
 import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
 import { listar, oldestOf, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from './flows';
 import { injectTarget, type Target } from './http';
@@ -25,12 +25,24 @@ describe.each(DATABASE_KINDS)('money taken at Webpay is applied or given back (%
   let target: Target;
   let store: SimStore;
   let attacks = 0;
+  let staleStatusOnce = false;
 
   beforeEach(async () => {
     store = new SimStore();
     sim = buildSimulator({ publicUrl: 'http://sim.test', store });
     simUrl = await sim.listen({ host: '127.0.0.1', port: 0 });
-    const webpay = createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: API_KEY, timeoutMs: 5_000 });
+    const real = createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: API_KEY, timeoutMs: 5_000 });
+    // Webpay, once, answering a status that is not yet true: the form reported ended while the payment was approved.
+    const webpay: WebpayClient = {
+      ...real,
+      async status(token) {
+        const answer = await real.status(token);
+        if (!staleStatusOnce || !answer.ok) return answer;
+        staleStatusOnce = false;
+        return { ...answer, data: { ...answer.data, details: answer.data.details.map((d) => ({ ...d, status: 'FAILED' })) } };
+      },
+    };
+    staleStatusOnce = false;
     t = await startTestApp(kind, { webpay, config: { altchaCounter: { min: 10, max: 50 } } });
     target = injectTarget(t.app);
   });
@@ -139,5 +151,42 @@ describe.each(DATABASE_KINDS)('money taken at Webpay is applied or given back (%
     expect(await postReturn(target, await useCardForm(simUrl, newer.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
     expect(await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'webpay.anulacion.rechazada'))).toHaveLength(3);
     expect((await checkInvariants(t.database.db, before, { provider: store })).violations).toEqual([]);
+  });
+
+  it('looks again at a payment a browser return cancelled, and gives back what Webpay took after all', async () => {
+    attacks++;
+    const before = await captureLedger(t.database.db);
+    // Paid on the form; a cancellation arrives first and Webpay's status, not yet up to date, says the form failed.
+    const paid = await depositByCard(10_000);
+    staleStatusOnce = true;
+    expect(await postReturn(target, { TBK_TOKEN: paid.webpayToken, TBK_ORDEN_COMPRA: 'x', TBK_ID_SESION: 'x' })).toBe('anulado');
+    expect(await postReturn(target, paid.fields)).toBe('anulado');
+    expect((await attemptOf(paid.webpayToken)).status).toBe('cancelled');
+
+    await t.database.db.update(webpayAttempts).set({ createdAt: sql`now() - interval '1 hour'` });
+    await t.app.services.card.reconcileOnce();
+    expect((await attemptOf(paid.webpayToken)).status).toBe('refunded');
+    expect(store.get(paid.webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(await t.database.db.$count(auditLog, eq(auditLog.kind, 'webpay.anulacion.revisada'))).toBe(1);
+    expect((await checkInvariants(t.database.db, before, { provider: store })).violations).toEqual([]);
+    // Nothing is asked twice.
+    const again = await t.app.services.card.reconcileOnce();
+    expect(again.settled).toBe(0);
+  });
+
+  it('looks once at an attempt Webpay really ended, and leaves it cancelled', async () => {
+    attacks++;
+    const { token, productos } = await listar(target, RUT);
+    const producto = [oldestOf(productos.find((p) => p.tipoFamiliaProducto === 'AH')!, 1, 20_000)];
+    const sel = await seleccionar(target, token, RUT, producto);
+    const open = await startCard(target, { token, rut: RUT }, { idTransaccion: sel.idTransaccion, producto });
+    expect(await postReturn(target, await useCardForm(simUrl, open.webpayToken, 'abort'))).toBe('anulado');
+    expect((await attemptOf(open.webpayToken)).nextCheckAt).not.toBeNull();
+    await t.database.db.update(webpayAttempts).set({ createdAt: sql`now() - interval '1 hour'` });
+    expect((await t.app.services.card.reconcileOnce()).settled).toBe(1);
+    const attempt = await attemptOf(open.webpayToken);
+    expect(attempt.status).toBe('cancelled');
+    expect(attempt.nextCheckAt).toBeNull();
+    expect((await t.app.services.card.reconcileOnce()).settled).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { webpayAttempts, type WebpayStore } from '../db/schema';
 
@@ -45,7 +45,11 @@ export async function lockNextToReconcile(tx: Tx, settleAfterSeconds: number): P
     .from(webpayAttempts)
     .where(
       and(
-        eq(webpayAttempts.status, 'pending'),
+        or(
+          eq(webpayAttempts.status, 'pending'),
+          // Cancelled by a browser's return: looked at once more (recheckCancelled).
+          and(eq(webpayAttempts.status, 'cancelled'), isNotNull(webpayAttempts.nextCheckAt)),
+        ),
         sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`,
         sql`(${webpayAttempts.checkedAt} is null or ${webpayAttempts.checkedAt} < now() - make_interval(secs => 30))`,
         sql`(${webpayAttempts.nextCheckAt} is null or ${webpayAttempts.nextCheckAt} <= now())`,
@@ -58,7 +62,20 @@ export async function lockNextToReconcile(tx: Tx, settleAfterSeconds: number): P
 }
 
 export async function finishAttempt(tx: Tx, token: string, status: AttemptOutcome): Promise<void> {
-  await tx.update(webpayAttempts).set({ status, settledAt: sql`now()`, checkedAt: sql`now()` }).where(eq(webpayAttempts.token, token));
+  await tx.update(webpayAttempts).set({ status, settledAt: sql`now()`, checkedAt: sql`now()`, nextCheckAt: null }).where(eq(webpayAttempts.token, token));
+}
+
+/**
+ * Cancelled on a browser's word (after Webpay said the form ended): the reconciliation asks Webpay once more after the
+ * form's lifetime, in case it took the money after all.
+ */
+export async function cancelAndRecheck(tx: Tx, token: string): Promise<void> {
+  await tx.update(webpayAttempts).set({ status: 'cancelled', settledAt: sql`now()`, checkedAt: null, nextCheckAt: sql`now()` }).where(eq(webpayAttempts.token, token));
+}
+
+/** The second look at a cancelled attempt found nothing taken: it is not looked at again. */
+export async function recheckDone(tx: Tx, token: string): Promise<void> {
+  await tx.update(webpayAttempts).set({ checkedAt: sql`now()`, nextCheckAt: null }).where(eq(webpayAttempts.token, token));
 }
 
 /** Webpay gave no answer about it: left pending, asked again later. */
@@ -79,7 +96,7 @@ export async function recordReconciliationFailure(db: DbOrTx, token: string, max
       nextCheckAt: sql`now() + make_interval(secs => least(3600, 30 * power(2, ${webpayAttempts.failures})))`,
       status: sql`case when ${webpayAttempts.failures} + 1 >= ${maxFailures} then 'set_aside' else ${webpayAttempts.status} end`,
     })
-    .where(and(eq(webpayAttempts.token, token), eq(webpayAttempts.status, 'pending')))
+    .where(and(eq(webpayAttempts.token, token), inArray(webpayAttempts.status, ['pending', 'cancelled'])))
     .returning({ failures: webpayAttempts.failures, status: webpayAttempts.status, idTransaccion: webpayAttempts.idTransaccion });
   return row ? { failures: row.failures, setAside: row.status === 'set_aside', idTransaccion: row.idTransaccion } : null;
 }

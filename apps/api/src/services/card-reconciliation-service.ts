@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { toParameterMap } from '@pago/domain/parameters';
 import { listParameters } from '../repositories/parameters-repository';
-import { closeIfPending, expireWithoutSession, lockTransaction } from '../repositories/transaction-repository';
+import { closeIfPending, expireWithoutSession, lockTransaction, type TransactionRow } from '../repositories/transaction-repository';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
-import { countOverdue, countPendingOf, finishAttempt, lockNextToReconcile, markChecked, recordReconciliationFailure } from '../repositories/webpay-attempt-repository';
+import { countOverdue, countPendingOf, finishAttempt, lockNextToReconcile, markChecked, recheckDone, recordReconciliationFailure, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
 import type { CardSettlement } from './card-settlement';
 import { isApproved } from './webpay-client';
 
@@ -28,6 +28,7 @@ export function createCardReconciliationService(db: Db, settlement: CardSettleme
       taking.token = attempt.token;
       const trx = await lockTransaction(tx, attempt.idTransaccion);
       if (!trx) return 'none';
+      if (attempt.status === 'cancelled') return recheckCancelled(tx, attempt, trx);
       const result = await settlement.commitOrStatus(attempt.token);
       if (!result.ok) {
         await markChecked(tx, attempt.token);
@@ -46,6 +47,31 @@ export function createCardReconciliationService(db: Db, settlement: CardSettleme
       if ((await countPendingOf(tx, trx.idTransaccion)) === 0) await closeIfPending(tx, trx.idTransaccion, 'expired');
       return 'settled';
     });
+  }
+
+  /**
+   * A browser's return cancelled this attempt once Webpay said its form had ended. If Webpay approved it after all,
+   * the money is settled like any other (given back, since the transaction is closed); otherwise nothing more is done.
+   */
+  async function recheckCancelled(tx: Tx, attempt: WebpayAttemptRow, trx: TransactionRow): Promise<'unanswered' | 'settled'> {
+    const asked = await settlement.webpayStatus(attempt.token);
+    if (!asked.ok) {
+      await markChecked(tx, attempt.token);
+      return 'unanswered';
+    }
+    if (!asked.data.details.some(isApproved)) {
+      await recheckDone(tx, attempt.token);
+      return 'settled';
+    }
+    const committed = await settlement.commitOrStatus(attempt.token);
+    if (!committed.ok) {
+      await markChecked(tx, attempt.token);
+      return 'unanswered';
+    }
+    log.warn({ idTransaccion: trx.idTransaccion }, 'reconciliation: webpay approved a payment a browser return had cancelled');
+    await appendAudit(tx, { kind: 'webpay.anulacion.revisada', detail: { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder } });
+    await settlement.settle(tx, attempt, trx, committed.data, null);
+    return 'settled';
   }
 
   /** One attempt's reconciliation failed: it backs off, and is set aside past MAX_FAILURES; the others go on. */

@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { closeIfPending, lockTransaction } from '../repositories/transaction-repository';
-import { countPendingOf, finishAttempt, lockAttempt, markChecked } from '../repositories/webpay-attempt-repository';
+import { cancelAndRecheck, countPendingOf, lockAttempt, markChecked } from '../repositories/webpay-attempt-repository';
 import { estadoOf, type CardSettlement, type ReturnOutcome } from './card-settlement';
 import { isApproved, type WebpayClient } from './webpay-client';
 
@@ -20,7 +20,8 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
   /**
    * A return that says the member left the form (abort or timeout). Anyone can post one, so Webpay is asked first:
    * a payment it approved is settled, a form it still has open is left alone, and only a form it ended is cancelled.
-   * The transaction is cancelled only when none of its forms is still open (a reload may be paying on another).
+   * The transaction is cancelled only when none of its forms is still open (a reload may be paying on another), and
+   * the reconciliation asks Webpay about the attempt once more later.
    */
   function cancel(by: { token: string } | { buyOrder: string }, requestId: string): Promise<ReturnOutcome> {
     return db.transaction(async (tx) => {
@@ -48,7 +49,7 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
         await appendAudit(tx, { kind: 'webpay.anulacion.rechazada', requestId, detail: { idTransaccion: id, motivo: 'formulario abierto' } });
         return { idTransaccion: id, estado: 'pendiente' as const };
       }
-      await finishAttempt(tx, attempt.token, 'cancelled');
+      await cancelAndRecheck(tx, attempt.token);
       if ((await countPendingOf(tx, id)) === 0) await closeIfPending(tx, id, 'cancelled');
       await appendAudit(tx, { kind: 'webpay.anulado', requestId, detail: { idTransaccion: id } });
       return { idTransaccion: id, estado: trx.status === 'paid' ? ('aprobado' as const) : ('anulado' as const) };

@@ -57,6 +57,8 @@ export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: Fa
   return {
     logFor,
 
+    webpayStatus: (token: string) => webpay.status(token),
+
     /** Commit, or when Webpay says it is already committed, read the status instead. */
     async commitOrStatus(token: string): Promise<WebpayCall<WebpayResult>> {
       const committed = await webpay.commit(token);
