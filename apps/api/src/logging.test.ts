@@ -37,13 +37,14 @@ describe('log lines', () => {
 
   it('carry the request id, also when a service writes them', async () => {
     const { token, productos } = await listProducts(app, '11111111-1');
-    const sel = (await postSeleccionar(app, token, '11111111-1', [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PM')!, 1)])).json().seleccionarProductoResponse;
+    const pm = productos.find((p) => p.tipoFamiliaProducto === 'PM')!;
+    const sel = (await postSeleccionar(app, token, '11111111-1', [oldest(pm, 1)])).json().seleccionarProductoResponse;
     const auth = await app.inject({ method: 'POST', url: '/api/pagoexpress/auth', headers: { authorization: `Bearer ${token}` }, payload: { idTransaction: sel.idTransaccion } });
     const init = await app.inject({
       method: 'POST',
       url: '/api/pagoexpress/initMall',
       headers: { authorization: `Bearer ${auth.json().token}` },
-      payload: { sessionId: 'x', transactionId: sel.idTransaccion, storesTransaction: [{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId: '630055667788' }] },
+      payload: { sessionId: 'x', transactionId: sel.idTransaccion, storesTransaction: [{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId: pm.numeroProducto }] },
     });
     expect(init.json()).toMatchObject({ code: 503 });
     const failure = lines.find((l) => l.msg === 'webpay create failed');
