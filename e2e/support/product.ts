@@ -120,6 +120,7 @@ export async function startProduct(options: ProductOptions | Record<string, stri
     RATE_LIMIT_SELECT_PER_SESSION: '1000',
     RATE_LIMIT_SELECT_PER_IP: '1000',
     RATE_LIMIT_LOG_PER_IP: '1000',
+    RATE_LIMIT_ADMIN_PER_IP: '1000',
     // A cheaper proof of work than production's, so no journey races the captcha on a slow machine.
     ALTCHA_COUNTER_MIN: '500',
     ALTCHA_COUNTER_MAX: '1000',

@@ -1,5 +1,5 @@
 import { errorEnvelope } from '@pago/domain/envelope';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
@@ -10,7 +10,7 @@ import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
 import { healthRoutes } from './routes/health';
 import { consultarParametrosRoute } from './routes/prod/parametro/consultar';
-import { registerRateLimit } from './plugins/external/rate-limit';
+import { rateLimitGauge, registerRateLimit } from './plugins/external/rate-limit';
 import { captchaRoutes } from './routes/api/captcha';
 import { listarProductosRoute } from './routes/prod/producto/listar';
 import { seleccionarProductoRoute } from './routes/prod/producto/seleccionar';
@@ -27,8 +27,8 @@ import { sandboxRoutes } from './routes/sandbox/sandbox-pages';
 import { pagoExpressRoutes } from './routes/api/pagoexpress';
 import { notificacionesRoutes } from './routes/prod/notificaciones';
 import { auditoriaRoutes } from './routes/prod/auditoria';
-import { registerOpenApi } from './plugins/external/openapi';
-import { registerMetrics, type Metrics } from './plugins/app/metrics';
+import { registerOpenApi, serveOpenApi } from './plugins/external/openapi';
+import { registerMetrics, serveMetrics, type Metrics } from './plugins/app/metrics';
 import { createMailer, type Mailer } from './services/mail-service';
 import { createNotificationService } from './services/notification-service';
 import { createCardPaymentService } from './services/card-payment-service';
@@ -54,6 +54,8 @@ declare module 'fastify' {
     metrics: Metrics;
     database: Database;
     config: Config;
+    /** Where the admin API, /metrics and /docs are served: this instance, or the operator's own listener. */
+    operator: FastifyInstance;
   }
 }
 
@@ -85,35 +87,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database } = options;
   const headerOptions = { production: config.nodeEnv === 'production', formTargets: [new URL(config.webpay.baseUrl).origin] };
   const headers = securityHeaders(headerOptions);
-  const app = Fastify({
-    logger: options.logger ?? false,
-    genReqId: () => randomUUID(),
-    // One line per request, written when it ends (below), instead of Fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
-    requestIdHeader: false,
-    bodyLimit: 64 * 1024,
-    // connectionTimeout stays unset: it drops the socket with no answer. A request still unanswered after
-    // handlerTimeout gets 503 with the envelope (error-handler.ts).
-    handlerTimeout: config.requestTimeoutMs,
-    // A client that has not sent its whole request (64 KiB at most) by then is dropped (408).
-    requestTimeout: config.requestTimeoutMs,
-    // Only the configured proxies: the left-most X-Forwarded-For entry is whatever the client wrote, and the
-    // per-address rate limits must not be bypassed by forging it.
-    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
-    // The router refuses a malformed percent-encoding or an over-long path segment before any hook runs; without
-    // this, that answer would carry neither the catalogue envelope nor the security headers.
-    frameworkErrors: (error, request, reply: FastifyReply) => {
-      headers.forRouterErrors(request, reply);
-      reply
-        .code(error.statusCode === 414 ? 414 : 400)
-        .send(errorEnvelope('errorResponse', '400'));
-    },
-  }).withTypeProvider<ZodTypeProvider>();
+  const app = newInstance(config, headers, options.logger);
 
-  // Every call speaks JSON only: any other content type is refused with 415 before a handler sees it.
-  app.removeContentTypeParser('text/plain');
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
   const clock = options.clock ?? clockFromConfig(config);
@@ -136,18 +111,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     notifications: createNotificationService(database.db, mailer, config.productName, app.log),
     mailer,
   });
-  if (options.logger) {
-    app.addHook('onResponse', (request, reply, done) => {
-      request.log.info({ res: reply, req: request, responseTime: reply.elapsedTime }, 'request completed');
-      done();
-    });
-  }
-
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
   await registerOpenApi(app);
   headers.register(app);
   const rateLimits = await registerRateLimit(app, config.redisUrl);
+  rateLimitGauge(app.metrics.registry, rateLimits);
 
   await app.register(healthRoutes, { rateLimits });
   await app.register(consultarParametrosRoute);
@@ -160,13 +129,78 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(notificacionesRoutes);
   await app.register(auditoriaRoutes);
   if (config.sandbox) await app.register(sandboxRoutes);
-  await app.register(adminRoutes, { prefix: '/admin' });
+
+  // The operator's surfaces (admin API, metrics, OpenAPI) on their own listener when ADMIN_PORT is set (always in
+  // production), else on the member's.
+  const operator = config.operatorListener ? newInstance(config, headers, options.logger) : app;
+  if (operator !== app) {
+    operator.decorate('config', config);
+    operator.decorate('database', database);
+    operator.decorate('services', app.services);
+    operator.decorate('metrics', app.metrics);
+    registerErrorHandling(operator);
+    await registerOpenApi(operator);
+    headers.register(operator);
+    await registerRateLimit(operator, config.redisUrl);
+    await operator.register(healthRoutes, { rateLimits });
+    operator.setNotFoundHandler(notFound);
+    app.addHook('onClose', async () => operator.close());
+  }
+  app.decorate('operator', operator);
+  serveMetrics(operator, app.metrics.registry);
+  serveOpenApi(operator, operator === app ? [app] : [app, operator]);
+  await operator.register(adminRoutes, { prefix: '/admin' });
 
   const spaFallback = await registerWebApp(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {
     if (request.method === 'GET' && spaFallback?.(request.url, reply)) return reply;
-    return reply.code(404).send(errorEnvelope('errorResponse', '400', 'Recurso no encontrado.'));
+    return notFound(request, reply);
   });
 
+  if (operator !== app) await operator.ready();
   return app;
+}
+
+/** One Fastify instance with the API's conventions: the member's listener, and the operator's when it has its own. */
+function newInstance(config: Config, headers: ReturnType<typeof securityHeaders>, logger: FastifyServerOptions['logger']) {
+  const app = Fastify({
+    logger: logger ?? false,
+    genReqId: () => randomUUID(),
+    // One line per request, written when it ends (below), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: false,
+    bodyLimit: 64 * 1024,
+    // connectionTimeout stays unset: it drops the socket with no answer. A request still unanswered after
+    // handlerTimeout gets 503 with the envelope (error-handler.ts).
+    handlerTimeout: config.requestTimeoutMs,
+    // A client that has not sent its whole request (64 KiB at most) by then is dropped (408).
+    requestTimeout: config.requestTimeoutMs,
+    // Only the configured proxies: the left-most X-Forwarded-For entry is whatever the client wrote, and the
+    // per-address rate limits must not be bypassed by forging it.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // The router refuses a malformed percent-encoding or an over-long path segment before any hook runs; without
+    // this, that answer would carry neither the catalogue envelope nor the security headers.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      headers.forRouterErrors(request, reply);
+      reply
+        .code(error.statusCode === 414 ? 414 : 400)
+        .send(errorEnvelope('errorResponse', '400'));
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+  // Every call speaks JSON only: any other content type is refused with 415 before a handler sees it.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  if (logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info({ res: reply, req: request, responseTime: reply.elapsedTime }, 'request completed');
+      done();
+    });
+  }
+  return app;
+}
+
+/** A JSON 404 with the envelope, for what no route serves (the SPA's own routes aside). */
+function notFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply.code(404).send(errorEnvelope('errorResponse', '400', 'Recurso no encontrado.'));
 }

@@ -29,6 +29,14 @@ describe('configuration at boot', () => {
     expect(config.sandbox).toBe(false);
     expect(config.seedDemo).toBe(false);
     expect(config.adminToken).toBe(PRODUCTION.ADMIN_TOKEN);
+    // The operator's surfaces on a port of their own, on this host only, unless told otherwise.
+    expect(config.operatorListener).toEqual({ host: '127.0.0.1', port: 3100 });
+    expect(loadConfig({ ...PRODUCTION, ADMIN_PORT: '9100', ADMIN_HOST: '10.0.0.5' }).operatorListener).toEqual({ host: '10.0.0.5', port: 9100 });
+  });
+
+  it('shares the member’s port outside production unless ADMIN_PORT is set, and never takes PORT for ADMIN_PORT', () => {
+    expect(loadConfig({ NODE_ENV: 'test', SANDBOX: '1' }).operatorListener).toBeNull();
+    expect(refusal({ ...PRODUCTION, PORT: '3000', ADMIN_PORT: '3000' })).toContain('ADMIN_PORT');
   });
 
   it.each(['ADMIN_TOKEN', 'ALTCHA_HMAC_SECRET', 'WEBPAY_COMMERCE_CODE', 'WEBPAY_API_KEY', 'SMTP_URL'])(

@@ -7,6 +7,9 @@ const flag = z.enum(['0', '1']).transform((v) => v === '1');
 // leaves a real deployment open with a known secret.
 export const SANDBOX_ADMIN_TOKEN = 'sandbox-admin-token';
 
+/** The operator's port in production when ADMIN_PORT is not set. */
+const DEFAULT_ADMIN_PORT = 3100;
+
 /** A URL on this machine (localhost or a loopback address): never what production should point at. */
 function isLocalUrl(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
@@ -18,6 +21,9 @@ const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().min(1).default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** The operator's listener (admin API, /metrics, /docs): its own port in production, the member's otherwise. */
+    ADMIN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z
       .string()
@@ -68,6 +74,7 @@ const envSchema = z
     RATE_LIMIT_SELECT_PER_IP: z.coerce.number().int().min(1).default(120),
     /** Call 11's reports per client and minute. */
     RATE_LIMIT_LOG_PER_IP: z.coerce.number().int().min(1).default(30),
+    RATE_LIMIT_ADMIN_PER_IP: z.coerce.number().int().min(1).default(120),
     /** Days a browser's report (call 11) stays in the audit trail; the server's own events stay for good. */
     BROWSER_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_CAPTCHA_PER_IP: z.coerce.number().int().min(1).default(60),
@@ -173,10 +180,16 @@ const envSchema = z
       }
       adminToken = SANDBOX_ADMIN_TOKEN;
     }
+    if (env.ADMIN_PORT !== undefined && env.ADMIN_PORT !== 0 && env.ADMIN_PORT === env.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PORT'], message: 'must differ from PORT: the operator surfaces do not share the members\' port' });
+      return z.NEVER;
+    }
+    const adminPort = env.ADMIN_PORT ?? (env.NODE_ENV === 'production' ? DEFAULT_ADMIN_PORT : undefined);
     return {
       nodeEnv: env.NODE_ENV,
       host: env.HOST,
       port: env.PORT,
+      operatorListener: adminPort === undefined ? null : { host: env.ADMIN_HOST, port: adminPort },
       logLevel: env.LOG_LEVEL,
       databaseUrl: env.DATABASE_URL,
       pgliteDir: env.PGLITE_DIR,
@@ -216,6 +229,7 @@ const envSchema = z
         selectPerSession: env.RATE_LIMIT_SELECT_PER_SESSION,
         selectPerIp: env.RATE_LIMIT_SELECT_PER_IP,
         logPerIp: env.RATE_LIMIT_LOG_PER_IP,
+        adminPerIp: env.RATE_LIMIT_ADMIN_PER_IP,
         captchaPerIp: env.RATE_LIMIT_CAPTCHA_PER_IP,
       },
       sandboxClock: env.SANDBOX_CLOCK,

@@ -81,7 +81,8 @@ async function main(): Promise<void> {
   }
 
   const address = await app.listen({ host: config.host, port: config.port });
-  logger.info({ address, database: database.kind, sandbox: config.sandbox }, 'Pago Online listening');
+  const operator = config.operatorListener ? await app.operator.listen(config.operatorListener) : address;
+  logger.info({ address, operator, database: database.kind, sandbox: config.sandbox }, 'Pago Online listening');
 }
 
 main().catch((error: unknown) => {

@@ -10,7 +10,7 @@ export interface Metrics {
 }
 
 /**
- * Prometheus metrics at /metrics: request rate and latency per route, payments by method and outcome, and the card
+ * Prometheus metrics (served by serveMetrics): request rate and latency per route, payments by method and outcome, and the card
  * payments the reconciliation has not settled. One registry per app, so that tests and replicas never share counters.
  */
 export function registerMetrics(app: FastifyInstance): Metrics {
@@ -59,11 +59,15 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     const route = request.routeOptions.url ?? 'not_found';
     duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  return { registry, payments, reconciliationFailures };
+}
+
+/** /metrics, on the operator's listener (restrict it to the scraper). */
+export function serveMetrics(on: FastifyInstance, registry: Registry): void {
+  on.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  return { registry, payments, reconciliationFailures };
 }
 
 /** A scrape while the database is away keeps the gauge's last value rather than failing /metrics. */

@@ -4,7 +4,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
 /**
  * The OpenAPI document of every call, generated from the same zod schemas the routes validate with. Registered
- * before the routes so that it sees them all; served as JSON at /docs.
+ * before the routes so that it sees them all; served as JSON at /docs (serveOpenApi).
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
@@ -23,6 +23,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: jsonSchemaTransform,
     hideUntagged: false,
   });
-  app.get('/docs', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** /docs: one document of the calls of every instance given (the member's, and the operator's when it has its own). */
+export function serveOpenApi(on: FastifyInstance, instances: FastifyInstance[]): void {
+  const document = () => {
+    const [first, ...rest] = instances.map((instance) => instance.swagger());
+    return { ...first, paths: Object.assign({}, first!.paths, ...rest.map((d) => d.paths)) };
+  };
+  on.get('/docs', { schema: { hide: true } }, async () => document());
+  on.get('/docs/openapi.json', { schema: { hide: true } }, async () => document());
 }

@@ -2,7 +2,7 @@ import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { createRequire } from 'node:module';
-import { Gauge } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 
 // The plugin's own stores: Redis's counts for every replica, the local one for this process alone.
 const require = createRequire(import.meta.url);
@@ -65,15 +65,19 @@ export async function registerRateLimit(app: FastifyInstance, redisUrl: string |
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, code: 'RATE_LIMITED', message: `retry in ${context.after}` }),
   });
   const counters = (): ReturnType<RateLimitState['counters']> => (!redis ? 'process' : redisReady() ? 'redis' : 'local');
+  return { counters };
+}
+
+/** `pago_online_rate_limits_local`: 1 while Redis is unreachable and each replica counts alone. */
+export function rateLimitGauge(registry: Registry, state: RateLimitState): void {
   new Gauge({
     name: 'pago_online_rate_limits_local',
     help: '1 while Redis is unreachable and each replica counts the rate limits alone',
-    registers: [app.metrics.registry],
+    registers: [registry],
     collect() {
-      this.set(counters() === 'local' ? 1 : 0);
+      this.set(state.counters() === 'local' ? 1 : 0);
     },
   });
-  return { counters };
 }
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;

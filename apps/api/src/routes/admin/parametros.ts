@@ -1,4 +1,5 @@
 import { errorEnvelope } from '@pago/domain/envelope';
+import { allLimits } from '../../plugins/external/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -12,6 +13,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 /** Operator's API: `Authorization: Bearer $ADMIN_TOKEN` on every call. */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const expected = digest(app.config.adminToken);
+  // Per address, before the token is even looked at: guessing tokens costs as much as using one.
+  app.addHook('onRequest', allLimits(app.createRateLimit({ max: app.config.rateLimits.adminPerIp, timeWindow: 60_000, keyGenerator: (request) => `admin:${request.ip}` })));
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
