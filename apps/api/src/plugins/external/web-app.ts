@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Paths owned by the server; anything else that is a GET for a page is the SPA's. */
-const SERVER_PREFIXES = ['/prod/', '/api/', '/admin/', '/sandbox/', '/health', '/ready', '/docs'];
+const SERVER_PREFIXES = ['/prod/', '/api/', '/admin', '/sandbox', '/health', '/ready', '/docs', '/metrics'];
 
 export type SpaFallback = (url: string, reply: FastifyReply) => boolean;
 

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase, type ScratchDatabase } from '../test/scratch-database';
+import { codeOf, post, solveCaptcha } from './flows';
+import { fetchTarget, jsonOf, type Target } from './http';
+import { bundleApi, freePort, startApiProcess, type ApiProcess } from './processes';
+import { recordFigures } from './settings';
+
+// The attacks again, against the API as it runs for real: the bundle, NODE_ENV=production, PostgreSQL, no sandbox
+// and no demo members (the operator imports them), the operator's surfaces on their own port. Production has no
+// business clock of its own, so only the attacks that do not depend on opening hours are here.
+
+const ADMIN_TOKEN = 'a-production-admin-token-0123456789';
+const RUT = '17171717-5';
+const PRODUCT = '990011223344';
+const LIST = 'listarDetalleProductosResponse';
+
+describe.skipIf(!process.env.DATABASE_URL)('a production-mode instance on PostgreSQL', () => {
+  let bundle: Awaited<ReturnType<typeof bundleApi>>;
+  let scratch: ScratchDatabase;
+  let api: ApiProcess;
+  let operator: Target;
+  let attacks = 0;
+  const client = (n: number) => fetchTarget(api.url, `client ${n}`, 20_000, `127.0.0.${n}`);
+
+  beforeAll(async () => {
+    bundle = await bundleApi();
+    scratch = await createPostgresDatabase(process.env.DATABASE_URL!);
+    const adminPort = await freePort();
+    api = await startApiProcess(bundle.script, {
+      NODE_ENV: 'production',
+      DATABASE_URL: scratch.url,
+      ADMIN_TOKEN,
+      ADMIN_PORT: String(adminPort),
+      ALTCHA_HMAC_SECRET: 'p'.repeat(40),
+      ALTCHA_COUNTER_MIN: '10',
+      ALTCHA_COUNTER_MAX: '50',
+      WEBPAY_BASE_URL: 'https://webpay3g.transbank.cl',
+      WEBPAY_COMMERCE_CODE: '597012345678',
+      WEBPAY_API_KEY: 'a-production-webpay-api-key',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      PUBLIC_BASE_URL: 'https://pago.cooperativa.example',
+      LOG_LEVEL: 'warn',
+    });
+    operator = fetchTarget(`http://127.0.0.1:${adminPort}`, 'operator');
+    const dueSoon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+    const imported = await post(
+      operator,
+      '/admin/importacion',
+      { socios: [{ rut: RUT, nombre: 'Socia Importada', productos: [{ familia: 'PC', numeroProducto: PRODUCT, cupoTotal: 9_000_000, cuotas: [{ numeroCuota: 1, monto: 50_000, fechaVencimiento: dueSoon }] }] }] },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
+    expect(imported.status).toBe(200);
+    expect(jsonOf<{ operacionesResponse: { aceptados: number } }>(imported).operacionesResponse.aceptados).toBe(1);
+  }, 120_000);
+  afterAll(async () => {
+    recordFigures({ section: 'attacks', database: 'postgres', faultsInjected: attacks, notes: 'production-mode bundle' });
+    await api?.stop();
+    await scratch?.remove();
+    bundle?.remove();
+  });
+
+  const list = async (target: Target, rut = RUT) => post(target, '/prod/producto/listar', { listarDetalleProductosRequest: { userId: rut, canalLlamada: 'PGEX', rut } }, { authorization: await solveCaptcha(target) });
+
+  it('serves no sandbox, and the operator’s surfaces only on their own port', async () => {
+    attacks++;
+    for (const path of ['/sandbox', '/sandbox/coordinates?rut=11111111-1', '/admin/parametros', '/metrics', '/docs']) {
+      expect((await client(2).request({ method: 'GET', url: path, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(404);
+    }
+    expect((await operator.request({ method: 'GET', url: '/admin/parametros' })).status).toBe(401);
+    expect((await operator.request({ method: 'GET', url: '/admin/parametros', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
+    expect((await operator.request({ method: 'GET', url: '/metrics' })).status).toBe(200);
+  });
+
+  it('lists by RUT alone no product number but its last four digits, and no debt or limit', async () => {
+    attacks++;
+    const res = await list(client(3));
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('3344');
+    expect(res.body).not.toContain(PRODUCT.slice(0, -4));
+    expect(res.body).not.toContain('cupoTotal');
+  });
+
+  it('lets no client lock a member out of the product list', async () => {
+    attacks++;
+    const attacker = client(4);
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await list(attacker)).status);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const member = await list(client(5));
+    expect(member.status).toBe(200);
+    expect(codeOf(member, LIST)).toBeUndefined();
+  });
+
+  it('limits call 11 per client', async () => {
+    attacks++;
+    const target = client(7);
+    const report = { guardarLogRequest: { idPlataforma: 'web', origenLlamada: 'a', destinoLlamada: 'b', nivelLog: 'INFO', detalleLog: 'x', rut: '' } };
+    const statuses = [];
+    for (let i = 0; i < 31; i++) statuses.push((await post(target, '/prod/auditoria/guardarlog', report)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    expect(statuses.at(-1)).toBe(429);
+    expect(jsonOf<Record<string, unknown>>(await post(target, '/prod/auditoria/guardarlog', report))).toHaveProperty('guardarLogResponse');
+  });
+});
