@@ -1,6 +1,6 @@
 // The end-to-end tests drive Debian's Chromium, the scale-out test puts nginx in front of two API processes, and the
-// Redis outage test starts and stops a Redis server of its own: install them with apt when they are missing (root on
-// these machines).
+// Redis outage test starts and stops a Redis server of its own, and the production-mode test runs the API under
+// libfaketime: install them with apt when they are missing (root on these machines).
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -8,6 +8,7 @@ const tools = [
   { path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pkg: 'chromium', env: 'CHROMIUM_PATH' },
   { path: process.env.NGINX_PATH ?? '/usr/sbin/nginx', pkg: 'nginx-light', env: 'NGINX_PATH' },
   { path: process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server', pkg: 'redis-server', env: 'REDIS_SERVER_PATH' },
+  { path: process.env.FAKETIME_LIB ?? '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', pkg: 'faketime', env: 'FAKETIME_LIB' },
 ];
 const missing = tools.filter((t) => !existsSync(t.path));
 if (missing.length > 0) {

@@ -1,20 +1,29 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCoordinateCard } from '../db/demo-data';
+import { openDatabase } from '../db/client';
+import { seedDemoMembers, seedParameters } from '../db/seed';
 import { createPostgresDatabase, type ScratchDatabase } from '../test/scratch-database';
-import { codeOf, post, solveCaptcha } from './flows';
+import { businessNoon } from '../test/test-app';
+import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha } from './flows';
 import { fetchTarget, jsonOf, type Target } from './http';
 import { bundleApi, freePort, startApiProcess, type ApiProcess } from './processes';
 import { recordFigures } from './settings';
 
 // The attacks again, against the API as it runs for real: the bundle, NODE_ENV=production, PostgreSQL, no sandbox
-// and no demo members (the operator imports them), the operator's surfaces on their own port. Production has no
-// business clock of its own, so only the attacks that do not depend on opening hours are here.
+// and no demo seed (the test writes its members into the database, as the core system's load would, and imports one
+// through the admin API), the operator's surfaces on their own port. Production reads the real clock, so the process
+// runs under Debian's libfaketime at today's business noon: opening hours never depend on when the suite runs.
 
 const ADMIN_TOKEN = 'a-production-admin-token-0123456789';
 const RUT = '17171717-5';
 const PRODUCT = '990011223344';
 const LIST = 'listarDetalleProductosResponse';
+const AUT = 'autenticaConsultaFactoresResponse';
+const AUZ = 'autorizarPagoProductoCVResponse';
+const FAKETIME = process.env.FAKETIME_LIB ?? '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
-describe.skipIf(!process.env.DATABASE_URL)('a production-mode instance on PostgreSQL', () => {
+describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a production-mode instance on PostgreSQL', () => {
   let bundle: Awaited<ReturnType<typeof bundleApi>>;
   let scratch: ScratchDatabase;
   let api: ApiProcess;
@@ -25,8 +34,18 @@ describe.skipIf(!process.env.DATABASE_URL)('a production-mode instance on Postgr
   beforeAll(async () => {
     bundle = await bundleApi();
     scratch = await createPostgresDatabase(process.env.DATABASE_URL!);
+    const noon = businessNoon();
+    const seeding = await openDatabase({ url: scratch.url });
+    await seeding.migrate();
+    await seedParameters(seeding.db);
+    await seedDemoMembers(seeding.db, noon);
+    await seeding.close();
     const adminPort = await freePort();
     api = await startApiProcess(bundle.script, {
+      LD_PRELOAD: FAKETIME,
+      FAKETIME: `@${noon.toISOString().slice(0, 19).replace('T', ' ')}`,
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      TZ: 'UTC',
       NODE_ENV: 'production',
       DATABASE_URL: scratch.url,
       ADMIN_TOKEN,
@@ -90,6 +109,59 @@ describe.skipIf(!process.env.DATABASE_URL)('a production-mode instance on Postgr
     const member = await list(client(5));
     expect(member.status).toBe(200);
     expect(codeOf(member, LIST)).toBeUndefined();
+  });
+
+  /** A session of `rut` with its oldest credit instalment selected, as anyone who knows the RUT can make. */
+  const selected = async (target: Target, rut: string) => {
+    const { token, productos } = await listar(target, rut);
+    await seleccionar(target, token, rut, [oldestOf(productos.find((p) => p.tipoFamiliaProducto !== 'AH')!, 1)]);
+    return token;
+  };
+  const autentica = async (target: Target, token: string, payer: string, clave: string) => {
+    const [rut, dv] = payer.split('-') as [string, string];
+    return post(target, '/prod/pago/producto/cuentavista/autentica', { autenticaConsultaFactoresRequest: { userId: payer, canalLlamada: 'PGEX', token, autenticacion: { rut, dv, clave } } }, { authorization: await solveCaptcha(target) });
+  };
+
+  it('answers a RUT without an online password as a member’s wrong one, both blocking at the third', async () => {
+    attacks++;
+    const target = client(6);
+    const codesFor = async (rut: string) => {
+      const token = await selected(target, rut);
+      const codes = [];
+      for (let i = 0; i < 3; i++) codes.push(codeOf(await autentica(target, token, rut, 'adivina'), AUT));
+      return codes;
+    };
+    expect(await codesFor(RUT)).toEqual(['45203113', '45203113', '45203016']);
+    expect(await codesFor('9876543-3')).toEqual(['45203113', '45203113', '45203016']);
+  });
+
+  it('gives the same coordinate cells to every call 5 of a login, and at most three challenges', async () => {
+    attacks++;
+    const target = client(8);
+    const rut = '11111111-1';
+    const token = await selected(target, rut);
+    expect(codeOf(await autentica(target, token, rut, '1234'), AUT)).toBeUndefined();
+    const challenge = async () => post(target, '/prod/pago/producto/cuentavista/autorizar', { autorizarPagoProductoCVRequest: { userId: rut, canalLlamada: 'PGEX', token, factor: 1, rut, rutPago: rut } });
+    const cells = (res: Awaited<ReturnType<typeof challenge>>) => jsonOf<Record<string, { desafio: { item: { valor: string }[] } }>>(res)[AUZ]!.desafio.item.map((i) => i.valor);
+    const first = cells(await challenge());
+    expect(first.every((cell) => cell in demoCoordinateCard(rut))).toBe(true);
+    expect(cells(await challenge())).toEqual(first);
+  });
+
+  it('refuses a payment under way once the operator sets maintenance', async () => {
+    attacks++;
+    const target = client(9);
+    const rut = '15432876-9';
+    const token = await selected(target, rut);
+    const put = async (valor: string) =>
+      (await operator.request({ method: 'PUT', url: '/admin/parametros/Mantencion', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ valor }) })).status;
+    expect(await put('1')).toBe(200);
+    try {
+      expect(codeOf(await autentica(target, token, rut, '1234'), AUT)).toBe('503');
+    } finally {
+      expect(await put('0')).toBe(200);
+    }
+    expect(codeOf(await autentica(target, token, rut, '1234'), AUT)).toBeUndefined();
   });
 
   it('limits call 11 per client', async () => {
