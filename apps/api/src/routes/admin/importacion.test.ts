@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readLoad } from '../../cli/import-file';
 import { accounts, instalments, members, products } from '../../db/schema';
 import { listProducts } from '../../test/member-calls';
-import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
+import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
 
 const CSV = `rut,nombre,correo,numeroCuenta,saldoCuenta,familia,numeroProducto,numeroCuota,monto,montoPendiente,pagoMinimo,fechaVencimiento,medioPago
 5.126.663-3,Ana Soto,ana@example.cl,000099990001,250000,PC,410055550001,1,40000,,,20301201,
@@ -15,11 +15,19 @@ const CSV = `rut,nombre,correo,numeroCuenta,saldoCuenta,familia,numeroProducto,n
 
 describe.each(DATABASE_KINDS)('nightly import on %s', (kind) => {
   let t: TestApp;
+  let seeded: SeededSnapshot;
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    seeded = await seededSnapshot(kind);
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Each test on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start();
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   const post = (socios: unknown[]) =>
@@ -52,13 +60,24 @@ describe.each(DATABASE_KINDS)('nightly import on %s', (kind) => {
   });
 
   it('reflects the core system: a paid instalment (montoPendiente 0) leaves the list', async () => {
-    await post([
+    const load = (firstPending: number) => [
       {
         rut: '5126663-3',
         nombre: 'Ana Soto',
-        productos: [{ familia: 'PC', numeroProducto: '410055550001', cuotas: [{ numeroCuota: 1, monto: 40000, montoPendiente: 0, fechaVencimiento: '20301201' }] }],
+        productos: [
+          {
+            familia: 'PC',
+            numeroProducto: '410055550001',
+            cuotas: [
+              { numeroCuota: 1, monto: 40000, montoPendiente: firstPending, fechaVencimiento: '20301201' },
+              { numeroCuota: 2, monto: 40000, fechaVencimiento: '20310101' },
+            ],
+          },
+        ],
       },
-    ]);
+    ];
+    await post(load(40000));
+    await post(load(0));
     const { productos } = await listProducts(t.app, '5126663-3');
     const pc = productos.find((p) => p.tipoFamiliaProducto === 'PC')!;
     expect((pc.listaDetalleProductos as { numeroCuota: number }[]).map((d) => d.numeroCuota)).toEqual([2]);

@@ -1,19 +1,27 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../db/demo-data';
 import { members } from '../../db/schema';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../test/member-calls';
-import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
+import { type SeededSnapshot, seededSnapshot, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
 
 const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 describe('operator calls, metrics and the OpenAPI document', () => {
   let t: TestApp;
+  let seeded: SeededSnapshot;
   beforeAll(async () => {
-    t = await startTestApp('pglite');
+    seeded = await seededSnapshot('pglite');
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Each test on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start();
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   it('unblocks a blocked password, audited, and refuses without the token', async () => {

@@ -1,17 +1,25 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, parameters } from '../../db/schema';
-import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
+import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
 
 const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 describe.each(DATABASE_KINDS)('admin parameters API on %s', (kind) => {
   let t: TestApp;
+  let seeded: SeededSnapshot;
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    seeded = await seededSnapshot(kind);
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Each test on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start();
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   const valueOf = async (nombre: string) =>

@@ -1,15 +1,23 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema';
-import { DATABASE_KINDS, startTestApp, type TestApp } from '../../test/test-app';
+import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, type TestApp } from '../../test/test-app';
 
 describe.each(DATABASE_KINDS)('POST /prod/auditoria/guardarlog on %s', (kind) => {
   let t: TestApp;
+  let seeded: SeededSnapshot;
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    seeded = await seededSnapshot(kind);
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Each test on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start();
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   it('stores the report with the RUT masked and personal data scrubbed', async () => {

@@ -1,14 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listProducts, oldest, postAutentica, postAutorizar, postSeleccionar } from '../../test/member-calls';
-import { startTestApp, type TestApp } from '../../test/test-app';
+import { type SeededSnapshot, seededSnapshot, startTestApp, type TestApp } from '../../test/test-app';
 
 describe('sandbox pages', () => {
   let t: TestApp;
+  let seeded: SeededSnapshot;
   beforeAll(async () => {
-    t = await startTestApp('pglite');
+    seeded = await seededSnapshot('pglite');
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Each test on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start();
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   it('lists the demo members and shows a demo coordinate card', async () => {

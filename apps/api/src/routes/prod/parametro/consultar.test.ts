@@ -1,6 +1,6 @@
 import { PARAMETER_NAMES } from '@pago/domain/parameters';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../../../test/test-app';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, TEST_ADMIN_TOKEN, type TestApp } from '../../../test/test-app';
 
 const PATH = '/prod/parametro/consultar';
 const validBody = { consultarParametrosRequest: { userId: '11111111-1', canalLlamada: 'PGEX', tipo: 'PE' } };
@@ -10,11 +10,19 @@ const errorOf = (body: unknown) =>
 
 describe.each(DATABASE_KINDS)('POST /prod/parametro/consultar on %s', (kind) => {
   let t: TestApp;
+  let seeded: SeededSnapshot;
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    seeded = await seededSnapshot(kind);
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Each test on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start();
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   const post = (payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>

@@ -1,10 +1,10 @@
 import { createChallenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, sessions } from '../../../db/schema';
 import { listProducts, postListar, solveCaptcha, productNumbered } from '../../../test/member-calls';
-import { DATABASE_KINDS, startTestApp, type TestApp } from '../../../test/test-app';
+import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, type TestApp } from '../../../test/test-app';
 
 const codeOf = (res: { json(): unknown }) =>
   (res.json() as { listarDetalleProductosResponse: { error?: { errores: { detalleError: { codigo: string } } } } })
@@ -12,11 +12,19 @@ const codeOf = (res: { json(): unknown }) =>
 
 describe.each(DATABASE_KINDS)('POST /prod/producto/listar on %s', (kind) => {
   let t: TestApp;
+  let seeded: SeededSnapshot;
   beforeAll(async () => {
-    t = await startTestApp(kind, { config: { altchaSecret: 'a-known-secret-for-the-expiry-test-000' } });
+    seeded = await seededSnapshot(kind);
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Each test on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start({ config: { altchaSecret: 'a-known-secret-for-the-expiry-test-000' } });
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   it('answers the member’s products in the wire shapes of the specification', async () => {
@@ -110,11 +118,19 @@ describe.each(DATABASE_KINDS)('POST /prod/producto/listar on %s', (kind) => {
 
 describe('rate limits on the product list', () => {
   let t: TestApp;
+  let seeded: SeededSnapshot;
   beforeAll(async () => {
-    t = await startTestApp('pglite', { rateLimits: { listarPerIp: 6, listarPerRut: 3 } });
+    seeded = await seededSnapshot('pglite');
   });
   afterAll(async () => {
-    await t.close();
+    await seeded?.close();
+  });
+  // Each test on its own copy of the seeded members.
+  beforeEach(async () => {
+    t = await seeded.start({ rateLimits: { listarPerIp: 6, listarPerRut: 3 } });
+  });
+  afterEach(async () => {
+    await t?.close();
   });
 
   it('bounds the look-ups of one RUT and of one address with 514', async () => {
