@@ -161,7 +161,7 @@ http {
         },
       })
     ).seleccionarProductoResponse as { idTransaccion: string; montoTotal: number };
-    return { token: list.token, ...sel };
+    return { token: list.token, ref: p.numeroProducto, ...sel };
   }
 
   it('carries a session and an own-account payment across both replicas', async () => {
@@ -187,9 +187,9 @@ http {
 
   it('lets the replicas’ reconciliation settle an abandoned card payment exactly once', async () => {
     const rut = '14141414-3';
-    const { token, idTransaccion, montoTotal } = await listAndSelect(rut, '630014141414');
+    const { token, idTransaccion, montoTotal, ref } = await listAndSelect(rut, '630014141414');
     const auth = (await call('/api/pagoexpress/auth', { idTransaction: idTransaccion }, { authorization: `Bearer ${token}` })) as unknown as { token: string };
-    const init = (await call('/api/pagoexpress/initMall', { sessionId: `${token}${rut}`, transactionId: idTransaccion, storesTransaction: [{ amount: montoTotal, commerceCode: '597055555536', transactionId: '630014141414' }] }, { authorization: `Bearer ${auth.token}` })) as unknown as { token: string };
+    const init = (await call('/api/pagoexpress/initMall', { sessionId: `${token}${rut}`, transactionId: idTransaccion, storesTransaction: [{ amount: montoTotal, commerceCode: '597055555536', transactionId: ref }] }, { authorization: `Bearer ${auth.token}` })) as unknown as { token: string };
     // The card is approved on Webpay's form, and the browser never comes back.
     await fetch(`${sim}/webpayserver/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: init.token, card: '4051885600446623', expiry: '12/29', cvv: '123' }) });
     const deadline = Date.now() + 20_000;
