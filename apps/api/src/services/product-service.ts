@@ -30,12 +30,11 @@ export function createProductService(db: Db, clock: Clock) {
       const found = await db.transaction(async (tx) => {
         if (!(await spendCaptcha(tx, spend.signature, spend.expiresAt))) return null;
         const member = await memberWithListedProducts(tx, rut);
-        if (member?.listNoticeCode) return { notice: member.listNoticeCode, sessionId: '', products: [] };
-        const sessionId = await openSession(tx, tokenHash, rut);
-        return { notice: null, sessionId, products: member?.products ?? [] };
+        if (member?.listNoticeCode) return { notice: member.listNoticeCode };
+        return { sessionId: await openSession(tx, tokenHash, rut), products: member?.products ?? [] };
       });
       if (!found) return { ok: false, replayed: true };
-      if (found.notice) {
+      if ('notice' in found) {
         await appendAudit(db, { kind: 'listar.aviso', rutMasked: maskRut(rut), requestId, detail: { codigo: found.notice } });
         // A notice the catalogue does not know cannot be shown: the member gets the generic failure instead.
         return refuse(isKnownCode(found.notice) ? found.notice : '500');

@@ -45,11 +45,13 @@ export function validateSelection(request: ProductoSeleccionado[], ctx: Selectio
   const view = ctx.family === 'PC' || ctx.family === 'HI' || ctx.family === 'PM' ? applyGraceFilter(wire, ctx.graceDays).products : wire;
   for (const p of view) shown.set(p.numeroProducto, detallesOf(p).sort(byAge));
 
+  // The list named each product by its reference in this session: that is what a selection quotes.
+  const ownedByRef = new Map(ctx.owned.map((o) => [productRef(ctx.sessionId, o.product), o]));
   for (const selected of request) {
     if (selected.tipoFamiliaProducto !== ctx.family) return refuse('477');
     if (seen.has(selected.numeroProducto)) return refuse('477');
     seen.add(selected.numeroProducto);
-    const owned = ctx.owned.find((o) => productRef(ctx.sessionId, o.product) === selected.numeroProducto);
+    const owned = ownedByRef.get(selected.numeroProducto);
     if (!owned) return refuse('47678');
     const visible = shown.get(selected.numeroProducto);
     if (!visible) return refuse('461');
