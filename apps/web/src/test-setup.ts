@@ -1,5 +1,9 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy and waitFor wait for what the member would see, however busy the machine: a lazy screen's first import
+// can take seconds while other suites run.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom has no layout, so no scrolling; the app scrolls to the top after each navigation.
 window.scrollTo = () => {};

@@ -34,3 +34,5 @@ export function scrubLogText(text: string): string {
     .replace(/\b\d{1,2}\.?\d{3}\.?\d{3}-?[\dkK]\b/g, '[rut]')
     .replace(/\d{6,}/g, '[número]');
 }
+
+export { guardarLogOkSchema } from './answers';

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { canalSchema } from './wire-schemas';
-import { errorFieldSchema } from './envelope';
-import { productoSchema } from './products';
-import { LISTAR_PRODUCTOS_REQUEST, LISTAR_PRODUCTOS_RESPONSE } from './call-listar-plain';
+import { LISTAR_PRODUCTOS_REQUEST } from './call-listar-plain';
 
 export * from './call-listar-plain';
 
@@ -20,13 +18,4 @@ export const listarProductosRequestSchema = z
   .strict();
 export type ListarProductosRequest = z.infer<typeof listarProductosRequestSchema>;
 
-export const listarProductosOkSchema = z.object({
-  /** Session token: opaque, bound to the RUT, sent back with every later call. */
-  token: z.string(),
-  listaProductos: z.array(productoSchema),
-});
-
-export const listarProductosResponseSchema = z.object({
-  [LISTAR_PRODUCTOS_RESPONSE]: z.union([listarProductosOkSchema, z.object({ error: errorFieldSchema })]),
-});
-export type ListarProductosResponse = z.infer<typeof listarProductosResponseSchema>;
+export { listarProductosOkSchema } from './answers';

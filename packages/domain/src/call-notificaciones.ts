@@ -1,12 +1,8 @@
 import { z } from 'zod';
+import { ENVIAR_COMPROBANTE_REQUEST } from './call-notificaciones-plain';
 import { canalSchema } from './wire-schemas';
-import { errorFieldSchema } from './envelope';
 
-export const ENVIAR_COMPROBANTE_PATH = '/prod/notificaciones/enviar';
-export const ENVIAR_COMPROBANTE_REQUEST = 'enviarComprobantePagoRequest';
-export const ENVIAR_COMPROBANTE_RESPONSE = 'enviarComprobantePagoResponse';
-/** The voucher as a PDF (A4, download.pdf) for the session that paid it. */
-export const COMPROBANTE_PDF_PATH = '/api/comprobante/pdf';
+export * from './call-notificaciones-plain';
 
 /** Call 8 (spec §7.8). The Authorization header is 'Basic ' + base64(rut + ':' + token). */
 export const enviarComprobanteRequestSchema = z
@@ -24,17 +20,8 @@ export const enviarComprobanteRequestSchema = z
   .strict();
 export type EnviarComprobanteRequest = z.infer<typeof enviarComprobanteRequestSchema>;
 
-export const enviarComprobanteResponseSchema = z.object({
-  [ENVIAR_COMPROBANTE_RESPONSE]: z.union([
-    z.object({ codigo: z.literal('200'), descripcion: z.string() }),
-    z.object({ error: errorFieldSchema }),
-  ]),
-});
+export { enviarComprobanteOkSchema } from './answers';
 
 export const comprobantePdfRequestSchema = z
   .object({ token: z.string().min(1).max(128), idTransaccion: z.string().regex(/^[0-9a-f]{32}$/) })
   .strict();
-
-/** The Authorization header of call 8, built from the RUT and the session token. */
-export const notificationAuthorization = (rut: string, token: string) =>
-  `Basic ${btoa(`${rut}:${token}`)}`;

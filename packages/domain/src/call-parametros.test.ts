@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   CONSULTAR_PARAMETROS_PATH,
   CONSULTAR_PARAMETROS_RESPONSE,
+  consultarParametrosOkSchema,
   consultarParametrosRequestSchema,
-  consultarParametrosResponseSchema,
 } from './call-parametros';
+import { answerSchema } from './answers';
 import { CANAL, CANAL_SPUB, TIPO_PARAMETRO } from './channel';
 import { errorEnvelope } from './envelope';
 
+const consultarParametrosResponseSchema = answerSchema(CONSULTAR_PARAMETROS_RESPONSE, consultarParametrosOkSchema);
 const request = { consultarParametrosRequest: { userId: 'web', canalLlamada: CANAL, tipo: TIPO_PARAMETRO } };
 
 describe('consultar parámetros', () => {
@@ -38,6 +40,8 @@ describe('consultar parámetros', () => {
   it('accepts either the parameter list or the error', () => {
     const ok = { consultarParametrosResponse: { listaParametros: { parametro: [{ nombre: 'Mantencion', valor: '0' }] } } };
     expect(consultarParametrosResponseSchema.parse(ok)).toEqual(ok);
+    const one = { consultarParametrosResponse: { listaParametros: { parametro: { nombre: 'Mantencion', valor: '0' } } } };
+    expect(consultarParametrosResponseSchema.parse(one)).toEqual(one);
     const error = errorEnvelope(CONSULTAR_PARAMETROS_RESPONSE, '503');
     expect(consultarParametrosResponseSchema.parse(error)).toEqual(error);
   });

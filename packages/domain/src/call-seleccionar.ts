@@ -1,11 +1,8 @@
 import { z } from 'zod';
-import { errorFieldSchema } from './envelope';
+import { SELECCIONAR_PRODUCTO_REQUEST } from './call-seleccionar-plain';
 import { canalSchema, familySchema } from './wire-schemas';
 
-export const SELECCIONAR_PRODUCTO_PATH = '/prod/producto/seleccionar';
-export const SELECCIONAR_PRODUCTO_REQUEST = 'seleccionarProductoRequest';
-export const SELECCIONAR_PRODUCTO_RESPONSE = 'seleccionarProductoResponse';
-export const CODIGO_OK = '200';
+export * from './call-seleccionar-plain';
 
 /** Spec §3 'Transaction request product': for AH the cuota is "0" and the date "0". */
 export const detalleProductoSchema = z
@@ -43,10 +40,4 @@ export const seleccionarProductoRequestSchema = z
   .strict();
 export type SeleccionarProductoRequest = z.infer<typeof seleccionarProductoRequestSchema>;
 
-export const seleccionarProductoResponseSchema = z.object({
-  [SELECCIONAR_PRODUCTO_RESPONSE]: z.union([
-    z.object({ codigo: z.literal(CODIGO_OK), idTransaccion: z.string(), montoTotal: z.number().int() }),
-    z.object({ error: errorFieldSchema }),
-  ]),
-});
-export type SeleccionarProductoResponse = z.infer<typeof seleccionarProductoResponseSchema>;
+export { seleccionarProductoOkSchema } from './answers';

@@ -1,17 +1,11 @@
 import { z } from 'zod';
 import { asArray } from './as-array';
-import { detalleErrorSchema, errorDetail, type DetalleError, type ErrorCode, type RefusalCode } from './errors';
+import type { ErrorResponse } from './answers';
+import { errorDetail, type DetalleError, type ErrorCode, type RefusalCode } from './errors';
 
-// Defined beside the catalogue, whose entries extend it; offered here too, where the envelope is read.
-export { detalleErrorSchema, type DetalleError };
-
-/** The value of a response's `error` field. */
-export const errorFieldSchema = z.object({ errores: z.object({ detalleError: detalleErrorSchema }) });
-export type ErrorField = z.infer<typeof errorFieldSchema>;
-
-/** The error branch of any response: `{ error: { errores: { detalleError } } }`. */
-export const errorResponseSchema = z.object({ error: errorFieldSchema });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+// The envelope's schemas are answers' (answers.ts); offered here too, where the envelope is built and read.
+export { detalleErrorSchema, errorFieldSchema, errorResponseSchema, type ErrorResponse } from './answers';
+export type { DetalleError };
 
 /**
  * A refusal in the envelope: a catalogue code takes the catalogue's description; any other code of a refusal (the

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { RateLimitState } from '../plugins/external/rate-limit';
+import { errorResponses } from './responses';
+
+const errors = errorResponses('errorResponse');
+const readiness = z.object({ status: z.enum(['ready', 'degraded', 'database unreachable']), rateLimits: z.enum(['redis', 'local']) });
 
 /**
  * /health: the process answers. /ready: it can serve members. The database is required (503 without it); rate limits
@@ -7,8 +12,8 @@ import type { RateLimitState } from '../plugins/external/rate-limit';
  * 'degraded' with 200, and a balancer keeps the replica (taking every replica out would stop the service).
  */
 export async function healthRoutes(app: FastifyInstance, { rateLimits }: { rateLimits: RateLimitState }): Promise<void> {
-  app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/ready', async (_request, reply) => {
+  app.get('/health', { schema: { response: { 200: z.object({ status: z.literal('ok') }), ...errors } } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { response: { 200: readiness, 503: readiness, ...errors } } }, async (_request, reply) => {
     const database = await app.database.ping();
     const counters = rateLimits.counters();
     if (!database) return reply.code(503).send({ status: 'database unreachable', rateLimits: counters });

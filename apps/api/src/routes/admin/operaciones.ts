@@ -4,9 +4,35 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createAdminService } from '../../services/admin-service';
 import { createImportService } from '../../services/import-service';
+import { envelopeResponses } from '../responses';
 
 const RESPONSE = 'operacionesResponse';
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
+
+const done = envelopeResponses(RESPONSE, z.object({ codigo: z.literal('200') }));
+const importReport = envelopeResponses(
+  RESPONSE,
+  z.object({
+    recibidos: z.number().int(),
+    aceptados: z.number().int(),
+    rechazados: z.array(z.object({ fila: z.number().int(), rut: z.string(), motivos: z.array(z.string()) })),
+  }),
+);
+const auditEvent = z.object({ id: z.number().int(), at: z.date(), kind: z.string(), rutMasked: z.string().nullable(), requestId: z.string().nullable(), detail: z.unknown() });
+const auditEvents = envelopeResponses(RESPONSE, z.object({ eventos: z.array(auditEvent) }));
+// The rows as the database holds them (the host token's hash left out): an operator's view, not a member's answer.
+const row = z.looseObject({});
+const transactionView = envelopeResponses(
+  RESPONSE,
+  z.object({
+    transaccion: row,
+    lineas: z.array(row),
+    autorizaciones: z.array(row),
+    webpay: z.array(row),
+    comprobante: row.nullable(),
+    auditoria: z.array(auditEvent),
+  }),
+);
 
 /** Operator's calls for members and payments (same bearer token as the parameters). */
 export async function operationsRoutes(app: FastifyInstance): Promise<void> {
@@ -15,32 +41,32 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const notFound = (what: string) => errorEnvelope(RESPONSE, '400', `${what} no encontrado.`);
 
-  r.post('/socios/:rut/desbloquear-clave', { schema: { params: rutParams }, config: { responseName: RESPONSE } }, async (request, reply) => {
+  r.post('/socios/:rut/desbloquear-clave', { schema: { params: rutParams, response: done }, config: { responseName: RESPONSE } }, async (request, reply) => {
     const done = await admin.unblockPassword(request.params.rut, request.id);
-    return done ? { [RESPONSE]: { codigo: '200' } } : reply.code(404).send(notFound('Socio'));
+    return done ? { [RESPONSE]: { codigo: '200' as const } } : reply.code(404).send(notFound('Socio'));
   });
 
-  r.post('/socios/:rut/desbloquear-tarjeta', { schema: { params: rutParams }, config: { responseName: RESPONSE } }, async (request, reply) => {
+  r.post('/socios/:rut/desbloquear-tarjeta', { schema: { params: rutParams, response: done }, config: { responseName: RESPONSE } }, async (request, reply) => {
     const done = await admin.unblockCard(request.params.rut, request.id);
-    return done ? { [RESPONSE]: { codigo: '200' } } : reply.code(404).send(notFound('Tarjeta de coordenadas'));
+    return done ? { [RESPONSE]: { codigo: '200' as const } } : reply.code(404).send(notFound('Tarjeta de coordenadas'));
   });
 
   // Up to 5.000 members per call (the CLI splits bigger loads); each row is validated and written on its own.
   r.post(
     '/importacion',
-    { schema: { body: z.object({ socios: z.array(z.unknown()).min(1).max(5_000) }).strict() }, config: { responseName: RESPONSE }, bodyLimit: 20 * 1024 * 1024 },
+    { schema: { body: z.object({ socios: z.array(z.unknown()).min(1).max(5_000) }).strict(), response: importReport }, config: { responseName: RESPONSE }, bodyLimit: 20 * 1024 * 1024 },
     async (request) => ({ [RESPONSE]: await importer.importMembers(request.body.socios, request.id, request.log) }),
   );
 
   r.get(
     '/auditoria',
-    { schema: { querystring: z.object({ kind: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }) }, config: { responseName: RESPONSE } },
+    { schema: { querystring: z.object({ kind: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }), response: auditEvents }, config: { responseName: RESPONSE } },
     async (request) => ({ [RESPONSE]: { eventos: await admin.audit(request.query.kind, request.query.limit) } }),
   );
 
   r.get(
     '/transacciones/:id',
-    { schema: { params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }) }, config: { responseName: RESPONSE } },
+    { schema: { params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }), response: transactionView }, config: { responseName: RESPONSE } },
     async (request, reply) => {
       const found = await admin.transaction(request.params.id);
       return found ? { [RESPONSE]: found } : reply.code(404).send(notFound('Transacción'));

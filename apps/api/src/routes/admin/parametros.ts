@@ -4,9 +4,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { envelopeResponses } from '../responses';
 import { operationsRoutes } from './operaciones';
 
 const RESPONSE = 'parametrosResponse';
+
+const parametersList = envelopeResponses(
+  RESPONSE,
+  z.object({ parametros: z.array(z.object({ nombre: z.string(), valor: z.string(), actualizado: z.iso.datetime() })) }),
+);
+const parameterChanged = envelopeResponses(RESPONSE, z.object({ nombre: z.string(), valor: z.string(), anterior: z.string() }));
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -30,7 +37,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/parametros', { config: { responseName: RESPONSE } }, async () => {
+  r.get('/parametros', { schema: { response: parametersList }, config: { responseName: RESPONSE } }, async () => {
     const rows = await app.services.parameters.listWithDates();
     return {
       [RESPONSE]: {
@@ -45,6 +52,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         params: z.object({ nombre: z.string().min(1).max(64) }),
         body: z.object({ valor: z.string().max(200) }).strict(),
+        response: parameterChanged,
       },
       config: { responseName: RESPONSE },
     },

@@ -1,4 +1,6 @@
+import { captchaChallengeSchema } from '@pago/domain/answers';
 import type { FastifyInstance } from 'fastify';
+import { errorResponses } from '../responses';
 
 export const CAPTCHA_CHALLENGE_PATH = '/api/captcha/challenge';
 
@@ -10,7 +12,11 @@ export async function captchaRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     CAPTCHA_CHALLENGE_PATH,
-    { preHandler: app.rateLimit({ max: app.config.rateLimits.captchaPerIp, timeWindow: 60_000 }), config: { responseName: 'captchaResponse' } },
+    {
+      schema: { response: { 200: captchaChallengeSchema, ...errorResponses('captchaResponse') } },
+      preHandler: app.rateLimit({ max: app.config.rateLimits.captchaPerIp, timeWindow: 60_000 }),
+      config: { responseName: 'captchaResponse' },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return app.services.captcha.challenge();

@@ -2,25 +2,30 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorDetail } from '@pago/domain/errors';
+import {
+  AUTH_PATH,
+  AUTH_RESPONSE,
+  authOkSchema,
+  authRequestSchema,
+  hostRefusalSchema,
+  INIT_MALL_PATH,
+  INIT_MALL_RESPONSE,
+  initMallOkSchema,
+  initMallRequestSchema,
+} from '@pago/domain/call-pagoexpress';
+import { errorDetail, type ErrorCode } from '@pago/domain/errors';
 import { allLimits } from '../../plugins/external/rate-limit';
+import { errorResponses, redirect } from '../responses';
 
 const bearer = (request: FastifyRequest) => {
   const header = request.headers.authorization ?? '';
   return header.startsWith('Bearer ') ? header.slice(7).trim() : '';
 };
 
-const authBody = z.object({ idTransaction: z.string().regex(/^[0-9a-f]{32}$/) }).strict();
-const initMallBody = z
-  .object({
-    sessionId: z.string().min(1).max(200),
-    storesTransaction: z
-      .array(z.object({ amount: z.number().int().positive().max(9_999_999_999), commerceCode: z.string().regex(/^\d{12}$/), transactionId: z.string().min(1).max(32) }).strict())
-      .min(1)
-      .max(20),
-    transactionId: z.string().regex(/^[0-9a-f]{32}$/),
-  })
-  .strict();
+const hostResponses = <N extends string, T extends z.core.SomeType>(responseName: N, ok: T) => ({
+  200: z.union([ok, hostRefusalSchema]),
+  ...errorResponses(responseName),
+});
 
 const WEBPAY_OUTCOMES = {
   aprobado: 'paid',
@@ -32,7 +37,7 @@ const WEBPAY_OUTCOMES = {
 } as const;
 
 /** A refusal of the payment host: the spec's `code` (0 = ok) with the catalogue's description. */
-const refusal = (codigo: string) => ({ code: Number(codigo), descripcion: errorDetail(codigo).descripcion });
+const refusal = (codigo: ErrorCode) => ({ code: Number(codigo), descripcion: errorDetail(codigo).descripcion });
 
 /** The payment host (spec §7 calls 9 and 10) and the page Webpay sends the browser back to. */
 export async function pagoExpressRoutes(app: FastifyInstance): Promise<void> {
@@ -41,14 +46,14 @@ export async function pagoExpressRoutes(app: FastifyInstance): Promise<void> {
   // The same limiter as every other call, so a 429 here says when to retry (Retry-After) like the others.
   const limit = allLimits(app.createRateLimit({ max: app.config.rateLimits.loginPerIp, timeWindow: 60_000, keyGenerator: (req) => `pagoexpress:${req.ip}` }));
 
-  r.post('/api/pagoexpress/auth', { schema: { body: authBody }, config: { responseName: 'authResponse' }, preHandler: limit }, async (request) => {
+  r.post(AUTH_PATH, { schema: { body: authRequestSchema, response: hostResponses(AUTH_RESPONSE, authOkSchema) }, config: { responseName: AUTH_RESPONSE }, preHandler: limit }, async (request) => {
     const token = bearer(request);
     if (!token) return refusal('476');
     const result = await app.services.card.auth(token, request.body.idTransaction, request.id);
-    return result.ok ? { code: 0, token: result.token } : refusal(result.codigo);
+    return result.ok ? { code: 0 as const, token: result.token } : refusal(result.codigo);
   });
 
-  r.post('/api/pagoexpress/initMall', { schema: { body: initMallBody }, config: { responseName: 'initMallResponse' }, preHandler: limit }, async (request) => {
+  r.post(INIT_MALL_PATH, { schema: { body: initMallRequestSchema, response: hostResponses(INIT_MALL_RESPONSE, initMallOkSchema) }, config: { responseName: INIT_MALL_RESPONSE }, preHandler: limit }, async (request) => {
     const token = bearer(request);
     if (!token) return refusal('476');
     const { transactionId, storesTransaction } = request.body;
@@ -65,6 +70,7 @@ export async function pagoExpressRoutes(app: FastifyInstance): Promise<void> {
     const query = new URLSearchParams({ estado: outcome.estado, ...(outcome.idTransaccion ? { idTransaccion: outcome.idTransaccion } : {}) });
     return reply.redirect(`/pagoexpress/webpayresult?${query.toString()}`, 303);
   };
-  app.post('/api/pagoexpress/webpay/return', { config: { responseName: 'webpayReturn' } }, onReturn);
-  app.get('/api/pagoexpress/webpay/return', { config: { responseName: 'webpayReturn' } }, onReturn);
+  const returnSchema = { response: { 303: redirect('To the result page, /pagoexpress/webpayresult'), ...errorResponses('webpayReturn') } };
+  app.post('/api/pagoexpress/webpay/return', { schema: returnSchema, config: { responseName: 'webpayReturn' } }, onReturn);
+  app.get('/api/pagoexpress/webpay/return', { schema: returnSchema, config: { responseName: 'webpayReturn' } }, onReturn);
 }

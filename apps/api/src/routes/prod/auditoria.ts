@@ -1,10 +1,11 @@
-import { GUARDAR_LOG_PATH, GUARDAR_LOG_RESPONSE, guardarLogRequestSchema, scrubLogText } from '@pago/domain/call-guardarlog';
+import { GUARDAR_LOG_PATH, GUARDAR_LOG_RESPONSE, guardarLogOkSchema, guardarLogRequestSchema, scrubLogText } from '@pago/domain/call-guardarlog';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { loggableError } from '../../loggable-error';
 import { allLimits } from '../../plugins/external/rate-limit';
 import { appendAudit, BROWSER_REPORT_KIND, pruneBrowserReports } from '../../repositories/audit-repository';
+import { envelopeResponses } from '../responses';
 
 const PRUNE_EVERY_MS = 60 * 60_000;
 
@@ -24,7 +25,7 @@ export async function auditoriaRoutes(app: FastifyInstance): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().post(
     GUARDAR_LOG_PATH,
     {
-      schema: { body: guardarLogRequestSchema },
+      schema: { body: guardarLogRequestSchema, response: envelopeResponses(GUARDAR_LOG_RESPONSE, guardarLogOkSchema) },
       config: { responseName: GUARDAR_LOG_RESPONSE },
       preHandler: allLimits(app.createRateLimit({ max: app.config.rateLimits.logPerIp, timeWindow: 60_000, keyGenerator: (request) => `guardarlog:${request.ip}` })),
     },
@@ -43,7 +44,7 @@ export async function auditoriaRoutes(app: FastifyInstance): Promise<void> {
           detalle: scrubLogText(log.detalleLog),
         },
       });
-      return { [GUARDAR_LOG_RESPONSE]: { codigo: '200' } };
+      return { [GUARDAR_LOG_RESPONSE]: { codigo: '200' as const } };
     },
   );
 }

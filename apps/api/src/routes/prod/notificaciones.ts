@@ -3,6 +3,7 @@ import {
   comprobantePdfRequestSchema,
   ENVIAR_COMPROBANTE_PATH,
   ENVIAR_COMPROBANTE_RESPONSE,
+  enviarComprobanteOkSchema,
   enviarComprobanteRequestSchema,
 } from '@pago/domain/call-notificaciones';
 import { errorEnvelope } from '@pago/domain/envelope';
@@ -10,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { perSessionAndClient } from '../../plugins/external/rate-limit';
 import { renderVoucherPdf, VOUCHER_FILENAME } from '../../services/voucher-document';
+import { documentOf, envelopeResponses, errorResponses } from '../responses';
 
 /** Call 8 (the voucher by e-mail) and the voucher's PDF. */
 export async function notificacionesRoutes(app: FastifyInstance): Promise<void> {
@@ -19,7 +21,7 @@ export async function notificacionesRoutes(app: FastifyInstance): Promise<void> 
   r.post(
     ENVIAR_COMPROBANTE_PATH,
     {
-      schema: { body: enviarComprobanteRequestSchema },
+      schema: { body: enviarComprobanteRequestSchema, response: envelopeResponses(ENVIAR_COMPROBANTE_RESPONSE, enviarComprobanteOkSchema) },
       config: { responseName: ENVIAR_COMPROBANTE_RESPONSE },
       // A voucher can be re-sent, not turned into a mail cannon.
       preHandler: perSessionAndClient(app, 'mail', limits.mailPerSession, limits.mailPerIp, (body) =>
@@ -32,12 +34,12 @@ export async function notificacionesRoutes(app: FastifyInstance): Promise<void> 
       if (request.headers.authorization !== expected) return errorEnvelope(ENVIAR_COMPROBANTE_RESPONSE, '476');
       const result = await app.services.notifications.sendVoucher(token, rut, correo, request.id);
       if (!result.ok) return errorEnvelope(ENVIAR_COMPROBANTE_RESPONSE, result.codigo);
-      return { [ENVIAR_COMPROBANTE_RESPONSE]: { codigo: '200', descripcion: result.descripcion } };
+      return { [ENVIAR_COMPROBANTE_RESPONSE]: { codigo: '200' as const, descripcion: result.descripcion } };
     },
   );
 
   const pdfLimits = perSessionAndClient(app, 'pdf', limits.pdfPerSession, limits.pdfPerIp, (body) => (body as { token?: unknown } | undefined)?.token);
-  r.post(COMPROBANTE_PDF_PATH, { schema: { body: comprobantePdfRequestSchema }, config: { responseName: 'comprobantePdfResponse' }, preHandler: pdfLimits }, async (request, reply) => {
+  r.post(COMPROBANTE_PDF_PATH, { schema: { body: comprobantePdfRequestSchema, response: { 200: documentOf('application/pdf', 'The voucher as a PDF'), ...errorResponses('comprobantePdfResponse') } }, config: { responseName: 'comprobantePdfResponse' }, preHandler: pdfLimits }, async (request, reply) => {
     const result = await app.services.vouchers.query(request.body.token, request.body.idTransaccion);
     if (!result.ok) return reply.code(result.codigo === '476' ? 401 : 404).send(errorEnvelope('comprobantePdfResponse', result.codigo));
     const pdf = await renderVoucherPdf({ cooperative: app.config.productName, pagos: result.pagos });

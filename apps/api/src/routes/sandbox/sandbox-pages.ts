@@ -7,6 +7,14 @@ import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-car
 import { DEMO_MEMBERS } from '../../db/demo-data';
 import { coordinateCardOfRut } from '../../repositories/member-repository';
 import { latestMails, mailById } from '../../repositories/outbox-repository';
+import { errorEnvelope } from '@pago/domain/envelope';
+import { documentOf, errorResponses } from '../responses';
+
+// The sandbox's pages, and the JSON of its authoriser app; its errors have the envelope of errorResponse like any
+// call without a name of its own.
+const errors = errorResponses('errorResponse');
+const html = (description: string) => ({ response: { 200: documentOf('text/html', description), ...errors } });
+
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -79,10 +87,10 @@ function page(reply: FastifyReply, title: string, body: string) {
 export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/sandbox/assets/sandbox.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(CSS));
-  r.get('/sandbox/assets/authorizer.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(AUTHORIZER_JS));
+  r.get('/sandbox/assets/sandbox.css', { schema: { response: { 200: documentOf('text/css', 'The sandbox pages\' style'), ...errors } } }, async (_request, reply) => reply.type('text/css; charset=utf-8').send(CSS));
+  r.get('/sandbox/assets/authorizer.js', { schema: { response: { 200: documentOf('text/javascript', 'The authoriser app'), ...errors } } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(AUTHORIZER_JS));
 
-  r.get('/sandbox', async (_request, reply) => {
+  r.get('/sandbox', { schema: html('The demo members') }, async (_request, reply) => {
     const rows = DEMO_MEMBERS.map((m) => {
       const factors = m.factors.length ? m.factors.map((f) => (f === 1 ? 'tarjeta de coordenadas' : 'autorizador móvil')).join(' y ') : '—';
       const links = [
@@ -101,7 +109,15 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  r.get('/sandbox/coordinates', { schema: { querystring: z.object({ rut: z.string().max(16) }) } }, async (request, reply) => {
+  r.get(
+    '/sandbox/coordinates',
+    {
+      schema: {
+        querystring: z.object({ rut: z.string().max(16) }),
+        response: { 200: documentOf('text/html', 'A demo member\'s coordinate card'), 404: documentOf('text/html', 'No card for this RUT'), ...errors },
+      },
+    },
+     async (request, reply) => {
     const rut = canonicalRut(request.query.rut);
     const card = rut ? await coordinateCardOfRut(app.database.db, rut) : null;
     if (!rut || !card) return page(reply.code(404), 'Tarjeta de coordenadas', '<h1>Tarjeta de coordenadas</h1><p>Este RUT no tiene tarjeta de coordenadas.</p>');
@@ -115,7 +131,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  r.get('/sandbox/outbox', async (_request, reply) => {
+  r.get('/sandbox/outbox', { schema: html('The e-mails sent without SMTP_URL') }, async (_request, reply) => {
     const mails = await latestMails(app.database.db, 50);
     const items = mails
       .map(
@@ -136,11 +152,16 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
 
   r.get(
     '/sandbox/outbox/:id/attachments/:index',
-    { schema: { params: z.object({ id: z.uuid(), index: z.coerce.number().int().min(0).max(20) }) } },
+    {
+      schema: {
+        params: z.object({ id: z.uuid(), index: z.coerce.number().int().min(0).max(20) }),
+        response: { 200: documentOf('application/octet-stream', 'The attachment, with its own media type'), ...errors },
+      },
+    },
     async (request, reply) => {
       const mail = await mailById(app.database.db, request.params.id);
       const attachment = mail?.attachments[request.params.index];
-      if (!attachment) return reply.code(404).send({ error: 'not found' });
+      if (!attachment) return reply.code(404).send(errorEnvelope('errorResponse', '400', 'Adjunto no encontrado.'));
       return reply
         .type(attachment.contentType)
         .header('content-disposition', `attachment; filename="${attachment.filename.replace(/"/g, '')}"`)
@@ -148,7 +169,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get('/sandbox/authorizer', async (_request, reply) =>
+  r.get('/sandbox/authorizer', { schema: html('The mobile authoriser app') }, async (_request, reply) =>
     page(
       reply,
       'Autorizador móvil',
@@ -161,7 +182,12 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
 
   r.get(
     '/sandbox/api/authorizer/pending',
-    { schema: { querystring: z.object({ rut: z.string().max(16) }) } },
+    {
+      schema: {
+        querystring: z.object({ rut: z.string().max(16) }),
+        response: { 200: z.object({ pendientes: z.array(z.object({ id: z.string(), monto: z.number().int(), expiraEn: z.number().int() })) }), ...errors },
+      },
+    },
     async (request) => {
       const rut = canonicalRut(request.query.rut);
       return { pendientes: rut ? await app.services.authoriser.pending(rut) : [] };
@@ -174,6 +200,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         params: z.object({ id: z.uuid(), decision: z.enum(['approve', 'reject']) }),
         body: z.object({ rut: z.string().max(16) }).strict(),
+        response: { 200: z.object({ ok: z.literal(true) }), 409: z.object({ ok: z.literal(false) }), ...errors },
       },
     },
     async (request, reply) => {

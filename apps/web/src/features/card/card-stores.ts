@@ -1,15 +1,9 @@
+import type { StoreTransaction } from '@pago/domain/call-pagoexpress';
 import type { Family } from '@pago/domain/families';
 import { debitCreditSwitchName } from '@pago/domain/parameters-plain';
 import { decodeInstallment } from '@pago/domain/selection';
 import type { ProductToPay } from '../../lib/app-store';
 
-/** One store of the Webpay Mall transaction (call 10): a product of the selection and what is paid of it. */
-export interface StoreTransaction {
-  amount: number;
-  commerceCode: string;
-  /** The product's numeroProducto. */
-  transactionId: string;
-}
 
 const COMMERCE_CODE = /^\d{12}$/;
 

@@ -14,7 +14,20 @@ const STILL_PROCESSING = 'Tu pago aún se está procesando. El comprobante estar
 const paid = () =>
   jsonResponse({
     consultarPagoResponse: {
-      listaPago: { pago: { numeroProducto: '630055667788', idTransaccion: ID, medioPago: 'WEBPAY' } },
+      listaPago: {
+        pago: {
+          numeroProducto: '****7788',
+          descripcionProducto: 'CREDITO MYPE',
+          detallePago: { numeroCuota: 9, montoPagado: 156_300, numeroAutorizacion: '1213', cantidadCuotas: 1 },
+          rutDeudor: '11111111-1',
+          fechaPago: '20300605',
+          horaPago: '12:00:00',
+          medioPago: 'WEBPAY',
+          idTransaccion: ID,
+          cuentaPago: '',
+          email: '',
+        },
+      },
     },
   });
 

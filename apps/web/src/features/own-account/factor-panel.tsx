@@ -1,4 +1,4 @@
-import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista';
+import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista-plain';
 import { useAppStore } from '../../lib/app-store';
 import { AppDownloadPanel } from './app-download-panel';
 import { AuthoriserPanel } from './authoriser-panel';

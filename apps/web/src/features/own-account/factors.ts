@@ -1,4 +1,5 @@
-import { AUTHORISER_FACTOR, COORDINATE_FACTOR, type Factor } from '@pago/domain/call-cuenta-vista';
+import type { Factor } from '@pago/domain/answers';
+import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista-plain';
 import type { Family } from '@pago/domain/families';
 import { canonicalRut } from '@pago/domain/rut';
 import { PRODUCT_SLUG } from '../../lib/env';

@@ -1,14 +1,18 @@
 import {
   AUTENTICA_PATH,
   AUTENTICA_RESPONSE,
+  autenticaOkSchema,
   autenticaRequestSchema,
   AUTORIZAR_PATH,
   AUTORIZAR_RESPONSE,
+  autorizarOkSchema,
   autorizarRequestSchema,
   PAGAR_PATH,
   PAGAR_RESPONSE,
+  pagarOkSchema,
   pagarRequestSchema,
 } from '@pago/domain/call-cuenta-vista';
+import { oneOrMany } from '@pago/domain/as-array';
 import { errorEnvelope } from '@pago/domain/envelope';
 import { isKnownCode, mobileAuthoriserMessage, type RefusalCode } from '@pago/domain/errors';
 import { joinRut, maskRut } from '@pago/domain/rut';
@@ -16,12 +20,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { allLimits } from '../../../plugins/external/rate-limit';
 import { appendAudit } from '../../../repositories/audit-repository';
+import { envelopeResponses } from '../../responses';
 
 /**
  * The authoriser's own codes (7, 8, 25, 50) are not catalogue codes; their texts come from the domain's
  * authoriser messages ('Pass{product}' named after the configured product).
  */
-function envelopeFor(responseName: string, codigo: RefusalCode, productSlug: string) {
+function envelopeFor<N extends string>(responseName: N, codigo: RefusalCode, productSlug: string) {
   if (isKnownCode(codigo)) return errorEnvelope(responseName, codigo);
   const product = productSlug.charAt(0).toUpperCase() + productSlug.slice(1);
   return errorEnvelope(responseName, codigo, mobileAuthoriserMessage(codigo, product) ?? 'Autorización pendiente.');
@@ -37,7 +42,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     AUTENTICA_PATH,
     {
-      schema: { body: autenticaRequestSchema },
+      schema: { body: autenticaRequestSchema, response: envelopeResponses(AUTENTICA_RESPONSE, autenticaOkSchema) },
       config: { responseName: AUTENTICA_RESPONSE },
       preHandler: allLimits(
         app.createRateLimit({ max: loginPerIp, timeWindow: 60_000, keyGenerator: (request) => `autentica:${request.ip}` }),
@@ -69,7 +74,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
       if (!result.ok) return errorEnvelope(AUTENTICA_RESPONSE, result.codigo);
       return {
         [AUTENTICA_RESPONSE]: {
-          codigo: '200',
+          codigo: '200' as const,
           numeroCuenta: result.numeroCuenta,
           factores: result.factores.map((factor) => ({ factor })),
         },
@@ -79,13 +84,13 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     AUTORIZAR_PATH,
-    { schema: { body: autorizarRequestSchema }, config: { responseName: AUTORIZAR_RESPONSE }, preHandler: perIp('autorizar', loginPerIp) },
+    { schema: { body: autorizarRequestSchema, response: envelopeResponses(AUTORIZAR_RESPONSE, autorizarOkSchema) }, config: { responseName: AUTORIZAR_RESPONSE }, preHandler: perIp('autorizar', loginPerIp) },
     async (request) => {
       const result = await app.services.ownAccount.authorize(request.body.autorizarPagoProductoCVRequest, request.id);
       if (!result.ok) return envelopeFor(AUTORIZAR_RESPONSE, result.codigo, app.config.productSlug);
       return {
         [AUTORIZAR_RESPONSE]: {
-          codigo: '200',
+          codigo: '200' as const,
           numeroCuenta: result.numeroCuenta,
           ...(result.desafio ? { desafio: { item: result.desafio.map((valor) => ({ valor })) } } : {}),
           vigencia: result.vigencia,
@@ -96,7 +101,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     PAGAR_PATH,
-    { schema: { body: pagarRequestSchema }, config: { responseName: PAGAR_RESPONSE }, preHandler: perIp('pagar', payPerIp) },
+    { schema: { body: pagarRequestSchema, response: envelopeResponses(PAGAR_RESPONSE, pagarOkSchema) }, config: { responseName: PAGAR_RESPONSE }, preHandler: perIp('pagar', payPerIp) },
     async (request) => {
       const result = await app.services.ownAccount.pay(request.body.pagarProductoCVRequest, request.id);
       // 25 is the authoriser still waiting: the browser's polling, not an outcome.
@@ -106,8 +111,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
       }
       if (!result.ok) return envelopeFor(PAGAR_RESPONSE, result.codigo, app.config.productSlug);
       // Spec §7.6: one product is an object, several a list.
-      const pagados = result.pagados.length === 1 ? result.pagados[0] : result.pagados;
-      return { [PAGAR_RESPONSE]: { productoPagadoCV: pagados } };
+      return { [PAGAR_RESPONSE]: { productoPagadoCV: oneOrMany(result.pagados) } };
     },
   );
 }

@@ -1,6 +1,7 @@
 import {
   LISTAR_PRODUCTOS_PATH,
   LISTAR_PRODUCTOS_RESPONSE,
+  listarProductosOkSchema,
   listarProductosRequestSchema,
 } from '@pago/domain/call-listar';
 import { errorEnvelope } from '@pago/domain/envelope';
@@ -10,6 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { allLimits } from '../../../plugins/external/rate-limit';
 import { appendAudit } from '../../../repositories/audit-repository';
 import type { CaptchaRefusal } from '../../../services/captcha-service';
+import { envelopeResponses } from '../../responses';
 
 const rutOf = (request: FastifyRequest) => {
   const raw = (request.body as { listarDetalleProductosRequest?: { rut?: string } } | undefined)?.listarDetalleProductosRequest?.rut ?? '';
@@ -22,7 +24,7 @@ export async function listarProductosRoute(app: FastifyInstance): Promise<void> 
   app.withTypeProvider<ZodTypeProvider>().post(
     LISTAR_PRODUCTOS_PATH,
     {
-      schema: { body: listarProductosRequestSchema },
+      schema: { body: listarProductosRequestSchema, response: envelopeResponses(LISTAR_PRODUCTOS_RESPONSE, listarProductosOkSchema) },
       config: { responseName: LISTAR_PRODUCTOS_RESPONSE },
       preHandler: allLimits(
         app.createRateLimit({ max: limits.listarPerIp, timeWindow: 60_000, keyGenerator: (request) => `listar-ip:${request.ip}` }),

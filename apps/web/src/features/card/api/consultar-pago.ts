@@ -1,3 +1,4 @@
+import { consultarPagoOkSchema } from '@pago/domain/answers';
 import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_REQUEST, CONSULTAR_PAGO_RESPONSE } from '@pago/domain/call-consultar-pago-plain';
 import type { ConsultarPagoRequest } from '@pago/domain/call-consultar-pago';
 import { CANAL } from '@pago/domain/channel';
@@ -13,9 +14,6 @@ export async function checkPayment(rut: string, token: string, idTransaccion: st
   const request: ConsultarPagoRequest = { [CONSULTAR_PAGO_REQUEST]: { userId: rut, canalLlamada: CANAL, idTransaccion, token } };
   const answer = await postEnvelope(CONSULTAR_PAGO_PATH, request, CONSULTAR_PAGO_RESPONSE);
   if (answer.kind === 'error') return answer;
-  const lista = answer.response['listaPago'];
-  if (typeof lista !== 'object' || lista === null || !('pago' in lista)) {
-    throw new ApiError('parse', CONSULTAR_PAGO_PATH, 200);
-  }
+  if (!consultarPagoOkSchema.safeParse(answer.response).success) throw new ApiError('parse', CONSULTAR_PAGO_PATH, 200);
   return { kind: 'paid' };
 }

@@ -2,9 +2,10 @@ import { asArray } from '@pago/domain/as-array';
 import type { ConsultarParametrosRequest } from '@pago/domain/call-parametros';
 import { CANAL, TIPO_PARAMETRO } from '@pago/domain/channel';
 import type { DetalleError } from '@pago/domain/errors-plain';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ApiError, postJson } from '../../../lib/api-client';
 import { readEnvelopeError, readResponse } from '../../../lib/envelope';
+import { loadAnswerSchemas } from '../../../lib/answer-schemas';
 import { CONSULTAR_PARAMETROS } from '../../../lib/paths';
 
 /** What the parameter call answered: the parameters, or a business error. */
@@ -14,30 +15,19 @@ export type ParametrosAnswer =
 
 /** Throws ApiError when the call fails or the answer is not a parameter response. */
 export async function consultarParametros(rut: string): Promise<ParametrosAnswer> {
+  const schemas = loadAnswerSchemas();
   const request: ConsultarParametrosRequest = {
     consultarParametrosRequest: { userId: rut, canalLlamada: CANAL, tipo: TIPO_PARAMETRO },
   };
-  return readParametrosAnswer(await postJson(CONSULTAR_PARAMETROS.path, request));
-}
-
-export function readParametrosAnswer(body: unknown): ParametrosAnswer {
-  const response = readResponse(body, CONSULTAR_PARAMETROS.response);
-  if (response) {
-    const error = readEnvelopeError(response);
-    if (error) return { kind: 'error', error };
-    const lista = response['listaParametros'];
-    if (typeof lista === 'object' && lista !== null && 'parametro' in lista) {
-      const parameters: Record<string, string> = {};
-      for (const item of asArray<unknown>(lista.parametro)) {
-        if (typeof item !== 'object' || item === null) continue;
-        const { nombre, valor } = item as { nombre?: unknown; valor?: unknown };
-        if (typeof nombre === 'string' && typeof valor === 'string') parameters[nombre] = valor;
-      }
-      return { kind: 'parameters', parameters };
-    }
-  }
+  const response = readResponse(await postJson(CONSULTAR_PARAMETROS.path, request), CONSULTAR_PARAMETROS.response);
+  const error = response && readEnvelopeError(response);
+  if (error) return { kind: 'error', error };
+  const parsed = (await schemas).consultarParametrosOkSchema.safeParse(response);
   // A 2xx answer that is neither parameters nor an error is a server fault, like a 5xx.
-  throw new ApiError('parse', CONSULTAR_PARAMETROS.path, 200);
+  if (!parsed.success) throw new ApiError('parse', CONSULTAR_PARAMETROS.path, 200);
+  const parameters: Record<string, string> = {};
+  for (const { nombre, valor } of asArray(parsed.data.listaParametros.parametro)) parameters[nombre] = valor;
+  return { kind: 'parameters', parameters };
 }
 
 /**
@@ -46,6 +36,10 @@ export function readParametrosAnswer(body: unknown): ParametrosAnswer {
  */
 export function useConsultarParametros() {
   const [isPending, setPending] = useState(false);
+  // The answer's schemas arrive while the member types the RUT, after the home has painted.
+  useEffect(() => {
+    loadAnswerSchemas().catch(() => {});
+  }, []);
   const run = useCallback(async (rut: string): Promise<ParametrosAnswer> => {
     setPending(true);
     try {

@@ -1,27 +1,20 @@
 import { asArray } from '@pago/domain/as-array';
+import { autenticaOkSchema, autorizarOkSchema, pagarOkSchema, type Factor, type ProductoPagado } from '@pago/domain/answers';
+import type { AutenticaRequest, AutorizarRequest, PagarRequest } from '@pago/domain/call-cuenta-vista';
 import {
   AUTENTICA_PATH,
   AUTENTICA_REQUEST,
   AUTENTICA_RESPONSE,
-  autenticaOkSchema,
   AUTORIZAR_PATH,
   AUTORIZAR_REQUEST,
   AUTORIZAR_RESPONSE,
-  autorizarOkSchema,
   PAGAR_PATH,
   PAGAR_REQUEST,
   PAGAR_RESPONSE,
-  productoPagadoSchema,
-  type AutenticaRequest,
-  type AutorizarRequest,
-  type Factor,
-  type PagarRequest,
-  type ProductoPagado,
-} from '@pago/domain/call-cuenta-vista';
+} from '@pago/domain/call-cuenta-vista-plain';
 import { CANAL } from '@pago/domain/channel';
 import type { DetalleError } from '@pago/domain/errors-plain';
 import { splitRut } from '@pago/domain/rut';
-import { z } from 'zod';
 import { ApiError } from '../../../lib/api-client';
 import { postEnvelope } from '../../../lib/post-envelope';
 
@@ -117,15 +110,11 @@ export function pagarRequest(
 
 export type PagarAnswer = { kind: 'paid'; idTransaccion: string; pagados: ProductoPagado[] } | BusinessError;
 
-const pagadosSchema = z.object({
-  productoPagadoCV: z.union([productoPagadoSchema, z.array(productoPagadoSchema).min(1)]),
-});
-
 /** Call 6: pays (factor 1) or asks whether the push was approved and then pays (factor 2; 25 means 'not yet'). */
 export async function pagar(request: PagarRequest): Promise<PagarAnswer> {
   const answer = await postEnvelope(PAGAR_PATH, request, PAGAR_RESPONSE);
   if (answer.kind === 'error') return answer;
-  const parsed = pagadosSchema.safeParse(answer.response);
+  const parsed = pagarOkSchema.safeParse(answer.response);
   const pagados = parsed.success ? asArray(parsed.data.productoPagadoCV) : [];
   const idTransaccion = pagados[0]?.idTransaccion;
   if (!idTransaccion) throw new ApiError('parse', PAGAR_PATH, 200);

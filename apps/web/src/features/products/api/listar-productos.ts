@@ -4,6 +4,7 @@ import { CANAL } from '@pago/domain/channel';
 import type { DetalleError } from '@pago/domain/errors-plain';
 import type { Producto } from '@pago/domain/products';
 import { ApiError } from '../../../lib/api-client';
+import { loadAnswerSchemas } from '../../../lib/answer-schemas';
 import { startCaptcha } from '../../../lib/captcha';
 import { postEnvelope } from '../../../lib/post-envelope';
 
@@ -12,17 +13,15 @@ export type ListarAnswer =
   | { kind: 'products'; token: string; products: Producto[] }
   | { kind: 'error'; error: DetalleError };
 
-// The answer's schema brings zod (~26 KB): it is downloaded while the captcha is solved and the call is under way,
-// not before step 1 can paint.
-const loadSchema = () => import('@pago/domain/call-listar');
 
 /**
  * Call 2 (specification §7.2) with a solved captcha in the Authorization header. Throws ApiError when there is no
  * business answer (network, non-2xx, unreadable body).
  */
 export async function listarProductos(rut: string, captcha: string): Promise<ListarAnswer> {
-  const schema = loadSchema();
-  schema.catch(() => {});
+  // Downloaded while the captcha is solved and the call is under way, not before step 1 can paint.
+  const schemas = loadAnswerSchemas();
+  schemas.catch(() => {});
   const request: ListarProductosRequest = {
     listarDetalleProductosRequest: { userId: rut, canalLlamada: CANAL, rut },
   };
@@ -30,7 +29,7 @@ export async function listarProductos(rut: string, captcha: string): Promise<Lis
     headers: { Authorization: captcha },
   });
   if (answer.kind === 'error') return answer;
-  const parsed = (await schema).listarProductosOkSchema.safeParse(answer.response);
+  const parsed = (await schemas).listarProductosOkSchema.safeParse(answer.response);
   // A 2xx answer that is neither a product list nor an error is a server fault, like a 5xx.
   if (!parsed.success) throw new ApiError('parse', LISTAR_PRODUCTOS_PATH, 200);
   return { kind: 'products', token: parsed.data.token, products: parsed.data.listaProductos };
@@ -44,7 +43,7 @@ const inFlight = new Map<string, Promise<ListarAnswer>>();
 export function loadProducts(rut: string): Promise<ListarAnswer> {
   const pending = inFlight.get(rut);
   if (pending) return pending;
-  loadSchema().catch(() => {});
+  loadAnswerSchemas().catch(() => {});
   const call = startCaptcha()
     .then((captcha) => listarProductos(rut, captcha))
     .finally(() => inFlight.delete(rut));

@@ -1,9 +1,9 @@
+import { seleccionarProductoOkSchema } from '@pago/domain/answers';
 import {
-  CODIGO_OK,
   SELECCIONAR_PRODUCTO_PATH,
   SELECCIONAR_PRODUCTO_RESPONSE,
-  type SeleccionarProductoRequest,
-} from '@pago/domain/call-seleccionar';
+} from '@pago/domain/call-seleccionar-plain';
+import type { SeleccionarProductoRequest } from '@pago/domain/call-seleccionar';
 import type { DetalleError } from '@pago/domain/errors-plain';
 import { ApiError } from '../../../lib/api-client';
 import { postEnvelope } from '../../../lib/post-envelope';
@@ -17,16 +17,7 @@ export type SeleccionarAnswer =
 export async function seleccionarProducto(request: SeleccionarProductoRequest): Promise<SeleccionarAnswer> {
   const answer = await postEnvelope(SELECCIONAR_PRODUCTO_PATH, request, SELECCIONAR_PRODUCTO_RESPONSE);
   if (answer.kind === 'error') return answer;
-  const { codigo, idTransaccion, montoTotal } = answer.response;
-  if (
-    codigo !== CODIGO_OK ||
-    typeof idTransaccion !== 'string' ||
-    idTransaccion === '' ||
-    typeof montoTotal !== 'number' ||
-    !Number.isSafeInteger(montoTotal) ||
-    montoTotal <= 0
-  ) {
-    throw new ApiError('parse', SELECCIONAR_PRODUCTO_PATH, 200);
-  }
-  return { kind: 'transaction', idTransaccion, montoTotal };
+  const parsed = seleccionarProductoOkSchema.safeParse(answer.response);
+  if (!parsed.success) throw new ApiError('parse', SELECCIONAR_PRODUCTO_PATH, 200);
+  return { kind: 'transaction', idTransaccion: parsed.data.idTransaccion, montoTotal: parsed.data.montoTotal };
 }

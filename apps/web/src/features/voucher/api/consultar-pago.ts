@@ -1,10 +1,11 @@
 import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_RESPONSE } from '@pago/domain/call-consultar-pago-plain';
-import type { ConsultarPagoRequest, Pago } from '@pago/domain/call-consultar-pago';
+import { consultarPagoOkSchema, type Pago } from '@pago/domain/answers';
+import { asArray } from '@pago/domain/as-array';
+import type { ConsultarPagoRequest } from '@pago/domain/call-consultar-pago';
 import type { DetalleError } from '@pago/domain/errors-plain';
 import { ApiError, postJson } from '../../../lib/api-client';
 import { readEnvelopeAnswer } from '../../../lib/post-envelope';
 import { takeStartedVoucherCall } from './consultar-pago-start';
-import { readListaPago } from './lista-pago-check';
 
 export { consultarPagoRequest } from './consultar-pago-start';
 
@@ -18,7 +19,7 @@ export async function consultarPago(request: ConsultarPagoRequest): Promise<Cons
   const sent = takeStartedVoucherCall(request) ?? postJson(CONSULTAR_PAGO_PATH, request);
   const answer = await readEnvelopeAnswer(sent, CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_RESPONSE);
   if (answer.kind === 'error') return answer;
-  const pagos = readListaPago(answer.response);
-  if (!pagos) throw new ApiError('parse', CONSULTAR_PAGO_PATH, 200);
-  return { kind: 'voucher', pagos };
+  const parsed = consultarPagoOkSchema.safeParse(answer.response);
+  if (!parsed.success) throw new ApiError('parse', CONSULTAR_PAGO_PATH, 200);
+  return { kind: 'voucher', pagos: asArray(parsed.data.listaPago.pago) };
 }

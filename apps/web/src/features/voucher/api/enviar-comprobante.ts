@@ -1,14 +1,14 @@
+import { enviarComprobanteOkSchema } from '@pago/domain/answers';
+import type { EnviarComprobanteRequest } from '@pago/domain/call-notificaciones';
 import {
   ENVIAR_COMPROBANTE_PATH,
   ENVIAR_COMPROBANTE_REQUEST,
   ENVIAR_COMPROBANTE_RESPONSE,
   notificationAuthorization,
-  type EnviarComprobanteRequest,
-} from '@pago/domain/call-notificaciones';
+} from '@pago/domain/call-notificaciones-plain';
 import { maskEmail } from '@pago/domain/call-consultar-pago-plain';
 import { CANAL } from '@pago/domain/channel';
 import { EMAIL_FAILED_MESSAGE, emailSentMessage } from '@pago/domain/errors-plain';
-import { z } from 'zod';
 import { postEnvelope } from '../../../lib/post-envelope';
 
 export function enviarComprobanteRequest(rut: string, token: string, correo: string): EnviarComprobanteRequest {
@@ -17,8 +17,6 @@ export function enviarComprobanteRequest(rut: string, token: string, correo: str
 
 /** What the member reads after a send: the server's confirmation, or the specification's failure message. */
 export type EnviarComprobanteAnswer = { kind: 'sent'; message: string } | { kind: 'failed'; message: string };
-
-const sentSchema = z.object({ codigo: z.literal('200'), descripcion: z.string() });
 
 /**
  * Call 8 (specification §7.8): e-mails the voucher of the session's paid transaction, with the PDF attached.
@@ -36,7 +34,7 @@ export async function enviarComprobante(rut: string, token: string, correo: stri
       { headers: { Authorization: notificationAuthorization(rut, token) } },
     );
     if (answer.kind === 'error') return failed;
-    const sent = sentSchema.safeParse(answer.response);
+    const sent = enviarComprobanteOkSchema.safeParse(answer.response);
     if (!sent.success) return failed;
     // The server's description carries the masked address; an empty one is rebuilt the same way (spec §9).
     return { kind: 'sent', message: sent.data.descripcion.trim() || emailSentMessage(maskEmail(correo)) };

@@ -1,0 +1,12 @@
+// The zod-free part of call-notificaciones.ts, which re-exports all of it: the voucher sends call 8 and asks for
+// its PDF with these.
+
+export const ENVIAR_COMPROBANTE_PATH = '/prod/notificaciones/enviar';
+export const ENVIAR_COMPROBANTE_REQUEST = 'enviarComprobantePagoRequest';
+export const ENVIAR_COMPROBANTE_RESPONSE = 'enviarComprobantePagoResponse';
+/** The voucher as a PDF (A4, download.pdf) for the session that paid it. */
+export const COMPROBANTE_PDF_PATH = '/api/comprobante/pdf';
+
+/** The Authorization header of call 8, built from the RUT and the session token. */
+export const notificationAuthorization = (rut: string, token: string) =>
+  `Basic ${btoa(`${rut}:${token}`)}`;
