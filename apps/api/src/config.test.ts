@@ -74,6 +74,17 @@ describe('configuration at boot', () => {
     expect(refusal(withoutOrigin)).toContain('PUBLIC_BASE_URL');
   });
 
+  it('names every missing or invalid variable of a production boot at once', () => {
+    const { ALTCHA_HMAC_SECRET: _a, WEBPAY_API_KEY: _w, SMTP_URL: _s, ADMIN_TOKEN: _t, ...missing } = PRODUCTION;
+    const message = refusal({ ...missing, PORT: 'eighty', DB_QUERY_TIMEOUT_MS: '-1', SEED_DEMO: '1' });
+    for (const name of ['PORT', 'DB_QUERY_TIMEOUT_MS', 'ALTCHA_HMAC_SECRET', 'WEBPAY_API_KEY', 'SMTP_URL', 'ADMIN_TOKEN', 'SEED_DEMO']) {
+      expect(message, name).toContain(`  ${name}: `);
+    }
+    // Each once: the checks that ran again without the malformed ones do not name them a second time.
+    expect(message!.match(/ {2}PORT: /g)).toHaveLength(1);
+    expect(refusal({ ...PRODUCTION, WEBPAY_COMMERCE_CODE: '', WEBPAY_API_KEY: '' })).toMatch(/WEBPAY_COMMERCE_CODE: [\s\S]*WEBPAY_API_KEY: /);
+  });
+
   it('names a malformed variable', () => {
     expect(refusal({ SANDBOX: '1', PORT: 'abc' })).toContain('PORT');
     expect(refusal({ SANDBOX: '1', DATABASE_URL: 'mysql://x' })).toContain('DATABASE_URL');

@@ -117,6 +117,12 @@ const envSchema = z
     SANDBOX_CLOCK: z.iso.datetime({ offset: true }).optional(),
   })
   .transform((env, ctx) => {
+    // Every problem is named at once, so an operator fixes them in one go.
+    let problems = 0;
+    const problem = (name: string, message: string) => {
+      problems += 1;
+      ctx.addIssue({ code: 'custom', path: [name], message });
+    };
     // Production refuses every sandbox switch: a demo seed, the sandbox pages, the simulator, a local origin.
     const refusedInProduction: [string, boolean, string][] = [
       ['SANDBOX', env.SANDBOX, 'must be off in production (the sandbox shows coordinate cards and approves pushes)'],
@@ -126,64 +132,35 @@ const envSchema = z
       ['ADMIN_TOKEN', env.ADMIN_TOKEN === SANDBOX_ADMIN_TOKEN, 'must not be the sandbox token in production'],
     ];
     for (const [name, refused, message] of refusedInProduction) {
-      if (env.NODE_ENV === 'production' && refused) {
-        ctx.addIssue({ code: 'custom', path: [name], message });
-        return z.NEVER;
-      }
+      if (env.NODE_ENV === 'production' && refused) problem(name, message);
     }
-    if (env.NODE_ENV === 'production' && !env.ALTCHA_HMAC_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['ALTCHA_HMAC_SECRET'], message: 'is required in production' });
-      return z.NEVER;
-    }
-    if (env.NODE_ENV === 'production' && (!env.WEBPAY_COMMERCE_CODE || !env.WEBPAY_API_KEY)) {
-      ctx.addIssue({ code: 'custom', path: [env.WEBPAY_COMMERCE_CODE ? 'WEBPAY_API_KEY' : 'WEBPAY_COMMERCE_CODE'], message: 'is required in production' });
-      return z.NEVER;
-    }
-    if (env.NODE_ENV === 'production' && !env.SANDBOX && !env.SMTP_URL) {
-      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production (the sandbox outbox delivers nothing)' });
-      return z.NEVER;
-    }
-    if (env.SANDBOX_CLOCK && !env.SANDBOX) {
-      ctx.addIssue({ code: 'custom', path: ['SANDBOX_CLOCK'], message: 'is only allowed in sandbox mode (SANDBOX=1)' });
-      return z.NEVER;
-    }
-    if (env.ALTCHA_COUNTER_MAX < env.ALTCHA_COUNTER_MIN) {
-      ctx.addIssue({ code: 'custom', path: ['ALTCHA_COUNTER_MAX'], message: 'must not be below ALTCHA_COUNTER_MIN' });
-      return z.NEVER;
-    }
+    if (env.NODE_ENV === 'production' && !env.ALTCHA_HMAC_SECRET) problem('ALTCHA_HMAC_SECRET', 'is required in production');
+    if (env.NODE_ENV === 'production' && !env.WEBPAY_COMMERCE_CODE) problem('WEBPAY_COMMERCE_CODE', 'is required in production');
+    if (env.NODE_ENV === 'production' && !env.WEBPAY_API_KEY) problem('WEBPAY_API_KEY', 'is required in production');
+    if (env.NODE_ENV === 'production' && !env.SANDBOX && !env.SMTP_URL) problem('SMTP_URL', 'is required in production (the sandbox outbox delivers nothing)');
+    if (env.SANDBOX_CLOCK && !env.SANDBOX) problem('SANDBOX_CLOCK', 'is only allowed in sandbox mode (SANDBOX=1)');
+    if (env.ALTCHA_COUNTER_MAX < env.ALTCHA_COUNTER_MIN) problem('ALTCHA_COUNTER_MAX', 'must not be below ALTCHA_COUNTER_MIN');
     if (env.DB_STATEMENT_TIMEOUT_MS >= env.DB_QUERY_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['DB_STATEMENT_TIMEOUT_MS'], message: 'must be below DB_QUERY_TIMEOUT_MS (the server cancels first, cleanly)' });
-      return z.NEVER;
+      problem('DB_STATEMENT_TIMEOUT_MS', 'must be below DB_QUERY_TIMEOUT_MS (the server cancels first, cleanly)');
     }
     // Card payments keep their transaction open while Webpay answers.
     if (env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS <= env.WEBPAY_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['DB_IDLE_IN_TRANSACTION_TIMEOUT_MS'], message: 'must be above WEBPAY_TIMEOUT_MS (a transaction waits for Webpay)' });
-      return z.NEVER;
+      problem('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'must be above WEBPAY_TIMEOUT_MS (a transaction waits for Webpay)');
     }
     if (env.REQUEST_TIMEOUT_MS <= env.DB_CONNECT_TIMEOUT_MS + env.DB_QUERY_TIMEOUT_MS || env.REQUEST_TIMEOUT_MS <= env.WEBPAY_TIMEOUT_MS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['REQUEST_TIMEOUT_MS'],
-        message: 'must be above DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS and above WEBPAY_TIMEOUT_MS (their own timeouts answer first)',
-      });
-      return z.NEVER;
+      problem('REQUEST_TIMEOUT_MS', 'must be above DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS and above WEBPAY_TIMEOUT_MS (their own timeouts answer first)');
     }
     let adminToken = env.ADMIN_TOKEN;
     if (!adminToken) {
       if (env.NODE_ENV === 'production' || !env.SANDBOX) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['ADMIN_TOKEN'],
-          message: 'is required outside sandbox mode (SANDBOX=1) and always in production',
-        });
-        return z.NEVER;
+        problem('ADMIN_TOKEN', 'is required outside sandbox mode (SANDBOX=1) and always in production');
       }
       adminToken = SANDBOX_ADMIN_TOKEN;
     }
     if (env.ADMIN_PORT !== undefined && env.ADMIN_PORT !== 0 && env.ADMIN_PORT === env.PORT) {
-      ctx.addIssue({ code: 'custom', path: ['ADMIN_PORT'], message: 'must differ from PORT: the operator surfaces do not share the members\' port' });
-      return z.NEVER;
+      problem('ADMIN_PORT', 'must differ from PORT: the operator surfaces do not share the members\' port');
     }
+    if (problems > 0) return z.NEVER;
     const adminPort = env.ADMIN_PORT ?? (env.NODE_ENV === 'production' ? DEFAULT_ADMIN_PORT : undefined);
     return {
       nodeEnv: env.NODE_ENV,
@@ -255,9 +232,12 @@ export class ConfigError extends Error {}
 /** Reads the environment once at boot; a bad or missing value stops the boot naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(environment)'}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  // A malformed variable stops the checks across variables; they run again without it, so that one failed boot
+  // names every problem (a malformed PORT and a missing secret alike).
+  const malformed = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+  const others = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([name]) => !malformed.has(name))));
+  const issues = [...parsed.error.issues, ...(others.success ? [] : others.error.issues.filter((issue) => !malformed.has(String(issue.path[0]))))];
+  const lines = issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }

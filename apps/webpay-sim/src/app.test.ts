@@ -116,3 +116,105 @@ describe('Webpay Plus Mall simulator, driven by the real transbank-sdk', () => {
     expect(await mall().refund(token, 'child-a', '597055555536', 10_000)).toEqual({ type: 'REVERSED' });
   });
 });
+
+// Transbank's own Node example for Webpay Plus Mall (TransbankDevelopers/transbank-sdk-nodejs-webpay-rest-example,
+// controllers/webpay_plus_mall.js), its calls made as it makes them: the SDK's integration credentials, two stores of
+// the same child commerce code, and the refund's amount as the string its HTML form posts. Only the base URL differs.
+describe("Transbank's Webpay Plus Mall example, against the simulator", () => {
+  const app = buildSimulator({ publicUrl: 'http://sim.test' });
+  let base = '';
+  const mall = () =>
+    new tb.WebpayPlus.MallTransaction(new tb.Options(tb.IntegrationCommerceCodes.WEBPAY_PLUS_MALL, tb.IntegrationApiKeys.WEBPAY, base));
+  const child = tb.IntegrationCommerceCodes.WEBPAY_PLUS_MALL_CHILD1;
+  // What its form posts: text, whatever the field holds.
+  const formAmount = (amount: string) => amount as unknown as number;
+  let n = 0;
+
+  async function paidTransaction(first: number, second: number) {
+    n += 1;
+    const details = [new tb.TransactionDetail(first, child, `O-${n}1`), new tb.TransactionDetail(second, child, `O-${n}2`)];
+    const { token, url } = await mall().create(`O-${n}`, `S-${n}`, 'http://merchant.test/webpay_plus_mall/commit', details);
+    expect(url).toBe('http://sim.test/webpayserver/initTransaction');
+    const pay = await app.inject({
+      method: 'POST',
+      url: '/webpayserver/pay',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token, card: '4051 8856 0044 6623', expiry: '12/29', cvv: '123' }).toString(),
+    });
+    expect(pay.body).toContain(`name="token_ws" value="${token}"`);
+    return { token, orders: [`O-${n}1`, `O-${n}2`] as const };
+  }
+
+  const refundRaw = (token: string, body: Record<string, unknown>) =>
+    fetch(`${base}/rswebpaytransaction/api/webpay/v1.2/transactions/${token}/refunds`, {
+      method: 'POST',
+      headers: { 'Tbk-Api-Key-Id': INTEGRATION_MALL_CODE, 'Tbk-Api-Key-Secret': INTEGRATION_API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    base = await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('creates, commits, reads the status and refunds one store in full with the amount as a string', async () => {
+    const { token, orders } = await paidTransaction(150, 180);
+    const committed = await mall().commit(token);
+    expect(committed.details.map((d: { buy_order: string; status: string; amount: number }) => [d.buy_order, d.status, d.amount])).toEqual([
+      [orders[0], 'AUTHORIZED', 150],
+      [orders[1], 'AUTHORIZED', 180],
+    ]);
+    expect((await mall().status(token)).buy_order).toBe(committed.buy_order);
+    expect(await mall().refund(token, orders[0], child, formAmount('150'))).toEqual({ type: 'REVERSED' });
+    expect((await mall().status(token)).details.map((d: { status: string }) => d.status)).toEqual(['REVERSED', 'AUTHORIZED']);
+  });
+
+  it('refunds part of a store, adds the parts up, and refuses a refund past what is left as Transbank does', async () => {
+    const { token, orders } = await paidTransaction(150, 180);
+    await mall().commit(token);
+    const partial = await mall().refund(token, orders[1], child, formAmount('100'));
+    expect(partial).toMatchObject({ type: 'NULLIFIED', nullified_amount: 100, balance: 80, response_code: 0 });
+
+    await expect(mall().refund(token, orders[1], child, formAmount('81'))).rejects.toThrow(/Amount to refund is bigger than authorized/);
+    const refused = await refundRaw(token, { buy_order: orders[1], commerce_code: child, amount: '181' });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({ error_message: 'Amount to refund is bigger than authorized' });
+    for (const amount of ['x', '1.5', '0', null]) {
+      const notAnAmount = await refundRaw(token, { buy_order: orders[1], commerce_code: child, amount });
+      expect(notAnAmount.status, String(amount)).toBe(422);
+      expect(await notAnAmount.json()).toEqual({ error_message: 'Invalid value for parameter: amount' });
+    }
+
+    expect(await mall().refund(token, orders[1], child, formAmount('80'))).toMatchObject({ type: 'NULLIFIED', nullified_amount: 80, balance: 0 });
+    expect((await mall().status(token)).details[1]).toMatchObject({ status: 'NULLIFIED', balance: 0 });
+    await expect(mall().refund(token, orders[1], child, formAmount('1'))).rejects.toThrow(/already fully refunded/);
+  });
+
+  it('reads numbers sent as numeric strings on create as Transbank does, and refuses what is not a number', async () => {
+    const create = (detail: Record<string, unknown>) =>
+      fetch(`${base}/rswebpaytransaction/api/webpay/v1.2/transactions`, {
+        method: 'POST',
+        headers: { 'Tbk-Api-Key-Id': INTEGRATION_MALL_CODE, 'Tbk-Api-Key-Secret': INTEGRATION_API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ buy_order: `N-${++n}`, session_id: 'S-1', return_url: 'http://merchant.test/r', details: [detail] }),
+      });
+    const order = `C-${n + 1}`;
+    const created = await create({ amount: '1500', commerce_code: Number(child), buy_order: order, installments_number: '0' });
+    expect(created.status).toBe(200);
+    const { token } = (await created.json()) as { token: string };
+    expect((await mall().status(token)).details[0]).toMatchObject({ amount: 1500, commerce_code: child });
+
+    for (const amount of ['15.5', '-1', 'mil', '', null]) {
+      const refused = await create({ amount, commerce_code: child, buy_order: `C-${n}` });
+      expect(refused.status, String(amount)).toBe(422);
+      expect(await refused.json()).toEqual({ error_message: 'Invalid value for parameter: amount' });
+    }
+  });
+
+  it('answers a call it does not implement (deferred capture) in Transbank’s error shape', async () => {
+    const { token, orders } = await paidTransaction(150, 180);
+    await mall().commit(token);
+    await expect(mall().capture(child, token, orders[0], '123456', 150)).rejects.toThrow(/Not implemented by the simulator/);
+  });
+});

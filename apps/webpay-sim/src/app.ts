@@ -40,6 +40,20 @@ const escape = (text: string) =>
 
 const formatClp = (n: number) => `$${String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, '.')}`;
 
+/** A whole number as Transbank reads one: a JSON number, or a string of digits (what an HTML form posts). */
+function wholeNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** Text as Transbank reads it: a string, or a number written as one. */
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
 function sameSecret(given: string | undefined, expected: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
@@ -98,7 +112,9 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
     const allowed = new Set(['buy_order', 'session_id', 'return_url', 'details']);
     const extra = Object.keys(body).find((k) => !allowed.has(k));
     if (extra) return fail(reply, 400, `Unexpected field: ${extra}`);
-    const { buy_order: buyOrder, session_id: sessionId, return_url: returnUrl, details } = body;
+    const buyOrder = text(body.buy_order);
+    const sessionId = text(body.session_id);
+    const { return_url: returnUrl, details } = body;
     if (typeof buyOrder !== 'string' || !BUY_ORDER_RE.test(buyOrder)) return fail(reply, 422, 'Invalid value for parameter: buy_order');
     if (typeof sessionId !== 'string' || sessionId.length === 0 || sessionId.length > 61) return fail(reply, 422, 'Invalid value for parameter: session_id');
     if (typeof returnUrl !== 'string' || returnUrl.length > 255 || !/^https?:\/\//.test(returnUrl)) return fail(reply, 422, 'Invalid value for parameter: return_url');
@@ -107,23 +123,26 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
     const childOrders = new Set<string>();
     const parsed: SimDetail[] = [];
     for (const d of details as Record<string, unknown>[]) {
-      const amount = d?.amount;
-      const commerceCode = typeof d?.commerce_code === 'number' ? String(d.commerce_code) : d?.commerce_code;
-      const childOrder = d?.buy_order;
-      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount <= 0 || amount > 9_999_999_999) return fail(reply, 422, 'Invalid value for parameter: amount');
+      const amount = wholeNumber(d?.amount);
+      const commerceCode = text(d?.commerce_code);
+      const childOrder = text(d?.buy_order);
+      const installments = d?.installments_number === undefined ? 0 : wholeNumber(d.installments_number);
+      if (amount === undefined || amount <= 0 || amount > 9_999_999_999) return fail(reply, 422, 'Invalid value for parameter: amount');
       if (typeof commerceCode !== 'string' || !(INTEGRATION_STORE_CODES as readonly string[]).includes(commerceCode)) return fail(reply, 422, 'Invalid value for parameter: commerce_code');
       if (typeof childOrder !== 'string' || !BUY_ORDER_RE.test(childOrder) || childOrders.has(childOrder)) return fail(reply, 422, 'Invalid value for parameter: buy_order');
+      if (installments === undefined) return fail(reply, 422, 'Invalid value for parameter: installments_number');
       childOrders.add(childOrder);
       parsed.push({
         amount,
         commerceCode,
         buyOrder: childOrder,
-        installmentsNumber: typeof d.installments_number === 'number' ? d.installments_number : 0,
+        installmentsNumber: installments,
         status: 'INITIALIZED',
         responseCode: 0,
         authorizationCode: '',
         paymentTypeCode: '',
         balance: 0,
+        nullified: 0,
       });
     }
     const token = randomBytes(32).toString('hex');
@@ -177,22 +196,31 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
 
   app.post(`${API}/transactions/:token/refunds`, async (request, reply) => {
     const { token } = request.params as { token: string };
-    const body = request.body as { buy_order?: string; commerce_code?: string; amount?: number } | null;
+    const body = (request.body ?? {}) as Record<string, unknown>;
     const trx = store.get(token);
     if (!trx) return fail(reply, 422, 'Invalid value for parameter: token');
-    const detail = trx.details.find((d) => d.buyOrder === body?.buy_order && d.commerceCode === String(body?.commerce_code));
+    const detail = trx.details.find((d) => d.buyOrder === text(body.buy_order) && d.commerceCode === text(body.commerce_code));
     if (!detail) return fail(reply, 422, 'Invalid value for parameter: buy order not found');
     if (detail.status !== 'AUTHORIZED' || trx.committedAt === null) return fail(reply, 422, 'Transaction already fully refunded');
-    const amount = body?.amount;
-    if (typeof amount !== 'number' || amount <= 0 || amount > detail.amount) return fail(reply, 422, 'Amount to refund is bigger than authorized');
-    if (amount === detail.amount && Date.now() - trx.committedAt < 3 * 3_600_000) {
+    const amount = wholeNumber(body.amount);
+    if (amount === undefined || amount <= 0) return fail(reply, 422, 'Invalid value for parameter: amount');
+    // Partial refunds add up: what is left of the store's amount is all a later refund may take.
+    const available = detail.amount - detail.nullified;
+    if (amount > available) return fail(reply, 422, 'Amount to refund is bigger than authorized');
+    if (detail.nullified === 0 && amount === detail.amount && Date.now() - trx.committedAt < 3 * 3_600_000) {
       detail.status = 'REVERSED';
       return { type: 'REVERSED' };
     }
-    detail.balance = detail.amount - amount;
+    detail.nullified += amount;
+    detail.balance = detail.amount - detail.nullified;
     detail.status = detail.balance === 0 ? 'NULLIFIED' : 'AUTHORIZED';
     return { type: 'NULLIFIED', authorization_code: String(randomInt(100_000, 1_000_000)), authorization_date: new Date().toISOString(), nullified_amount: amount, balance: detail.balance, response_code: 0 };
   });
+
+  // What the simulator does not implement (deferred capture among it) answers in Transbank's error shape too.
+  app.setNotFoundHandler((request, reply) =>
+    request.url.startsWith(API) ? fail(reply, 404, `Not implemented by the simulator: ${request.method} ${request.url.split('?')[0]}`) : reply.code(404).send(),
+  );
 
   // --- The hosted form ---
 

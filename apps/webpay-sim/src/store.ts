@@ -10,7 +10,10 @@ export interface SimDetail {
   responseCode: number;
   authorizationCode: string;
   paymentTypeCode: string;
+  /** What is left after partial refunds, as status reports it (0 until the first one). */
   balance: number;
+  /** The sum of the refunds that were not reversals. */
+  nullified: number;
 }
 
 export interface SimTransaction {
