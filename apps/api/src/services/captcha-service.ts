@@ -1,11 +1,9 @@
 import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { Db, DbOrTx } from '../db/client';
-import { spendCaptcha } from '../repositories/captcha-repository';
-import { captchaUses } from '../db/schema';
+import type { Db } from '../db/client';
+import { pruneSpentCaptchas, spendCaptcha } from '../repositories/captcha-repository';
 import { loggableError } from '../loggable-error';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -14,18 +12,6 @@ const CHALLENGE_TTL_MS = 5 * 60_000;
 const COST = 1;
 /** How often each replica deletes the spent solutions of long-expired challenges. */
 export const PRUNE_INTERVAL_MS = 60_000;
-
-/**
- * Spends a verified solution (placeholders `signature` and `expiresAt`, `CaptchaSpend`'s fields), on its own or as
- * part of a statement (the product list's). The primary key makes the spend single-use across requests and replicas:
- * a second insert of the same signature, even a concurrent one, inserts nothing and returns no row.
- */
-export const captchaSpend = (db: DbOrTx) =>
-  db
-    .insert(captchaUses)
-    .values({ signature: sql.placeholder('signature'), expiresAt: sql.placeholder('expiresAt') })
-    .onConflictDoNothing()
-    .returning({ signature: captchaUses.signature });
 
 const payloadSchema = z.object({
   challenge: z.object({
@@ -46,7 +32,7 @@ const payloadSchema = z.object({
 
 export type CaptchaRefusal = 'missing' | 'malformed' | 'invalid' | 'expired' | 'replayed';
 export type CaptchaResult = { ok: true } | { ok: false; reason: CaptchaRefusal };
-/** A solution verified and not yet spent: what `captchaSpend` inserts. */
+/** A solution verified and not yet spent: what `spendCaptcha` (captcha-repository.ts) inserts. */
 export interface CaptchaSpend {
   signature: string;
   expiresAt: Date;
@@ -59,18 +45,13 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
   const secrets = { signature: options.secret, keySignature: `${options.secret}:key` };
   let pruning: { timer: NodeJS.Timeout; running: Promise<void> | null } | null = null;
 
-  /**
-   * Spent solutions of challenges that expired over a minute ago can no longer be replayed (verification refuses an
-   * expired challenge first), so they are deleted. The minute covers a replica's clock running behind the database's.
-   */
-  const pruneSpent = async (): Promise<void> => {
-    await db.delete(captchaUses).where(lt(captchaUses.expiresAt, sql`now() - interval '1 minute'`));
-  };
+  // Spent solutions of expired challenges can no longer be replayed (verification refuses them first).
+  const pruneSpent = () => pruneSpentCaptchas(db);
 
   /**
    * Verifies the solution carried in the Authorization header (base64 of `{challenge, solution}`, optionally after
-   * 'Bearer ') without spending it: the caller spends it with `captchaSpend`, in the same statement as what it gates
-   * (the product list), and refuses it as replayed when that inserts nothing.
+   * 'Bearer ') without spending it: the caller spends it with `spendCaptcha` in the transaction of what it gates (the
+   * product list), and refuses it as replayed when that inserts nothing.
    */
   async function verify(header: string | undefined): Promise<{ ok: true; spend: CaptchaSpend } | { ok: false; reason: Exclude<CaptchaRefusal, 'replayed'> }> {
     if (!header) return { ok: false, reason: 'missing' };
