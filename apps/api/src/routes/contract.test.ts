@@ -54,6 +54,14 @@ describe('one contract for every answer', () => {
     }
   });
 
+  it('answers /health and /ready through their schemas', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ method: 'GET', url: '/ready' });
+    expect(ready.statusCode).toBe(200);
+    // Without REDIS_URL the limits are counted in the process.
+    expect(ready.json()).toEqual({ status: 'ready', rateLimits: 'process' });
+  });
+
   it('documents each call of the member with the domain’s answer, not an empty schema', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs' })).json() as { paths: Record<string, Record<string, Operation>> };
     const answer = (path: string) => JSON.stringify(schemaOf(doc.paths[path]!['post']!, '200'));

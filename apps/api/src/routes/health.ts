@@ -4,7 +4,7 @@ import type { RateLimitState } from '../plugins/external/rate-limit';
 import { errorResponses } from './responses';
 
 const errors = errorResponses('errorResponse');
-const readiness = z.object({ status: z.enum(['ready', 'degraded', 'database unreachable']), rateLimits: z.enum(['redis', 'local']) });
+const readiness = z.object({ status: z.enum(['ready', 'degraded', 'database unreachable']), rateLimits: z.enum(['redis', 'local', 'process']) });
 
 /**
  * /health: the process answers. /ready: it can serve members. The database is required (503 without it); rate limits
