@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { registerErrorHandling } from './plugins/app/error-handler';
+import { DEFAULT_RESPONSE_NAME, registerErrorHandling } from './plugins/app/error-handler';
 import { securityHeaders } from './plugins/external/security-headers';
 import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
@@ -184,7 +184,7 @@ function newInstance(config: Config, headers: ReturnType<typeof securityHeaders>
       headers.forRouterErrors(request, reply);
       reply
         .code(error.statusCode === 414 ? 414 : 400)
-        .send(errorEnvelope('errorResponse', '400'));
+        .send(errorEnvelope(DEFAULT_RESPONSE_NAME, '400'));
     },
   }).withTypeProvider<ZodTypeProvider>();
   // Every call speaks JSON only: any other content type is refused with 415 before a handler sees it.
@@ -202,5 +202,5 @@ function newInstance(config: Config, headers: ReturnType<typeof securityHeaders>
 
 /** A JSON 404 with the envelope, for what no route serves (the SPA's own routes aside). */
 function notFound(request: FastifyRequest, reply: FastifyReply) {
-  return reply.code(404).send(errorEnvelope('errorResponse', '400', 'Recurso no encontrado.'));
+  return reply.code(404).send(errorEnvelope(DEFAULT_RESPONSE_NAME, '400', 'Recurso no encontrado.'));
 }

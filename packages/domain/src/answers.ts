@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MEDIO_PAGO_CUENTA_VISTA, MEDIO_PAGO_WEBPAY } from './call-consultar-pago-plain';
+import { CODIGO_OK } from './call-seleccionar-plain';
 import type { DetalleError } from './errors-plain';
 import { familySchema } from './wire-schemas';
 
@@ -39,7 +40,6 @@ export function errorAnswerSchema<N extends string>(responseName: N) {
   return z.object({ [responseName]: errorResponseSchema } as { [K in N]: typeof errorResponseSchema });
 }
 
-const CODIGO_OK = '200';
 const int = () => z.int();
 const nonNegativeInt = () => z.int().check(z.nonnegative());
 

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { DEFAULT_RESPONSE_NAME } from '../plugins/app/error-handler';
 import type { RateLimitState } from '../plugins/external/rate-limit';
 import { errorResponses } from './responses';
 
-const errors = errorResponses('errorResponse');
+const errors = errorResponses(DEFAULT_RESPONSE_NAME);
 const readiness = z.object({ status: z.enum(['ready', 'degraded', 'database unreachable']), rateLimits: z.enum(['redis', 'local', 'process']) });
 
 /**

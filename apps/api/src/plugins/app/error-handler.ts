@@ -9,7 +9,8 @@ declare module 'fastify' {
   }
 }
 
-const DEFAULT_RESPONSE_NAME = 'errorResponse';
+/** The envelope's name for what answers outside any named call (the router, health, the sandbox). */
+export const DEFAULT_RESPONSE_NAME = 'errorResponse';
 
 // PostgreSQL's own timeouts: statement_timeout cancelled the statement (57014), or idle_in_transaction_session_timeout
 // ended the session (25P03). Either way the transaction was rolled back and a retry may well succeed.

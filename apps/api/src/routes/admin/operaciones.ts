@@ -1,3 +1,4 @@
+import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,7 +10,7 @@ import { envelopeResponses } from '../responses';
 const RESPONSE = 'operacionesResponse';
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
 
-const done = envelopeResponses(RESPONSE, z.object({ codigo: z.literal('200') }));
+const done = envelopeResponses(RESPONSE, z.object({ codigo: z.literal(CODIGO_OK) }));
 const importReport = envelopeResponses(
   RESPONSE,
   z.object({
@@ -43,12 +44,12 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
 
   r.post('/socios/:rut/desbloquear-clave', { schema: { params: rutParams, response: done }, config: { responseName: RESPONSE } }, async (request, reply) => {
     const done = await admin.unblockPassword(request.params.rut, request.id);
-    return done ? { [RESPONSE]: { codigo: '200' as const } } : reply.code(404).send(notFound('Socio'));
+    return done ? { [RESPONSE]: { codigo: CODIGO_OK } } : reply.code(404).send(notFound('Socio'));
   });
 
   r.post('/socios/:rut/desbloquear-tarjeta', { schema: { params: rutParams, response: done }, config: { responseName: RESPONSE } }, async (request, reply) => {
     const done = await admin.unblockCard(request.params.rut, request.id);
-    return done ? { [RESPONSE]: { codigo: '200' as const } } : reply.code(404).send(notFound('Tarjeta de coordenadas'));
+    return done ? { [RESPONSE]: { codigo: CODIGO_OK } } : reply.code(404).send(notFound('Tarjeta de coordenadas'));
   });
 
   // Up to 5.000 members per call (the CLI splits bigger loads); each row is validated and written on its own.

@@ -1,4 +1,5 @@
 import { GUARDAR_LOG_PATH, GUARDAR_LOG_RESPONSE, guardarLogOkSchema, guardarLogRequestSchema, scrubLogText } from '@pago/domain/call-guardarlog';
+import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -44,7 +45,7 @@ export async function auditoriaRoutes(app: FastifyInstance): Promise<void> {
           detalle: scrubLogText(log.detalleLog),
         },
       });
-      return { [GUARDAR_LOG_RESPONSE]: { codigo: '200' as const } };
+      return { [GUARDAR_LOG_RESPONSE]: { codigo: CODIGO_OK } };
     },
   );
 }

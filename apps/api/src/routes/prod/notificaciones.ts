@@ -6,6 +6,7 @@ import {
   enviarComprobanteOkSchema,
   enviarComprobanteRequestSchema,
 } from '@pago/domain/call-notificaciones';
+import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -34,7 +35,7 @@ export async function notificacionesRoutes(app: FastifyInstance): Promise<void> 
       if (request.headers.authorization !== expected) return errorEnvelope(ENVIAR_COMPROBANTE_RESPONSE, '476');
       const result = await app.services.notifications.sendVoucher(token, rut, correo, request.id);
       if (!result.ok) return errorEnvelope(ENVIAR_COMPROBANTE_RESPONSE, result.codigo);
-      return { [ENVIAR_COMPROBANTE_RESPONSE]: { codigo: '200' as const, descripcion: result.descripcion } };
+      return { [ENVIAR_COMPROBANTE_RESPONSE]: { codigo: CODIGO_OK, descripcion: result.descripcion } };
     },
   );
 

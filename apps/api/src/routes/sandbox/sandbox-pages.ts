@@ -4,17 +4,17 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-card';
+import { errorEnvelope } from '@pago/domain/envelope';
 import { DEMO_MEMBERS } from '../../db/demo-data';
 import { coordinateCardOfRut } from '../../repositories/member-repository';
 import { latestMails, mailById } from '../../repositories/outbox-repository';
-import { errorEnvelope } from '@pago/domain/envelope';
+import { DEFAULT_RESPONSE_NAME } from '../../plugins/app/error-handler';
 import { documentOf, errorResponses } from '../responses';
 
-// The sandbox's pages, and the JSON of its authoriser app; its errors have the envelope of errorResponse like any
-// call without a name of its own.
-const errors = errorResponses('errorResponse');
+// The sandbox's pages, and the JSON of its authoriser app; their errors have the envelope of any answer outside a
+// named call.
+const errors = errorResponses(DEFAULT_RESPONSE_NAME);
 const html = (description: string) => ({ response: { 200: documentOf('text/html', description), ...errors } });
-
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -117,19 +117,20 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: documentOf('text/html', 'A demo member\'s coordinate card'), 404: documentOf('text/html', 'No card for this RUT'), ...errors },
       },
     },
-     async (request, reply) => {
-    const rut = canonicalRut(request.query.rut);
-    const card = rut ? await coordinateCardOfRut(app.database.db, rut) : null;
-    if (!rut || !card) return page(reply.code(404), 'Tarjeta de coordenadas', '<h1>Tarjeta de coordenadas</h1><p>Este RUT no tiene tarjeta de coordenadas.</p>');
-    const header = `<div class="h"></div>${COORDINATE_COLUMNS.map((c) => `<div class="h">${c}</div>`).join('')}`;
-    const rows = COORDINATE_ROWS.map((row) => `<div class="h">${row}</div>${COORDINATE_COLUMNS.map((c) => `<div>${escape(card.cells[`${c}${row}`] ?? '')}</div>`).join('')}`).join('');
-    return page(
-      reply,
-      'Tarjeta de coordenadas',
-      `<h1>Tarjeta de coordenadas de ${escape(formatRut(rut))}</h1>${card.blockedAt ? '<p><strong>Tarjeta bloqueada.</strong></p>' : ''}` +
-        `<div class="card"><div class="grid" role="table" aria-label="Tarjeta de coordenadas">${header}${rows}</div></div>`,
-    );
-  });
+    async (request, reply) => {
+      const rut = canonicalRut(request.query.rut);
+      const card = rut ? await coordinateCardOfRut(app.database.db, rut) : null;
+      if (!rut || !card) return page(reply.code(404), 'Tarjeta de coordenadas', '<h1>Tarjeta de coordenadas</h1><p>Este RUT no tiene tarjeta de coordenadas.</p>');
+      const header = `<div class="h"></div>${COORDINATE_COLUMNS.map((c) => `<div class="h">${c}</div>`).join('')}`;
+      const rows = COORDINATE_ROWS.map((row) => `<div class="h">${row}</div>${COORDINATE_COLUMNS.map((c) => `<div>${escape(card.cells[`${c}${row}`] ?? '')}</div>`).join('')}`).join('');
+      return page(
+        reply,
+        'Tarjeta de coordenadas',
+        `<h1>Tarjeta de coordenadas de ${escape(formatRut(rut))}</h1>${card.blockedAt ? '<p><strong>Tarjeta bloqueada.</strong></p>' : ''}` +
+          `<div class="card"><div class="grid" role="table" aria-label="Tarjeta de coordenadas">${header}${rows}</div></div>`,
+      );
+    },
+  );
 
   r.get('/sandbox/outbox', { schema: html('The e-mails sent without SMTP_URL') }, async (_request, reply) => {
     const mails = await latestMails(app.database.db, 50);
@@ -161,7 +162,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const mail = await mailById(app.database.db, request.params.id);
       const attachment = mail?.attachments[request.params.index];
-      if (!attachment) return reply.code(404).send(errorEnvelope('errorResponse', '400', 'Adjunto no encontrado.'));
+      if (!attachment) return reply.code(404).send(errorEnvelope(DEFAULT_RESPONSE_NAME, '400', 'Adjunto no encontrado.'));
       return reply
         .type(attachment.contentType)
         .header('content-disposition', `attachment; filename="${attachment.filename.replace(/"/g, '')}"`)

@@ -13,6 +13,7 @@ import {
   pagarRequestSchema,
 } from '@pago/domain/call-cuenta-vista';
 import { oneOrMany } from '@pago/domain/as-array';
+import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
 import { errorEnvelope } from '@pago/domain/envelope';
 import { isKnownCode, mobileAuthoriserMessage, type RefusalCode } from '@pago/domain/errors';
 import { joinRut, maskRut } from '@pago/domain/rut';
@@ -74,7 +75,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
       if (!result.ok) return errorEnvelope(AUTENTICA_RESPONSE, result.codigo);
       return {
         [AUTENTICA_RESPONSE]: {
-          codigo: '200' as const,
+          codigo: CODIGO_OK,
           numeroCuenta: result.numeroCuenta,
           factores: result.factores.map((factor) => ({ factor })),
         },
@@ -90,7 +91,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
       if (!result.ok) return envelopeFor(AUTORIZAR_RESPONSE, result.codigo, app.config.productSlug);
       return {
         [AUTORIZAR_RESPONSE]: {
-          codigo: '200' as const,
+          codigo: CODIGO_OK,
           numeroCuenta: result.numeroCuenta,
           ...(result.desafio ? { desafio: { item: result.desafio.map((valor) => ({ valor })) } } : {}),
           vigencia: result.vigencia,

@@ -22,9 +22,13 @@ export async function consultarParametrosRoute(app: FastifyInstance): Promise<vo
     async (_request, reply) => {
       const parametro = await app.services.parameters.list();
       const answer = { [CONSULTAR_PARAMETROS_RESPONSE]: { listaParametros: { parametro } } };
-      const body = bodies.get(parametro) ?? String(reply.serializeInput(answer, '200'));
-      bodies.set(parametro, body);
-      return reply.serializer(() => body).send(answer);
+      let body = bodies.get(parametro);
+      if (body === undefined) {
+        body = String(reply.serializeInput(answer, '200'));
+        bodies.set(parametro, body);
+      }
+      const serialised = body;
+      return reply.serializer(() => serialised).send(answer);
     },
   );
 }

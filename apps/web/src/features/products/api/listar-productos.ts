@@ -13,7 +13,6 @@ export type ListarAnswer =
   | { kind: 'products'; token: string; products: Producto[] }
   | { kind: 'error'; error: DetalleError };
 
-
 /**
  * Call 2 (specification §7.2) with a solved captcha in the Authorization header. Throws ApiError when there is no
  * business answer (network, non-2xx, unreadable body).
