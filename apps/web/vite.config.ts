@@ -10,6 +10,8 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 // hands every server path to it.
 const API_ORIGIN = 'http://localhost:3000';
 const proxied = ['/prod', '/api', '/admin', '/sandbox'];
+// Must equal CSP_NONCE_PLACEHOLDER in apps/api/src/plugins/external/web-app.ts.
+const CSP_NONCE_PLACEHOLDER = 'pago-csp-nonce';
 
 // React Router 7's package exports only its development build (dev warnings on); the production build beside it is
 // the same code with them off. The build takes it; `vite` (dev) and Vitest keep the warnings.
@@ -127,6 +129,8 @@ export default defineConfig(({ command }) => ({
   plugins: [react(), tailwindcss(), reactRouterTreeShaking(), precompress(), screensCommon.plugin],
   // The cooperative's slug, name and site come from the same variables the API reads (README, Configuration).
   envPrefix: ['PRODUCT_'],
+  // The API swaps this for a fresh nonce in every shell it serves (web-app.ts); the modal's scroll lock needs it.
+  html: { cspNonce: CSP_NONCE_PLACEHOLDER },
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] } : {},
   build: {
     outDir: 'dist',

@@ -40,11 +40,30 @@ export async function openPage(browser: Browser, viewport: Viewport = PHONE, bas
   await context.clock.resume();
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  consoleErrors.set(page, errors);
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   return page;
 }
 
-/** axe with the WCAG 2.2 AA rule set; a serious or critical violation fails the test, naming the rule and node. */
+// What each page has logged as an error since it opened: a screen that logs one (a CSP refusal, an uncaught
+// exception, a failed request) fails its test.
+const consoleErrors = new WeakMap<Page, string[]>();
+
+/** No error in the browser's console since the page opened. */
+export function expectNoConsoleErrors(page: Page): void {
+  expect((consoleErrors.get(page) ?? []).join('\n'), `console errors on ${page.url()}`).toBe('');
+}
+
+/**
+ * axe with the WCAG 2.2 AA rule set; a serious or critical violation fails the test, naming the rule and node. The
+ * console must be free of errors too.
+ */
 export async function expectAccessible(page: Page): Promise<void> {
+  expectNoConsoleErrors(page);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   const blocking = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

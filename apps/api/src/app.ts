@@ -151,7 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   serveOpenApi(operator, operator === app ? [app] : [app, operator]);
   await operator.register(adminRoutes, { prefix: '/admin' });
 
-  const spaFallback = await registerWebApp(app, config.webDist);
+  const spaFallback = await registerWebApp(app, config.webDist, headers);
   app.setNotFoundHandler((request, reply) => {
     if (request.method === 'GET' && spaFallback?.(request.url, reply)) return reply;
     return notFound(request, reply);

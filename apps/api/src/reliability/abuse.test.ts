@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../db/demo-data';
+import { CSP_NONCE_PLACEHOLDER } from '../plugins/external/web-app';
 import { accounts, auditLog, coordinateCards, members, sessions, transactions } from '../db/schema';
 import type { WebpayClient } from '../services/webpay-client';
 import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
@@ -388,7 +389,9 @@ describe('security headers on the SPA shell and on every kind of API answer', ()
     if (existsSync(join(WEB_DIST, 'index.html'))) dist = WEB_DIST;
     else {
       dist = mkdtempSync(join(tmpdir(), 'pago-web-'));
-      writeFileSync(join(dist, 'index.html'), readFileSync(WEB_INDEX));
+      // What the build adds for the style nonce (vite.config.ts, html.cspNonce).
+      const nonceMeta = `<meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}">`;
+      writeFileSync(join(dist, 'index.html'), readFileSync(WEB_INDEX, 'utf8').replace('<head>', `<head>${nonceMeta}`));
       mkdirSync(join(dist, 'assets'));
       writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
     }
@@ -405,6 +408,7 @@ describe('security headers on the SPA shell and on every kind of API answer', ()
     const directive = (name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `)) ?? '';
     expect(csp, `CSP on ${where}`).not.toBe('');
     expect(directive('script-src'), where).toBe("script-src 'self'");
+    expect(directive('style-src'), where).toMatch(/^style-src 'self'( 'nonce-[A-Za-z0-9+/]{22}==')?$/);
     expect(csp, where).not.toMatch(/unsafe-inline|unsafe-eval/);
     expect(directive('frame-ancestors'), where).toBe("frame-ancestors 'none'");
     expect(directive('object-src'), where).toBe("object-src 'none'");
@@ -430,6 +434,22 @@ describe('security headers on the SPA shell and on every kind of API answer', ()
     }
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec((await t.app.inject({ method: 'GET', url: '/' })).body)?.[1];
     if (asset) expectSecurityHeaders(await t.app.inject({ method: 'GET', url: asset }), asset);
+  });
+
+  it("gives every shell a style nonce of its own, in its policy and its page, for the dialogs' scroll lock", async () => {
+    const nonces = [];
+    for (const url of ['/', '/', '/pagoexpress/stepone']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      const inPolicy = /style-src 'self' 'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))?.[1];
+      expect(inPolicy, url).toBeDefined();
+      expect(res.body).toContain(`<meta property="csp-nonce" nonce="${inPolicy}"`);
+      expect(res.body).not.toContain(CSP_NONCE_PLACEHOLDER);
+      nonces.push(inPolicy);
+    }
+    expect(new Set(nonces).size).toBe(3);
+    // An API answer has no nonce: nothing it returns is a page.
+    const api = await t.app.inject({ method: 'POST', url: '/prod/parametro/consultar', payload: { consultarParametrosRequest: { userId: 'x', canalLlamada: 'PGEX', tipo: 'PE' } } });
+    expect(String(api.headers['content-security-policy'])).toContain("style-src 'self';");
   });
 
   it('answers every kind of API response with the headers: JSON, errors, limits, redirects, PDFs, sandbox and admin pages', async () => {

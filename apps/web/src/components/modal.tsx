@@ -1,5 +1,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import { setNonce } from 'get-nonce';
 import { useRef, type ReactNode } from 'react';
+
+// The dialog locks the page's scrolling with a <style> element it inserts; the policy lets it through only with the
+// nonce the server gave this page (its <meta property="csp-nonce">, web-app.ts).
+const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce;
+if (nonce) setNonce(nonce);
 
 export interface ModalProps {
   open: boolean;
