@@ -37,6 +37,18 @@ describe('home and parameters', () => {
     await screenshot(page, 'home-valid');
   });
 
+  it('cleans a pasted RUT with spaces, dots and a dash before measuring it', async () => {
+    await openHome();
+    await rutField().focus();
+    // What a paste does: the whole text arrives at once, as typed text would not.
+    await page.keyboard.insertText('  11.111.111 - 1  ');
+    expect(await rutField().inputValue()).toBe('11.111.111-1');
+    expect(await enter().isEnabled()).toBe(true);
+    await rutField().fill('');
+    await page.keyboard.insertText(' 9 876 543 3 ');
+    expect(await rutField().inputValue()).toBe('9.876.543-3');
+  });
+
   it('accepts a lower-case k and drops leading zeros', async () => {
     await openHome();
     await rutField().pressSequentially('19191919k');

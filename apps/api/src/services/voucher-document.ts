@@ -1,5 +1,6 @@
 import { asArray } from '@pago/domain/as-array';
 import type { Pago } from '@pago/domain/call-consultar-pago';
+import { PAYMENT_METHOD_LABELS, voucherLineLabel } from '@pago/domain/call-consultar-pago-plain';
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products';
@@ -17,8 +18,6 @@ export interface VoucherView {
 
 export const totalOf = (pagos: Pago[]) => pagos.reduce((sum, p) => sum + asArray(p.detallePago).reduce((s, d) => s + d.montoPagado, 0), 0);
 
-/** 'Debito' for the own account, 'Webpay' for cards (spec §9). */
-export const medioLabel = (medio: Pago['medioPago']) => (medio === 'WEBPAY' ? 'Webpay' : 'Debito');
 
 /** The lines a voucher shows, shared by the PDF and the e-mail so that both say the same. */
 export function voucherLines(view: VoucherView): { heading: [string, string][]; products: { title: string; lines: [string, string][] }[]; total: string } {
@@ -27,14 +26,14 @@ export function voucherLines(view: VoucherView): { heading: [string, string][]; 
     heading: [
       ['N° de transacción', first.idTransaccion],
       ['Fecha', `${wireToScreen(first.fechaPago)} ${first.horaPago}`],
-      ['Medio de pago', `${medioLabel(first.medioPago)} (${first.medioPago})`],
+      ['Medio de pago', PAYMENT_METHOD_LABELS[first.medioPago] ?? first.medioPago],
       ['Cuenta de pago', first.cuentaPago],
       ['RUT deudor', first.rutDeudor],
     ],
     products: view.pagos.map((p) => ({
       title: `${p.descripcionProducto} N° ${maskProductNumber(p.numeroProducto)}`,
       lines: asArray(p.detallePago).flatMap((d): [string, string][] => [
-        [d.cantidadCuotas > 1 ? `${d.cantidadCuotas} cuotas` : d.numeroCuota > 0 ? `Cuota N° ${d.numeroCuota}` : 'Monto', formatClp(d.montoPagado)],
+        [voucherLineLabel(p.descripcionProducto, d), formatClp(d.montoPagado)],
         ['N° de autorización', d.numeroAutorizacion],
       ]),
     })),

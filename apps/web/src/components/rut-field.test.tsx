@@ -26,12 +26,25 @@ describe('RutField', () => {
     const { field } = renderField({ autoComplete: 'username' });
     expect(field.name).toBe('rut');
     expect(field.placeholder).toBe('12345678-9');
-    expect(field.maxLength).toBe(12);
+    // At most 12 characters as shown, kept by the formatting rather than maxlength (which would cut a paste).
+    expect(field.maxLength).toBe(-1);
     expect(field.inputMode).toBe('text');
     expect(field.getAttribute('autocomplete')).toBe('username');
     expect(field.getAttribute('autocapitalize')).toBe('characters');
     expect(field.getAttribute('spellcheck')).toBe('false');
     expect(field.getAttribute('autocorrect')).toBe('off');
+  });
+
+  it('holds at most a RUT of 12 characters, whatever is typed or pasted', async () => {
+    const user = userEvent.setup();
+    const { field, canonical } = renderField();
+    await user.type(field, '1234567851234');
+    expect(field.value).toBe('12.345.678-5');
+    await user.clear(field);
+    await user.click(field);
+    await user.paste('  12.345.678 - 5  ');
+    expect(field.value).toBe('12.345.678-5');
+    expect(canonical()).toBe('12345678-5');
   });
 
   it('starts from a RUT in any spelling, formatted', () => {

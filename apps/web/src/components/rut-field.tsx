@@ -25,14 +25,16 @@ interface RutFieldProps {
   autoComplete: 'off' | 'username';
 }
 
-/** The RUT field of the home and of the checking-account login: dots and dash added as the member types. */
+/**
+ * The RUT field of the home and of the checking-account login: dots and dash added as the member types. No maxLength:
+ * the browser would cut a pasted ' 12.345.678 - 5 ' before it is cleaned; formatRutInput keeps at most a RUT's length.
+ */
 export function RutField({ rut, autoComplete }: RutFieldProps) {
   return (
     <TextField
       label="RUT"
       name="rut"
       placeholder="12345678-9"
-      maxLength={12}
       inputMode="text"
       autoComplete={autoComplete}
       autoCapitalize="characters"

@@ -67,6 +67,8 @@ describe('voucher by e-mail over real SMTP, and as PDF', () => {
     expect(pdf.text).toContain(pagado.numeroAutorizacion);
     expect(pdf.text).toContain('Cooperativa Ñandú');
     expect(pdf.text).toContain('N° de transacción');
+    expect(pdf.text).toContain('Debito');
+    expect(pdf.text).not.toContain('CUENTA VISTA');
   });
 
   it('never gives the PDF to another session or for a guessed id', async () => {

@@ -65,7 +65,7 @@ describe('voucherView', () => {
     const deposit = voucherView([pago({ descripcionProducto: 'CUENTAS DE AHORRO', detallePago: { numeroCuota: 0, montoPagado: 20_000, numeroAutorizacion: '1', cantidadCuotas: 1 } })]);
     expect(deposit?.products[0]?.lines[0]?.label).toBe('Monto depositado');
     expect(deposit?.products[0]?.instalments).toBeNull();
-    const card = voucherView([pago({ descripcionProducto: 'TARJETA DE CREDITO', detallePago: { numeroCuota: 0, montoPagado: 35_000, numeroAutorizacion: '1', cantidadCuotas: 1 } })]);
+    const card = voucherView([pago({ descripcionProducto: 'TARJETA DE CREDITO', detallePago: { numeroCuota: 1, montoPagado: 35_000, numeroAutorizacion: '1', cantidadCuotas: 1 } })]);
     expect(card?.products[0]?.lines[0]?.label).toBe('Monto pagado');
     expect(card?.products[0]?.name).toBe('Tarjeta de Crédito');
     expect(card?.products[0]?.instalments).toBeNull();

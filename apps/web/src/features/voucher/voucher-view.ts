@@ -1,4 +1,4 @@
-import { DESCRIPCION_PRODUCTO, MEDIO_PAGO_CUENTA_VISTA, MEDIO_PAGO_WEBPAY } from '@pago/domain/call-consultar-pago-plain';
+import { DESCRIPCION_PRODUCTO, MEDIO_PAGO_CUENTA_VISTA, PAYMENT_METHOD_LABELS, voucherLineLabel } from '@pago/domain/call-consultar-pago-plain';
 import type { Pago } from '@pago/domain/call-consultar-pago';
 import { asArray } from '@pago/domain/as-array';
 import { isWireDate, wireToScreen } from '@pago/domain/dates';
@@ -42,27 +42,8 @@ export interface VoucherView {
 const NAME_BY_DESCRIPTION: ReadonlyMap<string, string> = new Map(
   FAMILIES.map((family) => [DESCRIPCION_PRODUCTO[family], FAMILY_NAMES[family]]),
 );
-const SAVINGS = DESCRIPCION_PRODUCTO.AH;
-const SHARES = DESCRIPCION_PRODUCTO.CP;
 /** A deposit and a card payment are an amount, not instalments. */
-const BY_AMOUNT: ReadonlySet<string> = new Set([SAVINGS, DESCRIPCION_PRODUCTO.TC]);
-
-/**
- * Specification §9: vouchers tell a checking-account debit ('Debito', spelt as the specification and the PDF spell
- * it) from a card-provider payment ('Webpay').
- */
-export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
-  [MEDIO_PAGO_CUENTA_VISTA]: 'Debito',
-  [MEDIO_PAGO_WEBPAY]: 'Webpay',
-};
-
-function lineLabel(pago: Pago, numeroCuota: number, cantidadCuotas: number): string {
-  if (pago.descripcionProducto === SAVINGS) return 'Monto depositado';
-  if (pago.descripcionProducto === SHARES || cantidadCuotas > 1) {
-    return `${cantidadCuotas} ${cantidadCuotas === 1 ? 'cuota' : 'cuotas'}`;
-  }
-  return numeroCuota > 0 ? `Cuota Nº ${numeroCuota}` : 'Monto pagado';
-}
+const BY_AMOUNT: ReadonlySet<string> = new Set([DESCRIPCION_PRODUCTO.AH, DESCRIPCION_PRODUCTO.TC]);
 
 /** The voucher as the screen shows it, from call 7's payments (one per product of the transaction). */
 export function voucherView(pagos: readonly Pago[]): VoucherView | null {
@@ -70,7 +51,7 @@ export function voucherView(pagos: readonly Pago[]): VoucherView | null {
   if (!first) return null;
   const products = pagos.map((pago): VoucherProduct => {
     const detalles = asArray(pago.detallePago);
-    const lines = detalles.map((d) => ({ label: lineLabel(pago, d.numeroCuota, d.cantidadCuotas), amount: d.montoPagado }));
+    const lines = detalles.map((d) => ({ label: voucherLineLabel(pago.descripcionProducto, d), amount: d.montoPagado }));
     const byInstalments = !BY_AMOUNT.has(pago.descripcionProducto);
     return {
       name: NAME_BY_DESCRIPTION.get(pago.descripcionProducto) ?? pago.descripcionProducto,
