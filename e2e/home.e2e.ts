@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, PHONE, screenshot } from './support/browser';
+import { DESKTOP, expectAccessible, expectLoggedError, PHONE, screenshot } from './support/browser';
 import { setUpProduct } from './support/journeys';
 
 // A member's first screen: the RUT, the parameters call, and where each answer leads.
@@ -117,6 +117,7 @@ describe('home and parameters', () => {
     await enter().click();
     await page.waitForURL('**/pagoexpress/error');
     await expect.poll(() => page.getByRole('heading', { name: '¡Lo sentimos!' }).isVisible()).toBe(true);
+    expectLoggedError(page, /ERR_CONNECTION_FAILED.*\/prod\/parametro\/consultar/);
     await expectAccessible(page);
     await screenshot(page, 'error');
   });

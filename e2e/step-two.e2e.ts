@@ -108,6 +108,9 @@ describe('step 2: what the member pays', () => {
     await typeInto(amount, '9999');
     expect(await amount.getAttribute('aria-invalid')).toBe('true');
     expect(await button('Pagar cuotas').isDisabled()).toBe(true);
+    // The amount in error is left out of the summary until it is right.
+    expect(await summary().getByText('$72.149', { exact: true }).count()).toBe(0);
+    expect(await total('$62.150').isVisible()).toBe(true);
     await typeInto(amount, '90000');
     expect(await amount.inputValue()).toBe('90.000');
     expect(await page.getByText('Excede monto pendiente').isVisible()).toBe(true);
@@ -257,6 +260,7 @@ describe('step 2: what the member pays', () => {
       await amount.pressSequentially('34999');
       expect(await page.getByText('Monto debe superar pago mínimo').isVisible()).toBe(true);
       expect(await button('Pagar tarjeta').isDisabled()).toBe(true);
+      expect(await summary().getByText('$34.999', { exact: true }).count()).toBe(0);
       await typeInto(amount, '350001');
       expect(await page.getByText('Monto supera deuda facturada').isVisible()).toBe(true);
       await expectAccessible(page);
@@ -291,6 +295,9 @@ describe('step 2: what the member pays', () => {
       await amount.pressSequentially('999');
       expect(await page.getByText('El monto a abonar tiene que ser mayor $1000').isVisible()).toBe(true);
       expect(await button('Continuar').isDisabled()).toBe(true);
+      // An amount that shows an error is not counted.
+      expect(await summary().getByText('$999', { exact: true }).count()).toBe(0);
+      expect(await total('$0').isVisible()).toBe(true);
       await typeInto(amount, '5000000');
       expect(await amount.inputValue()).toBe('5.000.000');
       expect(await page.getByText('El monto a abonar tiene que ser menor a $5.000.000').isVisible()).toBe(true);

@@ -53,6 +53,17 @@ export async function openPage(browser: Browser, viewport: Viewport = PHONE, bas
 // exception, a failed request) fails its test.
 const consoleErrors = new WeakMap<Page, string[]>();
 
+/**
+ * For a test that provokes an error on purpose (a cut network, a refused call): the console logged one matching
+ * `pattern`, which is then no longer counted against the screen.
+ */
+export function expectLoggedError(page: Page, pattern: RegExp): void {
+  const errors = consoleErrors.get(page) ?? [];
+  const index = errors.findIndex((error) => pattern.test(error));
+  expect(index, `a console error matching ${pattern} on ${page.url()}`).toBeGreaterThanOrEqual(0);
+  errors.splice(index, 1);
+}
+
 /** No error in the browser's console since the page opened. */
 export function expectNoConsoleErrors(page: Page): void {
   expect((consoleErrors.get(page) ?? []).join('\n'), `console errors on ${page.url()}`).toBe('');

@@ -32,7 +32,8 @@ export function CreditCardStep() {
   const [choices, setChoices] = useState<CardChoices>(() => initialCardChoices(view, previousSelection()));
   const lines = cardLines(view, choices);
   // The summary follows what the member chose as they type; the button waits for every choice to be valid.
-  const chosen = lines.filter((line) => line.option !== null);
+  // An amount that shows an error is not counted until it is right.
+  const chosen = lines.filter((line) => line.option !== null && line.error === null);
 
   const change = (numeroProducto: string, next: (choice: CardChoice) => CardChoice) =>
     setChoices((current) => ({ ...current, [numeroProducto]: next(current[numeroProducto] ?? { option: null, text: '' }) }));

@@ -40,6 +40,8 @@ export function CreditsStep({ family }: { family: Family }) {
   useEffect(() => DeferredModal.preload(), []);
 
   const lines = creditLines(view, choices);
+  // An amount that shows an error is not counted in the summary until it is right.
+  const summed = lines.filter((line) => line.error === null);
   const canPay = canPayCredits(lines);
   const pay = () => proceed(creditSelection(family, lines));
 
@@ -54,12 +56,12 @@ export function CreditsStep({ family }: { family: Family }) {
         summary={
           <SummaryPanel
             totalLabel="Total a pagar"
-            total={totalOf(lines)}
-            count={instalmentsCount(lines.length)}
+            total={totalOf(summed)}
+            count={instalmentsCount(summed.length)}
             details={
               <SummaryDetails
                 empty="Aún no seleccionas cuotas."
-                lines={lines.map((line) => ({
+                lines={summed.map((line) => ({
                   key: `${line.product.numeroProducto}-${line.detalle.numeroCuota}`,
                   label: (
                     <>

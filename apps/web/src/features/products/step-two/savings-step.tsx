@@ -25,18 +25,19 @@ export function SavingsStep() {
   const { products, previousSelection, back, payLabel, proceed } = useStepTwo('AH');
   const [choices, setChoices] = useState<SavingsChoices>(() => initialSavingsChoices(products, previousSelection()));
   const lines = savingsLines(products, choices);
-  const checked = lines.filter((line) => line.checked);
+  // An amount that shows an error is not counted in the summary until it is right.
+  const summed = lines.filter((line) => line.checked && line.error === null);
 
   return (
     <StepTwoLayout
       summary={
         <SummaryPanel
           totalLabel="Total a depositar"
-          total={checked.reduce((sum, line) => sum + line.amount, 0)}
+          total={summed.reduce((sum, line) => sum + line.amount, 0)}
           details={
             <SummaryDetails
               empty="Selecciona una cuenta e ingresa el monto."
-              lines={checked.map((line) => ({
+              lines={summed.map((line) => ({
                 key: line.numeroProducto,
                 label: `Cuenta Nº ${maskProductNumber(line.numeroProducto)}`,
                 amount: line.amount,
