@@ -152,6 +152,7 @@ describe('own-account payment', () => {
     const dialog = page.getByRole('dialog', { name: 'No pudimos autorizar tu pago' });
     await visible(dialog);
     await visible(dialog.getByText('La autorización desde tu celular ha sido rechazada, reintenta…'));
+    expect(await page.getByText('La autorización desde tu celular ha sido rechazada, reintenta…').count()).toBe(1);
     await check('authoriser-rejected');
     await dialog.getByRole('button', { name: 'Reintentar' }).click();
     await visible(page.getByRole('button', { name: 'Autorizar' }));
@@ -197,6 +198,8 @@ describe('own-account payment', () => {
     await (await answerCoordinates('15.432.876-9', true)).click();
     const dialog = page.getByRole('dialog', { name: 'No pudimos autorizar tu pago' });
     await visible(dialog.getByText('Las coordenadas no corresponden. Por favor, intenta nuevamente.'));
+    // Once, in the modal: the panel repeats it only after the modal is closed.
+    expect(await page.getByText('Las coordenadas no corresponden. Por favor, intenta nuevamente.').count()).toBe(1);
     await check('coordinates-wrong');
     await dialog.getByRole('button', { name: 'Reintentar' }).click();
     // New cells, empty fields.

@@ -325,6 +325,11 @@ describe('step 2: what the member pays', () => {
       expect(await checkbox('Cuota 62').isChecked()).toBe(false);
       expect(await page.getByText('Vencida', { exact: true }).count()).toBe(2);
       expect(await page.getByRole('button', { name: 'Ver más' }).count()).toBe(0);
+      // With its badge, an overdue row keeps its amount on the right of the first line, above the date.
+      const amountBox = await page.getByRole('list').getByText('$398.200').first().boundingBox();
+      const dateBox = await page.getByText(/^Vence \d{2}\/\d{2}\/\d{4}$/).first().boundingBox();
+      expect(amountBox!.y + amountBox!.height).toBeLessThanOrEqual(dateBox!.y + 2);
+      expect(amountBox!.x).toBeGreaterThan(dateBox!.x + dateBox!.width);
       await expectAccessible(page);
       await expectNoSidewaysScroll();
       await look('steptwo-hi-overdue');

@@ -152,8 +152,12 @@ describe('coordinate card', () => {
     await user.click(autorizar());
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toContain('bloqueada por exceder el número de intentos');
+    // Shown once: in the modal while it is open, in the panel after.
+    expect(screen.getAllByText(/bloqueada por exceder el número de intentos/)).toHaveLength(1);
+    expect(screen.queryByRole('link', { name: 'Ir al Home' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Reintentar' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Aceptar' }));
+    expect(screen.getAllByText(/bloqueada por exceder el número de intentos/)).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Ir al Home' }).getAttribute('href')).toBe('/');
   });
 

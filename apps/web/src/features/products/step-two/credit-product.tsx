@@ -106,18 +106,21 @@ function InstalmentRow({ detalle, masked, checked, onToggle, children }: Instalm
           onChange={onToggle}
           className="mt-1 size-5 shrink-0 cursor-pointer accent-brand-700"
         />
-        <label htmlFor={id} className="flex min-w-0 flex-1 cursor-pointer flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5">
-          <span className="flex flex-col">
-            <span className="text-base font-semibold text-ink">
-              Cuota {detalle.numeroCuota}
-              <span className="sr-only"> del crédito Nº {masked}</span>
+        {/* The amount stays on the right of the first line, as in every row; a badge that does not fit wraps under the number. */}
+        <label htmlFor={id} className="flex min-w-0 flex-1 cursor-pointer items-baseline justify-between gap-x-3">
+          <span className="flex min-w-0 flex-col gap-y-0.5">
+            <span className="flex flex-wrap items-center gap-x-2 gap-y-1 text-base font-semibold text-ink">
+              <span>
+                Cuota {detalle.numeroCuota}
+                <span className="sr-only"> del crédito Nº {masked}</span>
+              </span>
               {overdue ? (
-                <span className="ml-2 rounded-full bg-danger-50 px-2 py-0.5 text-xs font-semibold text-danger">Vencida</span>
+                <span className="rounded-full bg-danger-50 px-2 py-0.5 text-xs font-semibold text-danger">Vencida</span>
               ) : null}
             </span>
             <span className="text-sm text-muted">Vence {wireToScreen(detalle.fechaVencimiento)}</span>
           </span>
-          <span className="text-lg font-bold text-ink tabular-nums">{formatClp(detalle.montoPendiente)}</span>
+          <span className="shrink-0 text-lg font-bold whitespace-nowrap text-ink tabular-nums">{formatClp(detalle.montoPendiente)}</span>
         </label>
       </div>
       {children}
