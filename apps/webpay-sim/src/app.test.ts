@@ -27,6 +27,8 @@ describe('Webpay Plus Mall simulator, driven by the real transbank-sdk', () => {
 
   it('answers its health route', async () => {
     expect((await app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok', service: 'webpay-sim' });
+    // The browser's own request for an icon is not an error in the member's console.
+    expect((await app.inject({ method: 'GET', url: '/favicon.ico' })).statusCode).toBe(204);
   });
 
   it('creates a transaction and hands out the form URL', async () => {

@@ -226,6 +226,8 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
 
   app.get('/webpayserver/assets/form.css', async (_r, reply) => reply.type('text/css; charset=utf-8').send(FORM_CSS));
   app.get('/webpayserver/assets/form.js', async (_r, reply) => reply.type('text/javascript; charset=utf-8').send(FORM_JS));
+  // Browsers ask every origin for one; no icon beats a 404 in the member's console.
+  app.get('/favicon.ico', async (_r, reply) => reply.code(204).send());
   app.get('/webpayserver/assets/autosubmit.js', async (_r, reply) => reply.type('text/javascript; charset=utf-8').send(AUTOSUBMIT_JS));
 
   const page = (reply: FastifyReply, title: string, body: string) =>
