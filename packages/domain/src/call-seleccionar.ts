@@ -21,7 +21,13 @@ export const productoSeleccionadoSchema = z
     nombreFamiliaProducto: z.string().max(64),
     detalleProducto: z.array(detalleProductoSchema).min(1).max(60),
   })
-  .strict();
+  .strict()
+  // A deposit and a card statement are one line each; a deposit's cuota and date are "0".
+  .refine((p) => p.tipoFamiliaProducto !== 'TC' || p.detalleProducto.length === 1, 'a card is paid in one line')
+  .refine(
+    (p) => p.tipoFamiliaProducto !== 'AH' || (p.detalleProducto.length === 1 && p.detalleProducto[0]!.numeroCuota === '0' && p.detalleProducto[0]!.fechaVencimiento === '0'),
+    'a deposit is one line with cuota and date "0"',
+  );
 export type ProductoSeleccionado = z.infer<typeof productoSeleccionadoSchema>;
 
 /** Call 3 (spec §7.3). */
@@ -33,7 +39,13 @@ export const seleccionarProductoRequestSchema = z
         canalLlamada: canalSchema,
         token: z.string().min(1).max(128),
         rut: z.string().min(1).max(16),
-        producto: z.array(productoSeleccionadoSchema).min(1).max(20),
+        // One family at a time, each product once: what the screens send, and all the call takes.
+        producto: z
+          .array(productoSeleccionadoSchema)
+          .min(1)
+          .max(20)
+          .refine((ps) => ps.every((p) => p.tipoFamiliaProducto === ps[0]!.tipoFamiliaProducto), 'one family per selection')
+          .refine((ps) => new Set(ps.map((p) => p.numeroProducto)).size === ps.length, 'each product once'),
       })
       .strict(),
   })

@@ -48,8 +48,9 @@ export function validateSelection(request: ProductoSeleccionado[], ctx: Selectio
   // The list named each product by its reference in this session: that is what a selection quotes.
   const ownedByRef = new Map(ctx.owned.map((o) => [productRef(ctx.sessionId, o.product), o]));
   for (const selected of request) {
-    if (selected.tipoFamiliaProducto !== ctx.family) return refuse('477');
-    if (seen.has(selected.numeroProducto)) return refuse('477');
+    // The request schema already refuses these with 400: the rules must not depend on it.
+    if (selected.tipoFamiliaProducto !== ctx.family) return refuse('400');
+    if (seen.has(selected.numeroProducto)) return refuse('400');
     seen.add(selected.numeroProducto);
     const owned = ownedByRef.get(selected.numeroProducto);
     if (!owned) return refuse('47678');
@@ -112,8 +113,8 @@ function instalmentItems(
 function cardItems(selected: ProductoSeleccionado, owned: ProductWithInstalments, visible: DetalleCuota[]): SelectionOutcome {
   const statement = visible[0];
   const line = selected.detalleProducto[0];
-  if (!statement || !line || selected.detalleProducto.length !== 1) return refuse('477');
-  if (statement.montoPendiente <= 0) return refuse('477');
+  if (!line || selected.detalleProducto.length !== 1) return refuse('400');
+  if (!statement || statement.montoPendiente <= 0) return refuse('477');
   if (Number(line.numeroCuota) !== statement.numeroCuota || line.fechaVencimiento !== statement.fechaVencimiento) return refuse('463');
   if (line.valorAPagar > statement.montoPendiente) return refuse('463');
   if (line.valorAPagar < statement.pagoMinimo) return refuse('505');
@@ -128,7 +129,7 @@ function cardItems(selected: ProductoSeleccionado, owned: ProductWithInstalments
 /** Savings deposit: cuota "0", date "0", 1.000 ≤ amount < 5.000.000. */
 function savingsItems(selected: ProductoSeleccionado, owned: ProductWithInstalments): SelectionOutcome {
   const line = selected.detalleProducto[0];
-  if (!line || selected.detalleProducto.length !== 1 || line.numeroCuota !== '0' || line.fechaVencimiento !== '0') return refuse('477');
+  if (!line || selected.detalleProducto.length !== 1 || line.numeroCuota !== '0' || line.fechaVencimiento !== '0') return refuse('400');
   if (line.valorAPagar < SAVINGS_MIN || line.valorAPagar >= SAVINGS_MAX_EXCLUSIVE) return refuse('505');
   return {
     ok: true,

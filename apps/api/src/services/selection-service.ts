@@ -34,7 +34,7 @@ export function createSelectionService(db: Db, clock: Clock) {
       const session = await touchSession(db, request.token, rut, Number(params.sessionTimeOut ?? 5));
       if (!session) return refuse('476');
 
-      if (request.producto.some((p) => p.tipoFamiliaProducto !== family)) return refuse('477');
+      if (request.producto.some((p) => p.tipoFamiliaProducto !== family)) return refuse('400');
       const now = clock();
       const closed = paymentWindowRefusal(params, family, now);
       if (closed) return refuse(closed);

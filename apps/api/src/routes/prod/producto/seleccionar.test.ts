@@ -117,14 +117,34 @@ describe.each(DATABASE_KINDS)('POST /prod/producto/seleccionar on %s', (kind) =>
     }, '474'],
     ['a card payment under the minimum', () => [pick(productos.find((p) => p.tipoFamiliaProducto === 'TC')!, 1, { valor: 34_999 })], '505'],
     ['a card payment over the billed amount', () => [pick(productos.find((p) => p.tipoFamiliaProducto === 'TC')!, 1, { valor: 350_001 })], '463'],
-    ['two families at once', () => [pick(byNumber('410012345678'), 1), pick(byNumber('520011223344'), 1)], '477'],
-    ['the same product twice', () => [pick(byNumber('410012345678'), 1), pick(byNumber('410012345678'), 1)], '477'],
     ['a family name that lies', () => [{ ...pick(byNumber('410012345678'), 1), tipoFamiliaProducto: 'PM' }], '47678'],
   ])('refuses %s with its catalogue code and stores nothing', async (_label, build, codigo) => {
     const before = await storedCount();
     const res = await postSeleccionar(t.app, token, RUT, build());
     expect(res.statusCode).toBe(200);
     expect(codeOf(res)).toBe(codigo);
+    expect(await storedCount()).toBe(before);
+  });
+
+  it.each([
+    ['two families at once', () => [pick(byNumber('410012345678'), 1), pick(byNumber('520011223344'), 1)]],
+    ['the same product twice', () => [pick(byNumber('410012345678'), 1), pick(byNumber('410012345678'), 1)]],
+    ['a card statement in two lines', () => {
+      const tc = pick(productos.find((p) => p.tipoFamiliaProducto === 'TC')!, 1, { valor: 35_000 });
+      tc.detalleProducto.push({ ...tc.detalleProducto[0]! });
+      return [tc];
+    }],
+    ['a deposit with an instalment number', () => {
+      const ah = deposit(productos.find((p) => p.tipoFamiliaProducto === 'AH')!, 10_000);
+      ah.detalleProducto[0]!.numeroCuota = '1';
+      return [ah];
+    }],
+  ])('refuses %s as a request no screen makes (400), not as an empty selection, and stores nothing', async (_label, build) => {
+    const before = await storedCount();
+    const res = await postSeleccionar(t.app, token, RUT, build());
+    expect(res.statusCode).toBe(400);
+    expect(codeOf(res)).toBe('400');
+    expect(res.body).not.toContain('Debes seleccionar al menos un producto');
     expect(await storedCount()).toBe(before);
   });
 
