@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkBothSizes, PHONE } from './support/browser';
-import { continueToStepThree, reachStepTwo, setUpProduct } from './support/journeys';
+import { continueToStepThree, reachStepTwo, setUpProduct, storedAppState } from './support/journeys';
 import type { ProductOptions } from './support/product';
 
 // Paying by card through Webpay Plus Mall (the simulator's hosted form, behind the real transbank-sdk): from the home
@@ -164,6 +164,8 @@ describe('card payment through Webpay', () => {
     await visible(h1('¡Pago Anulado!'));
     await visible(page().getByText(/Tu pago fue anulado y no se realizó ningún cargo/));
     await check('cancelmessage');
+    await expect.poll(async () => (await storedAppState(page())).config.isAuthenticated).toBe(false);
+    expect((await storedAppState(page())).selection.family).toBeNull();
   });
 
   it('14.141.414-3 goes back from the form, returns to it, and cancels it with "Anular compra y volver al comercio"', async () => {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkBothSizes, DESKTOP, PHONE, type Viewport } from './support/browser';
-import { chooseOwnAccount, continueToStepThree, coordinate, reachStepTwo, setUpProduct } from './support/journeys';
+import { chooseOwnAccount, continueToStepThree, coordinate, reachStepTwo, setUpProduct, storedAppState } from './support/journeys';
 
 // Paying from the cooperative's own checking account (cuenta vista): login, second factor, voucher, and the pages
 // where it can end instead. Every journey starts at the home and goes through steps 1 to 3 as a member would.
@@ -232,6 +232,12 @@ describe('own-account payment', () => {
     expect(await page.getByRole('link', { name: 'Recuperar clave' }).getAttribute('href')).not.toBe('#');
     await visible(page.getByRole('link', { name: 'Ir al Home' }));
     await check('blocked');
+    // An error page clears the state: the session and the selection are gone, and Back cannot resume the payment.
+    await expect.poll(async () => (await storedAppState(page)).config.isAuthenticated).toBe(false);
+    expect((await storedAppState(page)).customer.token).toBe('');
+    expect((await storedAppState(page)).selection.family).toBeNull();
+    await page.goBack();
+    await page.waitForURL(`${product().baseUrl}/`);
   });
 
   it('refuses a deposit into another member’s savings account (ErrorLogin)', async () => {

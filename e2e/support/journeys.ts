@@ -116,3 +116,8 @@ export function coordinate(rut: string, cell: string): string {
   const row = Number(cell.slice(1));
   return String((n + 7 * column + 13 * row) % 100).padStart(2, '0');
 }
+
+/** What the app keeps in the tab's sessionStorage (lib/app-store.ts), as the member's next screen would read it. */
+export async function storedAppState(page: Page): Promise<{ config: { isAuthenticated: boolean }; customer: { token: string }; selection: { family: string | null } }> {
+  return page.evaluate(() => JSON.parse(sessionStorage.getItem('pago-online') ?? '{}').state);
+}

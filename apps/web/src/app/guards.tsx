@@ -1,12 +1,20 @@
 import { isFamily } from '@pago/domain/families';
-import { Navigate, Outlet, useParams } from 'react-router';
+import { useState } from 'react';
+import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useAppStore } from '../lib/app-store';
 import { paths, type Access } from '../lib/paths';
 import { NotFoundPage } from './screens';
 
-/** Specification §2 and §6: who may open a group of screens. 'both' screens need no guard. */
+/**
+ * Specification §2 and §6: who may open a group of screens. 'both' screens need no guard. Decided when a screen is
+ * opened: an error page for authenticated sessions clears the state on entry (specification §4) and stays shown.
+ */
 export function AccessGuard({ access }: { access: Exclude<Access, 'both'> }) {
-  const isAuthenticated = useAppStore((state) => state.config.isAuthenticated);
+  const { key } = useLocation();
+  const isAuthenticatedNow = useAppStore((state) => state.config.isAuthenticated);
+  const [entry, setEntry] = useState({ key, isAuthenticated: isAuthenticatedNow });
+  if (entry.key !== key) setEntry({ key, isAuthenticated: isAuthenticatedNow });
+  const isAuthenticated = entry.key === key ? entry.isAuthenticated : isAuthenticatedNow;
   if (access === 'authenticated' && !isAuthenticated) return <Navigate to={paths.home} replace />;
   if (access === 'unauthenticated' && isAuthenticated) return <Navigate to={paths.stepOne} replace />;
   return <Outlet />;

@@ -155,6 +155,25 @@ describe('authenticated-only routes', () => {
     expect(location()).toBe('/');
   });
 
+  it.each(['/pagoexpress/bloquedUser', '/pagoexpress/cancelMessage'])(
+    '%s clears the app state on entry and stays shown (specification §4)',
+    async (path) => {
+      signIn();
+      const { location } = renderAt(path);
+      await waitFor(() => expect(useAppStore.getState().config.isAuthenticated).toBe(false));
+      expect(useAppStore.getState().customer.token).toBe('');
+      expect(location()).toBe(path);
+      expect(screen.getByRole('heading', { level: 1 }).textContent).not.toBe('Pago Online');
+    },
+  );
+
+  it('InsufficientFunds keeps the state: its way back to step 3 needs the selection', async () => {
+    signIn();
+    renderAt('/pagoexpress/InsufficientFunds');
+    await heading('Saldo insuficiente');
+    expect(useAppStore.getState().config.isAuthenticated).toBe(true);
+  });
+
   it('step 2 shows the subtitle of its kind of product', async () => {
     signIn();
     renderAt('/pagoexpress/steptwo/HI');

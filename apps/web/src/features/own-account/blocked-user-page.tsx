@@ -4,15 +4,14 @@ import { MessageScreen } from '../../components/message-screen';
 import { PRODUCT_SITE_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
 import { useErrorPageReached } from '../../lib/analytics';
+import { useResetOnEnter } from '../errors/use-reset-on-enter';
 
 export const BLOCKED_TITLE = 'Tu clave ha sido bloqueada';
 
-/**
- * /pagoexpress/bloquedUser. The state is left as it is: the screen is for authenticated sessions, and 'Ir al Home'
- * clears it (the home resets the state on entry).
- */
+/** /pagoexpress/bloquedUser. Like the other error pages it clears the app state (specification §4). */
 export function BlockedUserPage() {
   useErrorPageReached('bloquedUser');
+  useResetOnEnter();
   return (
     <MessageScreen
       tone="error"

@@ -1,8 +1,7 @@
 import { errorDetail } from '@pago/domain/errors-plain';
-import { useEffect } from 'react';
 import { MessageScreen } from '../../components/message-screen';
-import { useAppStore } from '../../lib/app-store';
 import { useErrorPageReached } from '../../lib/analytics';
+import { useResetOnEnter } from '../errors/use-reset-on-enter';
 
 // Specification §6: deposits into another member's savings account are refused (catalogue code 451).
 export const THIRD_PARTY_DEPOSIT_MESSAGE = errorDetail('451').descripcion;
@@ -11,10 +10,7 @@ export const ERROR_LOGIN_TITLE = 'No es posible realizar el depósito';
 /** /pagoexpress/ErrorLogin. Like the other error pages it clears the app state (specification §4). */
 export function ErrorLoginPage() {
   useErrorPageReached('ErrorLogin', '451');
-  const reset = useAppStore((state) => state.reset);
-  useEffect(() => {
-    reset();
-  }, [reset]);
+  useResetOnEnter();
   return (
     <MessageScreen tone="warning" title={ERROR_LOGIN_TITLE}>
       <p>{THIRD_PARTY_DEPOSIT_MESSAGE}</p>

@@ -9,8 +9,9 @@ import { useErrorPageReached } from '../../lib/analytics';
 export const INSUFFICIENT_FUNDS_TITLE = 'Saldo insuficiente';
 
 /**
- * /pagoexpress/InsufficientFunds. The selection is kept so that step 3 can offer another method of payment (it
- * creates a new transaction); 'Ir al Home' clears everything.
+ * /pagoexpress/InsufficientFunds: the one error page that keeps the state. Nothing was charged and the selection is
+ * still good, so 'Seleccionar otro medio de pago' takes it back to step 3, which creates a new transaction for the
+ * card; 'Ir al Home' clears everything.
  */
 export function InsufficientFundsPage() {
   useErrorPageReached('InsufficientFunds');
