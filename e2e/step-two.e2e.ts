@@ -179,6 +179,50 @@ describe('step 2: what the member pays', () => {
     expect(await checkbox('Cuota 37').isChecked()).toBe(true);
   });
 
+  it("keeps every kind of step 2's choices through a reload, until 'Pagar'", async () => {
+    // A credit: a newer instalment ticked and a partial amount on it.
+    await openStepTwo('111111111', 'Crédito de Consumo', 'PC');
+    await checkbox('Cuota 22').click();
+    await page.getByRole('switch', { name: /^Monto a abonar/ }).click();
+    await typeInto(page.getByRole('textbox', { name: /^Ingresa el monto a abonar/ }), '30000');
+    const pcTotal = await summary().getByText(/^\$[\d.]+$/).first().textContent();
+    await page.reload();
+    await expect.poll(() => checkbox('Cuota 22').isChecked()).toBe(true);
+    expect(await page.getByRole('switch', { name: /^Monto a abonar/ }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByRole('textbox', { name: /^Ingresa el monto a abonar/ }).inputValue()).toBe('30.000');
+    expect(await total(pcTotal!).isVisible()).toBe(true);
+    await page.context().close();
+
+    // Participation shares: the count.
+    await openStepTwo('111111111', 'Cuotas de Participación', 'CP');
+    await page.getByRole('textbox', { name: 'Cantidad de cuotas a pagar' }).pressSequentially('3');
+    await page.reload();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Cantidad de cuotas a pagar' }).inputValue()).toBe('3');
+    expect(await total('$15.000').isVisible()).toBe(true);
+    await page.context().close();
+
+    // A card: 'Abonar' and its amount.
+    await openStepTwo('111111111', 'Tarjeta de Crédito', 'TC');
+    await page.getByRole('radio', { name: /^Abonar/ }).click();
+    await page.getByRole('textbox', { name: 'Monto a abonar' }).pressSequentially('100000');
+    await page.reload();
+    await expect.poll(() => page.getByRole('radio', { name: /^Abonar/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('textbox', { name: 'Monto a abonar' }).inputValue()).toBe('100.000');
+    await page.context().close();
+
+    // Savings: the account ticked and the amount.
+    await openStepTwo('111111111', 'Cuenta de Ahorro', 'AH');
+    await checkbox('Cuenta de ahorro Nº \\*\\*\\*\\*0001').click();
+    await page.getByRole('textbox', { name: /^Monto que quieres depositar en la cuenta Nº \*\*\*\*0001/ }).pressSequentially('25000');
+    await page.reload();
+    await expect.poll(() => checkbox('Cuenta de ahorro Nº \\*\\*\\*\\*0001').isChecked()).toBe(true);
+    expect(await page.getByRole('textbox', { name: /^Monto que quieres depositar en la cuenta Nº \*\*\*\*0001/ }).inputValue()).toBe('25.000');
+    expect(await total('$25.000').isVisible()).toBe(true);
+    // What is kept goes with the rest of the state: the home clears it.
+    await page.goto(`${product().baseUrl}/`);
+    await expect.poll(() => page.evaluate(() => sessionStorage.getItem('pago-online') ?? '')).not.toContain('25.000');
+  });
+
   it('shows the mortgage and MYPE credits of 11.111.111-1 with their own pay buttons', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       await openStepTwo('111111111', 'Crédito Hipotecario', 'HI', viewport);

@@ -34,10 +34,11 @@ describe('app state', () => {
     store.setPayment({ idTrx: 'abc', amount: 100 });
     store.setMethodPay('webpaymethodpay');
     store.setCardProvider({ idTrx: 'abc', tokenJWT: 'jwt', tokenWP: 'wp', urlInit: 'https://webpay.example/init' });
+    store.setStepTwoDraft({ family: 'CP', choices: { '1': '3' } });
     useAppStore.getState().reset();
-    const { customer, config, customError, infoMessage, methodPay, products, selection, payment, cardProvider } =
+    const { customer, config, customError, infoMessage, methodPay, products, selection, stepTwoDraft, payment, cardProvider } =
       useAppStore.getState();
-    expect({ customer, config, customError, infoMessage, methodPay, products, selection, payment, cardProvider }).toEqual(
+    expect({ customer, config, customError, infoMessage, methodPay, products, selection, stepTwoDraft, payment, cardProvider }).toEqual(
       initialAppData(),
     );
   });

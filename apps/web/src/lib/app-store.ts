@@ -92,6 +92,11 @@ export interface AppData {
   /** The product list as answered by call 2, less the families whose switch is 0. */
   products: Producto[];
   selection: Selection;
+  /**
+   * What the member has chosen on step 2 of `family` so far (its screen's own shape), before 'Pagar' makes it the
+   * selection: kept so that a reload does not lose it, and cleared with the rest.
+   */
+  stepTwoDraft: { family: Family | null; choices: unknown };
   payment: Payment;
   /** Card-provider tokens (see CardProviderTokens). */
   cardProvider: CardProviderTokens;
@@ -106,6 +111,7 @@ export interface AppActions {
   /** After call 2: keeps the session token and the visible products, and marks the session authenticated. */
   setSession: (session: { token: string; products: Producto[] }) => void;
   setSelection: (selection: Selection) => void;
+  setStepTwoDraft: (draft: { family: Family; choices: unknown }) => void;
   setMethodPay: (methodPay: string) => void;
   setPayment: (payment: Payment) => void;
   /** Card path: the tokens of calls 9 and 10 and Webpay's form URL. */
@@ -137,6 +143,7 @@ export function initialAppData(): AppData {
     methodPay: DEFAULT_METHOD_PAY,
     products: [],
     selection: { family: null, productsToPay: [], amount: 0 },
+    stepTwoDraft: { family: null, choices: null },
     payment: { idTrx: '', amount: 0 },
     cardProvider: { idTrx: '', tokenJWT: '', tokenWP: '', urlInit: '' },
   };
@@ -162,6 +169,7 @@ export const useAppStore = create<AppState>()(
           config: { ...state.config, isAuthenticated: true },
         })),
       setSelection: (selection) => set({ selection }),
+      setStepTwoDraft: (stepTwoDraft) => set({ stepTwoDraft }),
       setMethodPay: (methodPay) => set({ methodPay }),
       setPayment: (payment) => set({ payment }),
       setCardProvider: (cardProvider) => set({ cardProvider }),

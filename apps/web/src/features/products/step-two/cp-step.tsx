@@ -1,20 +1,20 @@
 import { formatClp } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products-plain';
 import { AMOUNT_INPUT_MAX_LENGTH } from '@pago/domain/selection';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Notice } from '../../../components/notice';
 import { AmountField } from './amount-field';
 import { canPayCp, cpCountText, cpLine, cpSelection, cpView, initialCpTexts } from './cp';
 import { StepTwoActions, StepTwoLayout } from './step-two-layout';
 import { SummaryDetails, SummaryPanel } from './summary-panel';
 import { instalmentsCount } from './texts';
-import { useStepTwo } from './use-step-two';
+import { useStepTwo, useStepTwoChoices } from './use-step-two';
 
 /** Step 2 for participation shares (CP): how many of the accumulated instalments to pay. */
 export function CpStep() {
   const { products, previousSelection, back, payLabel, proceed } = useStepTwo('CP');
   const view = useMemo(() => cpView(products), [products]);
-  const [texts, setTexts] = useState<Record<string, string>>(() => initialCpTexts(view, previousSelection()));
+  const [texts, setTexts] = useStepTwoChoices<Record<string, string>>('CP', () => initialCpTexts(view, previousSelection()));
   const lines = view.map((product) => cpLine(product, texts[product.numeroProducto] ?? ''));
   const paying = lines.filter((line) => line.valid);
   const count = paying.reduce((sum, line) => sum + line.count, 0);

@@ -3,7 +3,7 @@ import { formatClp } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products-plain';
 import { AMOUNT_INPUT_MAX_LENGTH, CARD_NO_DEBT_MESSAGE } from '@pago/domain/selection';
 import * as RadioGroup from '@radix-ui/react-radio-group';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import { Notice } from '../../../components/notice';
 import { AmountField } from './amount-field';
 import {
@@ -23,13 +23,13 @@ import {
 import { StepTwoActions, StepTwoLayout } from './step-two-layout';
 import { SummaryDetails, SummaryPanel } from './summary-panel';
 import { billedCount } from './texts';
-import { useStepTwo } from './use-step-two';
+import { useStepTwo, useStepTwoChoices } from './use-step-two';
 
 /** Step 2 for credit cards (TC): the minimum, the total billed or an amount between them. */
 export function CreditCardStep() {
   const { products, previousSelection, back, payLabel, proceed } = useStepTwo('TC');
   const view = useMemo(() => cardView(products), [products]);
-  const [choices, setChoices] = useState<CardChoices>(() => initialCardChoices(view, previousSelection()));
+  const [choices, setChoices] = useStepTwoChoices<CardChoices>('TC', () => initialCardChoices(view, previousSelection()));
   const lines = cardLines(view, choices);
   // The summary follows what the member chose as they type; the button waits for every choice to be valid.
   // An amount that shows an error is not counted until it is right.

@@ -26,14 +26,14 @@ import {
 import { StepTwoActions, StepTwoLayout } from './step-two-layout';
 import { SummaryDetails, SummaryPanel } from './summary-panel';
 import { CONVENIO_NOTICE, instalmentsCount } from './texts';
-import { useStepTwo } from './use-step-two';
+import { useStepTwo, useStepTwoChoices } from './use-step-two';
 
 /** Step 2 for credits (PC, HI, PM). */
 export function CreditsStep({ family }: { family: Family }) {
   const { products, parameters, previousSelection, back, payLabel, proceed } = useStepTwo(family);
   const graceDays = Number(parameters[graceDaysName(family)]);
   const view = useMemo(() => creditView(products, graceDays), [products, graceDays]);
-  const [choices, setChoices] = useState<CreditChoices>(() => initialChoices(view, previousSelection(), family));
+  const [choices, setChoices] = useStepTwoChoices<CreditChoices>(family, () => initialChoices(view, previousSelection(), family));
   const [orderModal, setOrderModal] = useState(false);
   const [convenioModal, setConvenioModal] = useState(false);
   // The dialogs must open at once when needed, yet their code is not needed for the instalments to paint.

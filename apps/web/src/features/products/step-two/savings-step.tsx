@@ -1,7 +1,7 @@
 import { formatClp } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products-plain';
 import { AMOUNT_INPUT_MAX_LENGTH, SAVINGS_MAX_EXCLUSIVE, SAVINGS_MIN } from '@pago/domain/selection';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Notice } from '../../../components/notice';
 import { AmountField } from './amount-field';
 import {
@@ -16,14 +16,14 @@ import {
 } from './savings';
 import { StepTwoActions, StepTwoLayout } from './step-two-layout';
 import { SummaryDetails, SummaryPanel } from './summary-panel';
-import { useStepTwo } from './use-step-two';
+import { useStepTwo, useStepTwoChoices } from './use-step-two';
 
 const HINT = `Mínimo ${formatClp(SAVINGS_MIN)} y menor a ${formatClp(SAVINGS_MAX_EXCLUSIVE)}`;
 
 /** Step 2 for savings (AH): the accounts to deposit into and how much. */
 export function SavingsStep() {
   const { products, previousSelection, back, payLabel, proceed } = useStepTwo('AH');
-  const [choices, setChoices] = useState<SavingsChoices>(() => initialSavingsChoices(products, previousSelection()));
+  const [choices, setChoices] = useStepTwoChoices<SavingsChoices>('AH', () => initialSavingsChoices(products, previousSelection()));
   const lines = savingsLines(products, choices);
   // An amount that shows an error is not counted in the summary until it is right.
   const summed = lines.filter((line) => line.checked && line.error === null);

@@ -1,6 +1,6 @@
 import type { Family } from '@pago/domain/families';
 import { payButtonName } from '@pago/domain/parameters-plain';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppStore, type Selection } from '../../../lib/app-store';
 import { paths } from '../../../lib/paths';
@@ -28,4 +28,18 @@ export function useStepTwo(family: Family) {
       void navigate(paths.stepThree(family));
     },
   };
+}
+
+/**
+ * The member's choices on step 2 of `family`, kept in the app state as they change, so that a reload of the screen
+ * shows them again; `initial` (from the products and what went to step 3 before) when there is nothing kept.
+ */
+export function useStepTwoChoices<T>(family: Family, initial: () => T): [T, Dispatch<SetStateAction<T>>] {
+  const setDraft = useAppStore((state) => state.setStepTwoDraft);
+  const [choices, setChoices] = useState<T>(() => {
+    const draft = useAppStore.getState().stepTwoDraft;
+    return draft.family === family && draft.choices !== null ? (draft.choices as T) : initial();
+  });
+  useEffect(() => setDraft({ family, choices }), [family, choices, setDraft]);
+  return [choices, setChoices];
 }
