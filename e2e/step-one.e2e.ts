@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, PHONE, screenshot, type Viewport } from './support/browser';
+import { checkBothSizes, DESKTOP, expectAccessible, PHONE, screenshot, type Viewport } from './support/browser';
 import { enterRut, reachStepOne, setUpProduct } from './support/journeys';
 import { businessNoon } from './support/product';
 
@@ -102,9 +102,25 @@ describe('step 1: the member’s products', () => {
     await expect.poll(() => banner.isVisible()).toBe(true);
     const text = (await banner.textContent()) ?? '';
     for (const hour of ['20:00', '22:30', '02:00']) expect(text).toContain(hour);
-    await expectAccessible(page);
-    await page.mouse.move(0, 0);
-    await screenshot(page, 'stepone-night');
+    // The mortgage is shown closed, with its hours, and cannot be chosen; the others still can.
+    const mortgage = familyList().getByRole('button', { name: /Crédito Hipotecario/ });
+    expect(await mortgage.isDisabled()).toBe(true);
+    expect(await familyList().getByText('No disponible entre las 20:00 y las 02:00 hrs.').isVisible()).toBe(true);
+    expect(await family('Crédito de Consumo').isEnabled()).toBe(true);
+    await checkBothSizes(page, 'stepone-night');
+  });
+
+  it('keeps 14.141.414-3, whose only family is closed at night, on step 1 with the hours', async () => {
+    page = await open();
+    // 23:00 or midnight in Santiago: every family is closed.
+    await page.clock.setSystemTime(new Date(businessNoon().getTime() + 11 * 3_600_000));
+    await enterRut(page, '141414143');
+    await page.waitForURL('**/pagoonline/stepone');
+    const banner = page.getByRole('note').filter({ hasText: 'Fuera del horario de pago' });
+    await expect.poll(() => banner.isVisible()).toBe(true);
+    expect(await familyList().getByRole('button', { name: /Crédito MYPE/ }).isDisabled()).toBe(true);
+    expect(page.url()).toMatch(/\/pagoonline\/stepone$/);
+    await checkBothSizes(page, 'stepone-closed-single');
   });
 
   it("offers partial payment on 'Crédito de Consumo' and 'Continuar' opens its step 2", async () => {

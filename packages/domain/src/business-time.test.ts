@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BUSINESS_TIME_ZONE, businessToday, isUnavailableHour, santiagoParts } from './business-time';
+import { BUSINESS_TIME_ZONE, businessToday, isUnavailableHour, santiagoParts, unavailableHours } from './business-time';
 import { FAMILIES } from './families';
 
 // 2026: summer time (UTC−3) ends at 00:00 on 5 April and starts at 00:00 on 6 September.
@@ -131,6 +131,21 @@ describe('isUnavailableHour', () => {
         santiagoParts(new Date(instant.getTime() - 59_999));
         expect(santiagoParts(instant)).toEqual(expected(instant));
       }
+    }
+  });
+});
+
+describe('unavailableHours', () => {
+  it('names the closing and opening times that isUnavailableHour uses', () => {
+    expect(unavailableHours('HI')).toEqual({ from: '20:00', until: '02:00' });
+    expect(unavailableHours('PC')).toEqual({ from: '22:30', until: '02:00' });
+    for (const family of FAMILIES) {
+      const { from } = unavailableHours(family);
+      // 2030-06-12 is winter (UTC-4): the closing minute in Santiago is closed, the one before it is open.
+      const [h, m] = from.split(':').map(Number) as [number, number];
+      const closing = new Date(Date.UTC(2030, 5, 12, h + 4, m));
+      expect(isUnavailableHour(family, closing)).toBe(true);
+      expect(isUnavailableHour(family, new Date(closing.getTime() - 60_000))).toBe(false);
     }
   });
 });

@@ -71,6 +71,13 @@ const CLOSING_MINUTE: Readonly<Record<Family, number>> = {
 };
 const OPENING_MINUTE = 2 * 60;
 
+const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+
+/** The family's closed hours as a member reads them: '20:00' and '02:00' for the mortgage. */
+export function unavailableHours(family: Family): { from: string; until: string } {
+  return { from: hhmm(CLOSING_MINUTE[family]), until: hhmm(OPENING_MINUTE) };
+}
+
 /** Spec §9: closed from the family's closing time (inclusive) until 02:00 (exclusive), Santiago time. */
 export function isUnavailableHour(family: Family, instant: Date): boolean {
   const { hour, minute } = santiagoParts(instant);

@@ -183,6 +183,22 @@ describe('step 1: the product list', () => {
     expect(UNAVAILABLE_HOURS_NOTE).toContain('20:00');
     expect(UNAVAILABLE_HOURS_NOTE).toContain('22:30');
     expect(UNAVAILABLE_HOURS_NOTE).toContain('02:00');
+    // The closed family is shown closed, with its hours; the others stay a way forward.
+    const mortgage = screen.getByRole('button', { name: /Crédito Hipotecario/ }) as HTMLButtonElement;
+    expect(mortgage.disabled).toBe(true);
+    expect(mortgage.getAttribute('aria-describedby')).toBeTruthy();
+    expect(screen.getByText('No disponible entre las 20:00 y las 02:00 hrs.')).toBeDefined();
+    expect((screen.getByRole('button', { name: 'Crédito de Consumo' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('keeps a member whose only family is closed on step 1, with the banner, instead of a step 2 that would fail', async () => {
+    // 23:00 in Santiago: every family is closed.
+    vi.setSystemTime(new Date('2030-06-12T03:00:00Z'));
+    await serve(listed([product('AH', '700012345678', detalle(0, '20300601'))]));
+    const { location } = enterStepOne('12345678-5');
+    expect(await screen.findByText(UNAVAILABLE_HOURS_NOTE)).toBeDefined();
+    expect(location()).toBe('/pagoonline/stepone');
+    expect((screen.getByRole('button', { name: /Cuenta de Ahorro/ }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
 

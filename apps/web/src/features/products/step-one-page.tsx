@@ -1,4 +1,4 @@
-import { isUnavailableHour } from '@pago/domain/business-time';
+import { isUnavailableHour, unavailableHours } from '@pago/domain/business-time';
 import { NO_PRODUCTS_MESSAGE } from '@pago/domain/errors-plain';
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
 import type { Producto } from '@pago/domain/products';
@@ -46,16 +46,19 @@ export function StepOnePage() {
 
   if (!rut) return <Navigate to={paths.home} replace />;
   // Specification §4: with exactly one family the member goes straight to step 2; replacing step 1 in the
-  // history keeps Back from bringing them here only to be sent forward again.
+  // history keeps Back from bringing them here only to be sent forward again. Not when that family is closed now:
+  // step 1 says so instead of a step 2 the server would refuse at the end.
   const [only] = families;
-  if (token && families.length === 1 && only) return <Navigate to={paths.stepTwo(only)} replace />;
+  if (token && families.length === 1 && only && !isUnavailableHour(only, new Date())) {
+    return <Navigate to={paths.stepTwo(only)} replace />;
+  }
 
   return (
     <StepScreen step={1} title={STEP_ONE_TITLE}>
       <p className="mt-2 text-muted">
         RUT <span className="font-semibold text-ink">{formatRut(rut)}</span>
       </p>
-      {token && families.length > 1 ? (
+      {token && families.length > 0 ? (
         <FamilyChoice families={families} products={products} />
       ) : (
         <Loader label={LOADING_PRODUCTS} />
@@ -72,7 +75,9 @@ function FamilyChoice({ families, products }: { families: Family[]; products: Pr
   useEffect(() => {
     if (offers) DeferredModal.preload();
   }, [offers]);
-  const outsideHours = families.some((family) => isUnavailableHour(family, new Date()));
+  // The server refuses a closed family at every call of a payment; step 1 shows it closed before the member starts.
+  const now = new Date();
+  const closed = new Set(families.filter((family) => isUnavailableHour(family, now)));
 
   function choose(family: Family) {
     track({ event: 'family_selected', family });
@@ -82,30 +87,36 @@ function FamilyChoice({ families, products }: { families: Family[]; products: Pr
 
   return (
     <>
-      {outsideHours ? (
+      {closed.size > 0 ? (
         <Notice tone="warning" title="Fuera del horario de pago">
           <p>{UNAVAILABLE_HOURS_NOTE}</p>
         </Notice>
       ) : null}
 
       <ul aria-label="Tus productos" className="mt-6 grid gap-3 sm:grid-cols-2">
-        {families.map((family) => (
-          <li key={family}>
-            <button
-              type="button"
-              onClick={() => choose(family)}
-              className="group flex min-h-18 w-full items-center gap-4 rounded-xl border-2 border-line bg-white px-4 py-3 text-left transition-colors hover:border-brand-700 hover:bg-brand-50 active:bg-brand-100"
-            >
-              <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700 group-hover:bg-white">
-                <FamilyIcon family={family} className="size-6" />
-              </span>
-              <span className="min-w-0 flex-1 text-base font-semibold text-ink">{FAMILY_NAMES[family]}</span>
-              <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 shrink-0 fill-none stroke-brand-700" strokeWidth="2">
-                <path d="m7.5 4.5 5.5 5.5-5.5 5.5" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
-            </button>
-          </li>
-        ))}
+        {families.map((family) =>
+          closed.has(family) ? (
+            <li key={family}>
+              <ClosedFamily family={family} />
+            </li>
+          ) : (
+            <li key={family}>
+              <button
+                type="button"
+                onClick={() => choose(family)}
+                className="group flex min-h-18 w-full items-center gap-4 rounded-xl border-2 border-line bg-white px-4 py-3 text-left transition-colors hover:border-brand-700 hover:bg-brand-50 active:bg-brand-100"
+              >
+                <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700 group-hover:bg-white">
+                  <FamilyIcon family={family} className="size-6" />
+                </span>
+                <span className="min-w-0 flex-1 text-base font-semibold text-ink">{FAMILY_NAMES[family]}</span>
+                <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 shrink-0 fill-none stroke-brand-700" strokeWidth="2">
+                  <path d="m7.5 4.5 5.5 5.5-5.5 5.5" strokeLinecap="round" strokeLinejoin="round" />
+                </svg>
+              </button>
+            </li>
+          ),
+        )}
       </ul>
 
       <Notice tone="info" title="¿Tienes pago automático PAC o PAT?">
@@ -128,5 +139,28 @@ function FamilyChoice({ families, products }: { families: Family[]; products: Pr
         </ModalActions>
       </DeferredModal>
     </>
+  );
+}
+
+/** A family closed at this hour: shown, with when it opens again, but not a way forward. */
+function ClosedFamily({ family }: { family: Family }) {
+  const { from, until } = unavailableHours(family);
+  return (
+    <button
+      type="button"
+      disabled
+      aria-describedby={`cerrado-${family}`}
+      className="flex min-h-18 w-full cursor-not-allowed items-center gap-4 rounded-xl border-2 border-dashed border-line bg-canvas px-4 py-3 text-left"
+    >
+      <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-white text-muted">
+        <FamilyIcon family={family} className="size-6" />
+      </span>
+      <span className="min-w-0 flex-1">
+        <span className="block text-base font-semibold text-ink">{FAMILY_NAMES[family]}</span>
+        <span id={`cerrado-${family}`} className="block text-sm text-muted">
+          {`No disponible entre las ${from} y las ${until} hrs.`}
+        </span>
+      </span>
+    </button>
   );
 }
