@@ -111,6 +111,12 @@ describe('card payment through Webpay', () => {
     await page().waitForURL(/\/pagoexpress\/successvoucher\/[0-9a-f]{32}\?categoria=PM&factor=WEBPAY$/);
     await visible(h1('Pago exitoso'));
     const id = idOf(page().url());
+    const voucherUrl = page().url();
+
+    // Back from the voucher neither posts Webpay's form again nor shows a failure: the voucher again.
+    await page().goBack();
+    await page().waitForURL(voucherUrl);
+    await visible(h1('Pago exitoso'));
 
     // The screen of a payment Webpay has not confirmed yet, reached here by its URL: its check finds it paid.
     await page().goto(`${product().baseUrl}/pagoexpress/webpayfinal?idTransaccion=${id}&estado=pendiente`);

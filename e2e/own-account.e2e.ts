@@ -104,12 +104,24 @@ describe('own-account payment', () => {
     await visible(page.getByText('Debito', { exact: true }));
     await visible(page.getByText('Tarjeta de coordenadas'));
     await check('voucher');
+    const voucherUrl = page.url();
+
+    // Back from the voucher: the voucher again, never a failure for a payment that went through.
+    await page.goBack();
+    await page.waitForURL(voucherUrl);
+    await visible(h1('Pago exitoso'));
+    expect(await page.getByText('No se ha podido realizar el pago').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Nuevo Pago' }).click();
     await page.waitForURL('**/pagoonline/stepone');
     await page.getByRole('button', { name: 'Crédito MYPE' }).click();
     await page.waitForURL('**/pagoexpress/steptwo/PM');
     await expect.poll(() => page.getByRole('checkbox').count()).toBe(1);
+
+    // After 'Nuevo Pago' the voucher stays reachable from its address, while its session lives.
+    await page.goto(voucherUrl);
+    await visible(h1('Pago exitoso'));
+    await expect.poll(() => page.getByText('$156.300', { exact: true }).count()).toBe(2);
   });
 
   it('14.141.414-3 pays with the push approved in the mobile authoriser', async () => {

@@ -1,7 +1,7 @@
 import { isFamily } from '@pago/domain/families';
 import { useState } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
-import { useAppStore } from '../lib/app-store';
+import { paidVoucherOfPayment, useAppStore } from '../lib/app-store';
 import { paths, type Access } from '../lib/paths';
 import { NotFoundPage } from './screens';
 
@@ -26,4 +26,14 @@ export function CategoryGuard() {
   const { category } = useParams();
   if (isFamily(category)) return <Outlet />;
   return <NotFoundPage />;
+}
+
+/**
+ * The screens of a payment (steps 2 and 3, the login, the factors, the card) lead to its voucher once it is paid:
+ * Back from the voucher never asks to pay again, nor shows a failure for a payment that went through.
+ */
+export function PaidGuard() {
+  const voucherPath = useAppStore((state) => paidVoucherOfPayment(state)?.path);
+  if (voucherPath) return <Navigate to={voucherPath} replace />;
+  return <Outlet />;
 }

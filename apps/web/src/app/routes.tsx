@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { HomePage } from '../features/home/home-page';
 import { ROUTES, type Access, type RouteId } from '../lib/paths';
-import { AccessGuard, CategoryGuard } from './guards';
+import { AccessGuard, CategoryGuard, PaidGuard } from './guards';
 import { HOME_ROUTE_IDS, type HomeRouteId } from './home-route-ids';
 import { RootLayout } from './root-layout';
 import { NotFoundPage, SCREENS } from './screens';
@@ -38,7 +38,9 @@ export function AppRoutes() {
         <Route element={<AccessGuard access="authenticated" />}>{screenRoutes('authenticated', false)}</Route>
         {/* The family is checked before the session, so a wrong category is 'not found' for everybody. */}
         <Route element={<CategoryGuard />}>
-          <Route element={<AccessGuard access="authenticated" />}>{screenRoutes('authenticated', true)}</Route>
+          <Route element={<AccessGuard access="authenticated" />}>
+            <Route element={<PaidGuard />}>{screenRoutes('authenticated', true)}</Route>
+          </Route>
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -35,10 +35,11 @@ describe('app state', () => {
     store.setMethodPay('webpaymethodpay');
     store.setCardProvider({ idTrx: 'abc', tokenJWT: 'jwt', tokenWP: 'wp', urlInit: 'https://webpay.example/init' });
     store.setStepTwoDraft({ family: 'CP', choices: { '1': '3' } });
+    store.recordPaid('abc', '/pagoexpress/successvoucher/abc');
     useAppStore.getState().reset();
-    const { customer, config, customError, infoMessage, methodPay, products, selection, stepTwoDraft, payment, cardProvider } =
+    const { customer, config, customError, infoMessage, methodPay, products, selection, stepTwoDraft, payment, cardProvider, paidVouchers } =
       useAppStore.getState();
-    expect({ customer, config, customError, infoMessage, methodPay, products, selection, stepTwoDraft, payment, cardProvider }).toEqual(
+    expect({ customer, config, customError, infoMessage, methodPay, products, selection, stepTwoDraft, payment, cardProvider, paidVouchers }).toEqual(
       initialAppData(),
     );
   });
@@ -71,7 +72,10 @@ describe('app state', () => {
     store.setSelection({ family: 'PC', productsToPay: [{ productNumber: '1', installment: ['1|100|20261201|A|0'] }], amount: 100 });
     store.setPayment({ idTrx: 'abc', amount: 100 });
     store.setLogin({ loginResponse: { rut: '12345678-5', account: '1', factores: [1] }, selectedFactor: 1 });
+    store.recordPaid('abc', '/pagoexpress/successvoucher/abc?factor=TCOO');
     useAppStore.getState().startNewPayment();
+    // The voucher stays reachable with the session that paid it.
+    expect(useAppStore.getState().paidVouchers).toEqual({ abc: { rut: '12345678-5', token: 'tok', path: '/pagoexpress/successvoucher/abc?factor=TCOO' } });
     const { customer, config, selection, payment, products, methodPay } = useAppStore.getState();
     expect(customer).toEqual({ rut: '12345678-5', rememberMe: false, token: '' });
     expect(config).toEqual({ parameters: { sessionTimeOut: '5' }, isAuthenticated: false });

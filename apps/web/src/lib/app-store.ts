@@ -100,6 +100,18 @@ export interface AppData {
   payment: Payment;
   /** Card-provider tokens (see CardProviderTokens). */
   cardProvider: CardProviderTokens;
+  /**
+   * The transactions paid in this tab, each with the session that paid it (call 7 answers only to that session) and
+   * its voucher's address: the voucher stays reachable after 'Nuevo Pago', and the payment's screens lead to it.
+   */
+  paidVouchers: Record<string, PaidVoucher>;
+}
+
+export interface PaidVoucher {
+  rut: string;
+  token: string;
+  /** The voucher's address, with its query (categoria, factor). */
+  path: string;
 }
 
 export interface AppActions {
@@ -120,9 +132,12 @@ export interface AppActions {
   setLogin: (login: { loginResponse: LoginResponse; selectedFactor: Factor | null }) => void;
   /** The member switched factor ('Usar tarjeta de coordenadas' / 'Usar autorizador móvil'). */
   setSelectedFactor: (factor: Factor) => void;
+  /** The transaction `idTrx` is paid, by this session: see AppData.paidVouchers. */
+  recordPaid: (idTrx: string, voucherPath: string) => void;
   /**
    * 'Nuevo Pago': forgets the payment, the selection and the product list, and the session token with them so that
-   * step 1 lists the products again (what was just paid is gone); keeps the member's RUT and the parameters.
+   * step 1 lists the products again (what was just paid is gone); keeps the member's RUT, the parameters and the
+   * vouchers paid in this tab.
    */
   startNewPayment: () => void;
   /** Restores every default. The remembered RUT in localStorage is not part of the app state and stays. */
@@ -146,6 +161,7 @@ export function initialAppData(): AppData {
     stepTwoDraft: { family: null, choices: null },
     payment: { idTrx: '', amount: 0 },
     cardProvider: { idTrx: '', tokenJWT: '', tokenWP: '', urlInit: '' },
+    paidVouchers: {},
   };
 }
 
@@ -178,11 +194,16 @@ export const useAppStore = create<AppState>()(
           payment: { ...state.payment, loginResponse, availableFactors: loginResponse.factores, selectedFactor },
         })),
       setSelectedFactor: (selectedFactor) => set((state) => ({ payment: { ...state.payment, selectedFactor } })),
+      recordPaid: (idTrx, voucherPath) =>
+        set((state) => ({
+          paidVouchers: { ...state.paidVouchers, [idTrx]: { rut: state.customer.rut, token: state.customer.token, path: voucherPath } },
+        })),
       startNewPayment: () =>
         set((state) => ({
           ...initialAppData(),
           customer: { ...state.customer, token: '' },
           config: { parameters: state.config.parameters, isAuthenticated: false },
+          paidVouchers: state.paidVouchers,
         })),
       reset: () => set(initialAppData()),
     }),
@@ -215,4 +236,9 @@ function rememberRut(rut: string | null): void {
   } catch {
     // Nothing to do: the member types the RUT next time.
   }
+}
+
+/** The voucher of the payment under way when it is already paid, else null: its screens then lead to the voucher. */
+export function paidVoucherOfPayment(state: AppData): PaidVoucher | null {
+  return (state.payment.idTrx && state.paidVouchers[state.payment.idTrx]) || null;
 }

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { paymentResult } from '../../lib/analytics';
 import { useAppStore } from '../../lib/app-store';
 import { parseWebpayReturn, screenAfterReturn } from './webpay-return';
@@ -7,18 +7,27 @@ import { parseWebpayReturn, screenAfterReturn } from './webpay-return';
 /**
  * /pagoexpress/webpayresult: where the payment host sends the browser back from Webpay (specification §4 'Payment
  * flow (b)', §5 'Card provider return URL'). It shows nothing of its own: it checks the URL and replaces itself with
- * the screen of the outcome, so that Back leads neither here nor into Webpay again.
+ * the screen of the outcome. That screen is entered twice in the history: the entry before it is Webpay's own form,
+ * which Back would post again ("ya fue procesada"), so the first Back shows the outcome again instead.
  */
 const OUTCOMES = { aprobado: 'approved', parcial: 'partial', rechazado: 'rejected', anulado: 'cancelled', pendiente: 'pending' } as const;
 
 export function WebpayResultPage() {
   const { search } = useLocation();
+  const navigate = useNavigate();
   const family = useAppStore((state) => state.selection.family);
   const result = parseWebpayReturn(search);
+  const next = screenAfterReturn(result, family);
+  const done = useRef(false);
   useEffect(() => {
+    if (done.current) return;
+    done.current = true;
     if (result) paymentResult(family, 'webpay', OUTCOMES[result.estado]);
+    if (result?.estado === 'aprobado') useAppStore.getState().recordPaid(result.idTransaccion, next);
+    void navigate(next, { replace: true });
+    if (result) void navigate(next);
     // Once, for the return this page was opened with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  return <Navigate to={screenAfterReturn(result, family)} replace />;
+  return null;
 }

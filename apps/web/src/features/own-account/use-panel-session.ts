@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { paymentResult } from '../../lib/analytics';
 import { FAILURE_OUTCOME } from '../../lib/error-routing';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
+import { useAppStore } from '../../lib/app-store';
 import { voucherPath } from './factors';
 import type { PanelOutcome } from './outcomes';
 
@@ -46,7 +47,10 @@ export function usePanelSession(factor: Factor, category: Family, showFailure: (
 
   function paid(idTransaccion: string) {
     paymentResult(category, 'cuenta_vista', 'approved');
-    if (mounted.current) void navigate(voucherPath(idTransaccion, category, factor));
+    const voucher = voucherPath(idTransaccion, category, factor);
+    useAppStore.getState().recordPaid(idTransaccion, voucher);
+    // In place of the factor's screen: Back from the voucher must not land on a challenge for a paid transaction.
+    if (mounted.current) void navigate(voucher, { replace: true });
   }
 
   return { mounted, settle, paid, fail: () => followOutcome(FAILURE_OUTCOME) };

@@ -11,7 +11,7 @@ import { DeferredModal } from '../../components/deferred-modal';
 import { ModalActions } from '../../components/modal-actions';
 import { Notice } from '../../components/notice';
 import { StepScreen } from '../../components/step-screen';
-import { useAppStore } from '../../lib/app-store';
+import { paidVoucherOfPayment, useAppStore } from '../../lib/app-store';
 import { PRODUCT_NAME, PRODUCT_SITE_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
@@ -31,11 +31,20 @@ export const UNAVAILABLE_HOURS_NOTE =
 
 export function StepOnePage() {
   const rut = useAppStore((state) => state.customer.rut);
-  const token = useAppStore((state) => state.customer.token);
+  const storedToken = useAppStore((state) => state.customer.token);
   const products = useAppStore((state) => state.products);
   const families = useMemo(() => familiesOf(products), [products]);
   const followOutcome = useFollowOutcome();
 
+  // Back to step 1 after paying starts a new payment, as 'Nuevo Pago' does: the list is asked for again, so what
+  // was just paid is not offered twice.
+  const paid = useAppStore((state) => paidVoucherOfPayment(state) !== null);
+  const startNewPayment = useAppStore((state) => state.startNewPayment);
+  useEffect(() => {
+    if (paid) startNewPayment();
+  }, [paid, startNewPayment]);
+
+  const token = paid ? '' : storedToken;
   useProductsOnEntry(rut, token);
 
   // A stored session without a visible family (the list itself never stores one) has nothing to offer either.

@@ -23,8 +23,10 @@ export function SuccessVoucherPage() {
   const { idtrx = '' } = useParams();
   const [search] = useSearchParams();
   const followOutcome = useFollowOutcome();
-  const rut = useAppStore((state) => state.customer.rut);
-  const token = useAppStore((state) => state.customer.token);
+  // The session that paid this transaction in this tab (kept after 'Nuevo Pago'), else the session of the moment.
+  const paidBy = useAppStore((state) => state.paidVouchers[idtrx]);
+  const customer = useAppStore((state) => state.customer);
+  const { rut, token } = paidBy ?? customer;
 
   const voucher = useQuery({
     queryKey: ['consultarPago', idtrx, token],

@@ -29,7 +29,8 @@ export function startVoucherCall(): void {
   // The same matching as the route table's, so the transaction number is decoded as the screen will read it.
   const [match] = matchRoutes([{ path: ROUTES.successVoucher.path, caseSensitive: true }], window.location) ?? [];
   const idtrx = match?.params['idtrx'] ?? '';
-  const { rut, token } = useAppStore.getState().customer;
+  const state = useAppStore.getState();
+  const { rut, token } = state.paidVouchers[idtrx] ?? state.customer;
   if (token === '' || idtrx === '') return;
   const request = consultarPagoRequest(rut, token, idtrx);
   const answer = postJson(CONSULTAR_PAGO_PATH, request);
