@@ -241,15 +241,36 @@ describe('own-account payment', () => {
     await page.waitForURL('**/pagoexpress/bloquedUser');
     await visible(h1('Tu clave ha sido bloqueada'));
     await visible(page.getByText('Por seguridad tu clave de internet ha sido bloqueada.'));
-    expect(await page.getByRole('link', { name: 'Recuperar clave' }).getAttribute('href')).not.toBe('#');
     await visible(page.getByRole('link', { name: 'Ir al Home' }));
     await check('blocked');
     // An error page clears the state: the session and the selection are gone, and Back cannot resume the payment.
     await expect.poll(async () => (await storedAppState(page)).config.isAuthenticated).toBe(false);
     expect((await storedAppState(page)).customer.token).toBe('');
     expect((await storedAppState(page)).selection.family).toBeNull();
+
+    // 'Recuperar clave' leads to the cooperative's page for it (the sandbox's stand-in here), not back to the home.
+    await page.getByRole('link', { name: 'Recuperar clave' }).click();
+    await page.waitForURL('**/sandbox/sitio/recuperar-clave');
+    await visible(page.getByRole('heading', { level: 1, name: 'Recuperar clave de internet' }));
+    // Back: the cleared session no longer opens the blocked page, nor any step of the payment.
     await page.goBack();
     await page.waitForURL(`${product().baseUrl}/`);
+  });
+
+  it('17.171.717-5, without any second factor, is told how to get one, with the stores’ links and QR codes', async () => {
+    await reachLogin('17.171.717-5', null);
+    await payFromStepTwo();
+    await logIn('17.171.717-5');
+    await page.waitForURL('**/coopmethodpaychallenge');
+    await visible(page.getByRole('heading', { name: 'Descarga la app Cooperativa' }));
+    for (const store of ['App Store', 'Google Play']) {
+      const qr = page.getByRole('img', { name: `Código QR de Cooperativa en ${store}` });
+      await visible(qr);
+      // A real image of the code, drawn at its size.
+      expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 50)).toBe(true);
+      await visible(page.getByRole('link', { name: new RegExp(`Descargar en ${store}`) }));
+    }
+    await check('app-download');
   });
 
   it('refuses a deposit into another member’s savings account (ErrorLogin)', async () => {

@@ -71,6 +71,12 @@ describe('step 1: the member’s products', () => {
       await expectAccessible(page);
       await page.mouse.move(0, 0);
       await screenshot(page, 'stepone-families');
+      if (viewport === DESKTOP) {
+        // The way back leads to the cooperative's site (the sandbox's stand-in here), not to this home.
+        await back.click();
+        await page.waitForURL('**/sandbox/sitio');
+        await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Sitio de Cooperativa' }).isVisible()).toBe(true);
+      }
       await page.context().close();
     }
   });

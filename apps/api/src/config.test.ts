@@ -11,6 +11,8 @@ const PRODUCTION = {
   DATABASE_URL: 'postgres://app@db/pago',
   WEBPAY_BASE_URL: 'https://webpay3g.transbank.cl',
   PUBLIC_BASE_URL: 'https://pago.cooperativa.example',
+  PRODUCT_SITE_URL: 'https://www.cooperativa.example/',
+  PRODUCT_PASSWORD_RECOVERY_URL: 'https://www.cooperativa.example/clave',
 };
 
 const refusal = (env: Record<string, string>) => {
@@ -63,6 +65,8 @@ describe('configuration at boot', () => {
     ['WEBPAY_BASE_URL', 'http://127.0.0.1:3001'],
     ['PUBLIC_BASE_URL', 'http://localhost:3000'],
     ['PUBLIC_BASE_URL', 'http://[::1]:3000'],
+    ['PRODUCT_SITE_URL', 'http://localhost:3000/sandbox/sitio'],
+    ['PRODUCT_PASSWORD_RECOVERY_URL', 'http://127.0.0.1:3000/sandbox/sitio/recuperar-clave'],
   ])('refuses to boot in production with the sandbox switch %s=%s, naming it', (name, value) => {
     expect(refusal({ ...PRODUCTION, [name]: value })).toContain(name);
   });
@@ -72,6 +76,9 @@ describe('configuration at boot', () => {
     expect(refusal(withoutWebpay)).toContain('WEBPAY_BASE_URL');
     const { PUBLIC_BASE_URL: _origin, ...withoutOrigin } = PRODUCTION;
     expect(refusal(withoutOrigin)).toContain('PUBLIC_BASE_URL');
+    // Unset, the member's links would lead to the sandbox's stand-in pages.
+    const { PRODUCT_PASSWORD_RECOVERY_URL: _recovery, ...withoutRecovery } = PRODUCTION;
+    expect(refusal(withoutRecovery)).toContain('PRODUCT_PASSWORD_RECOVERY_URL');
   });
 
   it('names every missing or invalid variable of a production boot at once', () => {

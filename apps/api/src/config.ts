@@ -38,7 +38,9 @@ const envSchema = z
       .regex(/^[a-z][a-z0-9]{1,19}$/, 'lower-case letters and digits, 2 to 20')
       .default('coop'),
     PRODUCT_NAME: z.string().min(1).max(60).default('Cooperativa'),
-    PRODUCT_SITE_URL: z.url().default('http://localhost:3000/'),
+    // The web build reads the same PRODUCT_* variables: its links to the cooperative's pages.
+    PRODUCT_SITE_URL: z.url().optional(),
+    PRODUCT_PASSWORD_RECOVERY_URL: z.url().optional(),
     WEB_DIST: z.string().min(1).optional(),
     /**
      * Addresses or CIDRs of the proxies in front of the API (the load balancer's), comma-separated. Only their
@@ -130,6 +132,13 @@ const envSchema = z
       ['WEBPAY_BASE_URL', isLocalUrl(env.WEBPAY_BASE_URL), "must be Transbank's host in production, not the simulator"],
       ['PUBLIC_BASE_URL', !env.PUBLIC_BASE_URL || isLocalUrl(env.PUBLIC_BASE_URL), 'must be the public origin members use in production'],
       ['ADMIN_TOKEN', env.ADMIN_TOKEN === SANDBOX_ADMIN_TOKEN, 'must not be the sandbox token in production'],
+      // Unset, the member's links lead to the sandbox's stand-in pages, which production does not serve.
+      ['PRODUCT_SITE_URL', !env.PRODUCT_SITE_URL || isLocalUrl(env.PRODUCT_SITE_URL), "must be the cooperative's site in production"],
+      [
+        'PRODUCT_PASSWORD_RECOVERY_URL',
+        !env.PRODUCT_PASSWORD_RECOVERY_URL || isLocalUrl(env.PRODUCT_PASSWORD_RECOVERY_URL),
+        "must be the cooperative's password recovery page in production",
+      ],
     ];
     for (const [name, refused, message] of refusedInProduction) {
       if (env.NODE_ENV === 'production' && refused) problem(name, message);
@@ -185,7 +194,6 @@ const envSchema = z
       adminToken,
       productSlug: env.PRODUCT_SLUG,
       productName: env.PRODUCT_NAME,
-      productSiteUrl: env.PRODUCT_SITE_URL,
       webDist: env.WEB_DIST,
       trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((a) => a.trim()) : [],
       redisUrl: env.REDIS_URL,

@@ -88,7 +88,7 @@ export interface DemoMember {
 const monthly = (count: number, monto: number, firstDueInDays: number, firstCuota = 1): DemoInstalment[] =>
   Array.from({ length: count }, (_, i) => ({ numeroCuota: firstCuota + i, monto, dueInDays: firstDueInDays + 30 * i }));
 
-/** Exactly the members of ../shared/demo-members.md. */
+/** The members of ../shared/demo-members.md, and 17.171.717-5, a payer without any second factor. */
 export const DEMO_MEMBERS: DemoMember[] = [
   {
     rut: '11111111-1',
@@ -256,6 +256,18 @@ export const DEMO_MEMBERS: DemoMember[] = [
     factors: [2],
     products: [
       { family: 'PM', numeroProducto: '630014141414', numeroCuotasPactadas: 24, instalments: monthly(3, 121_480, 5, 15) },
+    ],
+  },
+  {
+    rut: '17171717-5',
+    name: 'Rosa Fuentes Medina',
+    email: 'rosa.fuentes@example.cl',
+    scenario: 'no second factor',
+    password: { plain: '1234' },
+    account: { numeroCuenta: '000031717175', saldo: 1_500_000 },
+    factors: [],
+    products: [
+      { family: 'PC', numeroProducto: '410017171717', numeroCuotasPactadas: 12, instalments: monthly(2, 64_250, 12, 4) },
     ],
   },
 ];

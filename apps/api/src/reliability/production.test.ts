@@ -58,6 +58,8 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
       WEBPAY_API_KEY: 'a-production-webpay-api-key',
       SMTP_URL: 'smtp://127.0.0.1:9',
       PUBLIC_BASE_URL: 'https://pago.cooperativa.example',
+      PRODUCT_SITE_URL: 'https://www.cooperativa.example/',
+      PRODUCT_PASSWORD_RECOVERY_URL: 'https://www.cooperativa.example/clave',
       LOG_LEVEL: 'warn',
     });
     operator = fetchTarget(`http://127.0.0.1:${adminPort}`, 'operator');

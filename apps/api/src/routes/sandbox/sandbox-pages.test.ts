@@ -29,6 +29,16 @@ describe('sandbox pages', () => {
     expect((await t.app.inject({ method: 'GET', url: '/sandbox/coordinates?rut=7654321-6' })).statusCode).toBe(404);
   });
 
+  it("stands in for the cooperative's site and password recovery, saying what the real pages do", async () => {
+    const site = await t.app.inject({ method: 'GET', url: '/sandbox/sitio' });
+    expect(site.statusCode).toBe(200);
+    expect(site.body).toContain('PRODUCT_SITE_URL');
+    const recovery = await t.app.inject({ method: 'GET', url: '/sandbox/sitio/recuperar-clave' });
+    expect(recovery.statusCode).toBe(200);
+    expect(recovery.body).toContain('<h1>Recuperar clave de internet</h1>');
+    expect(recovery.body).toContain('PRODUCT_PASSWORD_RECOVERY_URL');
+  });
+
   it('lets the authoriser see and decide only its own RUT’s pending pushes', async () => {
     const { token, productos } = await listProducts(t.app, '14141414-3');
     await postSeleccionar(t.app, token, '14141414-3', [oldest(productos[0]!, 1)]);
@@ -50,6 +60,7 @@ describe('outside sandbox mode', () => {
     const t = await startTestApp('pglite', { config: { sandbox: false } });
     try {
       expect((await t.app.inject({ method: 'GET', url: '/sandbox' })).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: '/sandbox/sitio/recuperar-clave' })).statusCode).toBe(404);
       expect((await t.app.inject({ method: 'GET', url: '/sandbox/api/authorizer/pending?rut=1-9' })).statusCode).toBe(404);
     } finally {
       await t.close();

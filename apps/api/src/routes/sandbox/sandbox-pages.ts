@@ -170,6 +170,29 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // Stand-ins for the cooperative's own pages, where the member's screens link by default (PRODUCT_SITE_URL,
+  // PRODUCT_PASSWORD_RECOVERY_URL): each says what the real page does.
+  r.get('/sandbox/sitio', { schema: html("The cooperative's site, as a stand-in") }, async (_request, reply) =>
+    page(
+      reply,
+      `Sitio de ${app.config.productName}`,
+      `<h1>Sitio de ${escape(app.config.productName)}</h1><p class="note">Página de ejemplo del sandbox.</p>` +
+        `<div class="card"><p>Aquí está el sitio de la cooperativa: '&lt; Volver a ${escape(app.config.productName)}' lleva al socio a su portada. ` +
+        `Una instalación real configura su dirección en <code>PRODUCT_SITE_URL</code>.</p></div>` +
+        `<p><a href="/">Ir a Pago Online</a></p>`,
+    ),
+  );
+  r.get('/sandbox/sitio/recuperar-clave', { schema: html("The cooperative's password recovery, as a stand-in") }, async (_request, reply) =>
+    page(
+      reply,
+      'Recuperar clave de internet',
+      `<h1>Recuperar clave de internet</h1><p class="note">Página de ejemplo del sandbox.</p>` +
+        `<div class="card"><p>Aquí el socio con su clave bloqueada la recupera en el sitio de la cooperativa: confirma su identidad y crea una clave nueva. ` +
+        `Pago Online no guarda ni cambia claves. Una instalación real configura esta dirección en <code>PRODUCT_PASSWORD_RECOVERY_URL</code>.</p></div>` +
+        `<p><a href="/">Ir a Pago Online</a></p>`,
+    ),
+  );
+
   r.get('/sandbox/authorizer', { schema: html('The mobile authoriser app') }, async (_request, reply) =>
     page(
       reply,

@@ -1,7 +1,7 @@
 import { BLOCKED_PASSWORD_MESSAGE } from '@pago/domain/errors-plain';
 import { ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';
-import { PRODUCT_SITE_URL } from '../../lib/env';
+import { PRODUCT_PASSWORD_RECOVERY_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
 import { useErrorPageReached } from '../../lib/analytics';
 import { useResetOnEnter } from '../errors/use-reset-on-enter';
@@ -18,7 +18,7 @@ export function BlockedUserPage() {
       title={BLOCKED_TITLE}
       actions={
         <>
-          <a href={PRODUCT_SITE_URL} className="btn btn-primary">
+          <a href={PRODUCT_PASSWORD_RECOVERY_URL} className="btn btn-primary">
             Recuperar clave
           </a>
           <ButtonLink to={paths.home} variant="secondary">
