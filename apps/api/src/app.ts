@@ -25,7 +25,7 @@ import { cuentaVistaRoutes } from './routes/prod/pago/cuenta-vista';
 import { consultarPagoRoute } from './routes/prod/pago/consultar';
 import { sandboxRoutes } from './routes/sandbox/sandbox-pages';
 import { pagoExpressRoutes } from './routes/api/pagoexpress';
-import { notificacionesRoutes } from './routes/prod/notificaciones';
+import { notificacionesRoutes, verificarComprobanteRoute } from './routes/prod/notificaciones';
 import { auditoriaRoutes } from './routes/prod/auditoria';
 import { registerOpenApi, serveOpenApi } from './plugins/external/openapi';
 import { registerMetrics, serveMetrics, type Metrics } from './plugins/app/metrics';
@@ -127,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(consultarPagoRoute);
   await app.register(pagoExpressRoutes);
   await app.register(notificacionesRoutes);
+  await app.register(verificarComprobanteRoute);
   await app.register(auditoriaRoutes);
   if (config.sandbox) await app.register(sandboxRoutes);
 

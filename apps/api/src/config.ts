@@ -72,6 +72,7 @@ const envSchema = z
     RATE_LIMIT_MAIL_PER_IP: z.coerce.number().int().min(1).default(20),
     RATE_LIMIT_PDF_PER_SESSION: z.coerce.number().int().min(1).default(20),
     RATE_LIMIT_PDF_PER_IP: z.coerce.number().int().min(1).default(60),
+    RATE_LIMIT_VERIFY_PER_IP: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_SELECT_PER_SESSION: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_SELECT_PER_IP: z.coerce.number().int().min(1).default(120),
     /** Call 11's reports per client and minute. */
@@ -211,6 +212,7 @@ const envSchema = z
         mailPerIp: env.RATE_LIMIT_MAIL_PER_IP,
         pdfPerSession: env.RATE_LIMIT_PDF_PER_SESSION,
         pdfPerIp: env.RATE_LIMIT_PDF_PER_IP,
+        verifyPerIp: env.RATE_LIMIT_VERIFY_PER_IP,
         selectPerSession: env.RATE_LIMIT_SELECT_PER_SESSION,
         selectPerIp: env.RATE_LIMIT_SELECT_PER_IP,
         logPerIp: env.RATE_LIMIT_LOG_PER_IP,

@@ -163,7 +163,29 @@ export const pagoSchema = z.object({
   email: z.string(),
 });
 export type Pago = z.infer<typeof pagoSchema>;
-export const consultarPagoOkSchema = z.object({ listaPago: z.object({ pago: oneOrMoreOf(pagoSchema) }) });
+export const consultarPagoOkSchema = z.object({
+  listaPago: z.object({ pago: oneOrMoreOf(pagoSchema) }),
+  /** Beyond the spec: the voucher's verification code (voucher-verification.ts); absent on vouchers older than it. */
+  codigoVerificacion: z.optional(z.string()),
+});
+
+/**
+ * Beyond the spec: what the public verification page shows of a paid voucher, and nothing else about the member.
+ * fecha yyyymmdd, hora HH:MM:SS (business time).
+ */
+export const verificacionOkSchema = z.object({
+  verificacion: z.object({
+    fecha: z.string(),
+    hora: z.string(),
+    monto: int(),
+    medioPago: z.enum([MEDIO_PAGO_CUENTA_VISTA, MEDIO_PAGO_WEBPAY]),
+    productos: z.array(z.object({ descripcion: z.string(), numero: z.string() })),
+    /** The member whose products were paid, masked. */
+    rutSocio: z.string(),
+    registrado: z.literal(true),
+  }),
+});
+export type Verificacion = z.infer<typeof verificacionOkSchema>['verificacion'];
 
 // ---- Call 8 (spec §7.8) and call 11 (spec §7.11) ----
 

@@ -319,6 +319,8 @@ export const vouchers = pgTable('vouchers', {
     .unique()
     .references(() => transactions.idTransaccion),
   payload: jsonb('payload').notNull(),
+  /** What the voucher prints for anyone to check it (/comprobante/verificar/{code}); null on vouchers older than it. */
+  verificationCode: text('verification_code').unique(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,5 +1,7 @@
 import type { Pago } from '@pago/domain/call-consultar-pago';
+import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '@pago/domain/voucher-verification';
 import { and, asc, desc, eq, notExists, sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
 import { sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
 import { liveCondition } from './session-repository';
@@ -98,7 +100,13 @@ export async function voucherRowOf(db: DbOrTx, idTransaccion: string): Promise<{
 }
 
 export async function insertVoucher(tx: Tx, idTransaccion: string, pagos: Pago[]): Promise<void> {
-  await tx.insert(vouchers).values({ idTransaccion, payload: pagos });
+  await tx.insert(vouchers).values({ idTransaccion, payload: pagos, verificationCode: verificationCodeFrom(randomBytes(VERIFICATION_CODE_LENGTH)) });
+}
+
+/** The voucher a verification code names, whoever asks: the public page shows a few of its facts. */
+export async function voucherByCode(db: DbOrTx, code: string): Promise<Pago[] | null> {
+  const [row] = await db.select({ payload: vouchers.payload }).from(vouchers).where(eq(vouchers.verificationCode, code));
+  return row ? (row.payload as Pago[]) : null;
 }
 
 /** The voucher written for a paid transaction. */
@@ -108,13 +116,17 @@ export async function voucherOf(db: DbOrTx, idTransaccion: string): Promise<Pago
 }
 
 /** A transaction of this session only, with its voucher when it has one: anyone else's id is not found. */
-export async function ofSessionWithVoucher(db: DbOrTx, idTransaccion: string, sessionId: string): Promise<{ status: string; pagos: Pago[] | null } | null> {
+export async function ofSessionWithVoucher(
+  db: DbOrTx,
+  idTransaccion: string,
+  sessionId: string,
+): Promise<{ status: string; pagos: Pago[] | null; verificationCode: string | null } | null> {
   const [row] = await db
-    .select({ status: transactions.status, payload: vouchers.payload })
+    .select({ status: transactions.status, payload: vouchers.payload, verificationCode: vouchers.verificationCode })
     .from(transactions)
     .leftJoin(vouchers, eq(vouchers.idTransaccion, transactions.idTransaccion))
     .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.sessionId, sessionId)));
-  return row ? { status: row.status, pagos: (row.payload as Pago[] | null) ?? null } : null;
+  return row ? { status: row.status, pagos: (row.payload as Pago[] | null) ?? null, verificationCode: row.verificationCode } : null;
 }
 
 /** The session's latest paid transaction (call 8 mails its voucher). */

@@ -4,7 +4,9 @@ import { PAYMENT_METHOD_LABELS, voucherLineLabel } from '@pago/domain/call-consu
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products';
+import { formatVerificationCode } from '@pago/domain/voucher-verification';
 import PDFDocument from 'pdfkit';
+import qrcode from 'qrcode-generator';
 
 export const VOUCHER_FILENAME = 'download.pdf';
 
@@ -14,6 +16,8 @@ const MUTED = '#4a5d66';
 export interface VoucherView {
   cooperative: string;
   pagos: Pago[];
+  /** The voucher's verification code and its public page, printed with a QR code (null on older vouchers). */
+  verification?: { code: string; url: string } | null;
 }
 
 export const totalOf = (pagos: Pago[]) => pagos.reduce((sum, p) => sum + asArray(p.detallePago).reduce((s, d) => s + d.montoPagado, 0), 0);
@@ -78,7 +82,24 @@ export function renderVoucherPdf(view: VoucherView): Promise<Buffer> {
   doc.moveTo(56, y).lineTo(56 + width, y).strokeColor(PRIMARY).lineWidth(1.5).stroke();
   y += 10;
   row('Total pagado', lines.total, true);
+  if (view.verification) drawVerification(doc, view.verification, y + 24, width);
   doc.fillColor(MUTED).font('Helvetica').fontSize(8).text('Este comprobante es válido como constancia de pago. Consérvalo para cualquier consulta.', 56, doc.page.height - 90, { width, align: 'center' });
   doc.end();
   return done;
+}
+
+/** The QR code of the verification page, drawn module by module, beside the code and the address to type. */
+function drawVerification(doc: PDFKit.PDFDocument, verification: { code: string; url: string }, top: number, width: number): void {
+  const qr = qrcode(0, 'M');
+  qr.addData(verification.url);
+  qr.make();
+  const modules = qr.getModuleCount();
+  const cell = 96 / modules;
+  for (let r = 0; r < modules; r++) {
+    for (let c = 0; c < modules; c++) if (qr.isDark(r, c)) doc.rect(56 + c * cell, top + r * cell, cell, cell).fill('#000000');
+  }
+  const left = 56 + 96 + 18;
+  doc.fillColor(PRIMARY).font('Helvetica-Bold').fontSize(11).text('Verifica este comprobante', left, top + 6, { width: width - 114 });
+  doc.fillColor('#000000').font('Helvetica').fontSize(10).text(`Código de verificación: ${formatVerificationCode(verification.code)}`, left, top + 26, { width: width - 114 });
+  doc.fillColor(MUTED).fontSize(9).text(verification.url, left, top + 44, { width: width - 114 });
 }

@@ -2,11 +2,16 @@ import type { Pago } from '@pago/domain/call-consultar-pago';
 import { toParameterMap } from '@pago/domain/parameters';
 import type { Db } from '../db/client';
 import { listParameters } from '../repositories/parameters-repository';
-import { ofSessionWithVoucher } from '../repositories/transaction-repository';
+import { ofSessionWithVoucher, voucherByCode } from '../repositories/transaction-repository';
+import type { Verificacion } from '@pago/domain/answers';
+import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskRut } from '@pago/domain/rut';
+import { totalOf } from './voucher-document';
 import { refuse, type Refusal } from './refusal';
 import { touchSession } from './session-service';
 
-export type VoucherResult = { ok: true; pagos: Pago[] } | Refusal;
+export type VoucherResult = { ok: true; pagos: Pago[]; verificationCode: string | null } | Refusal;
+export type VerificationResult = { ok: true; verificacion: Verificacion } | Refusal;
 
 export type VoucherService = ReturnType<typeof createVoucherService>;
 
@@ -26,7 +31,29 @@ export function createVoucherService(db: Db) {
       if (!trx) return refuse('516');
       if (trx.status === 'pending') return refuse('509');
       if (trx.status !== 'paid' || !trx.pagos) return refuse('516');
-      return { ok: true, pagos: trx.pagos };
+      return { ok: true, pagos: trx.pagos, verificationCode: trx.verificationCode };
+    },
+
+    /**
+     * The public proof of a voucher, for its verification code: when and how much was paid, how, for which products
+     * (masked) and by whom (masked), nothing else of the member. Any other code is not found (516).
+     */
+    async verify(code: string): Promise<VerificationResult> {
+      const pagos = await voucherByCode(db, code);
+      const [first] = pagos ?? [];
+      if (!pagos || !first) return refuse('516');
+      return {
+        ok: true,
+        verificacion: {
+          fecha: first.fechaPago,
+          hora: first.horaPago,
+          monto: totalOf(pagos),
+          medioPago: first.medioPago,
+          productos: pagos.map((p) => ({ descripcion: p.descripcionProducto, numero: maskProductNumber(p.numeroProducto) })),
+          rutSocio: maskRut(first.rutDeudor),
+          registrado: true,
+        },
+      };
     },
   };
 }

@@ -107,6 +107,77 @@ describe('voucher by e-mail over real SMTP, and as PDF', () => {
   });
 });
 
+describe('a voucher anyone can verify', () => {
+  let seeded: SeededSnapshot;
+  let t: TestApp;
+  beforeAll(async () => {
+    seeded = await seededSnapshot('pglite');
+  });
+  afterAll(async () => {
+    await seeded?.close();
+  });
+  beforeEach(async () => {
+    t = await seeded.start({ config: { publicBaseUrl: 'https://pago.cooperativa.example' }, rateLimits: { verifyPerIp: 5 } });
+  });
+  afterEach(async () => {
+    await t?.close();
+  });
+
+  const codeOf = async (token: string, idTransaccion: string) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/prod/pago/consultar',
+      payload: { consultarPagoRequest: { userId: '11111111-1', canalLlamada: 'PGEX', idTransaccion, token } },
+    });
+    return res.json().consultarPagoResponse.codigoVerificacion as string;
+  };
+  const verify = (code: string) => t.app.inject({ method: 'GET', url: `/api/comprobante/verificar/${code}` });
+
+  it('gives the voucher a code of 100 random bits, and shows to anyone only what proves the payment', async () => {
+    const { token, idTransaccion, pagado } = await paidSession(t);
+    const code = await codeOf(token, idTransaccion);
+    expect(code).toMatch(/^[A-Z2-7]{20}$/);
+    // No session, no cookie: the code alone.
+    const res = await verify(code);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      verificacion: {
+        fecha: expect.stringMatching(/^\d{8}$/),
+        hora: expect.stringMatching(/^\d{2}:\d{2}:\d{2}$/),
+        monto: 156_300,
+        medioPago: 'CUENTA VISTA',
+        productos: [{ descripcion: 'CREDITO MYPE', numero: '****7788' }],
+        rutSocio: '*****111-1',
+        registrado: true,
+      },
+    });
+    // Nothing else of the member: no full RUT, account, authorisation, e-mail or name.
+    for (const secret of ['11111111', pagado.numeroAutorizacion, '@', 'Camila']) expect(res.body).not.toContain(secret);
+    // Typed from the voucher, with dashes and in small letters, it is the same code.
+    expect((await verify(code.toLowerCase().match(/.{4}/g)!.join('-'))).statusCode).toBe(200);
+  });
+
+  it('finds nothing for another code, refuses nonsense with the same 404, and limits the tries per client', async () => {
+    for (const code of ['AAAAAAAAAAAAAAAAAAAA', 'not-a-code', '%2e%2e%2fadmin', 'A'.repeat(64)]) {
+      const res = await verify(code);
+      expect(res.statusCode, code).toBe(404);
+      expect(res.json().verificacionResponse.error.errores.detalleError.codigo).toBe('516');
+    }
+    expect((await verify('BBBBBBBBBBBBBBBBBBBB')).statusCode).toBe(404);
+    // The sixth try within the minute (the limit here is 5).
+    expect((await verify('CCCCCCCCCCCCCCCCCCCC')).statusCode).toBe(429);
+  });
+
+  it('prints the code, its QR and the public address on the PDF', async () => {
+    const { token, idTransaccion } = await paidSession(t);
+    const code = await codeOf(token, idTransaccion);
+    const res = await t.app.inject({ method: 'POST', url: '/api/comprobante/pdf', payload: { token, idTransaccion } });
+    const pdf = await readPdf(new Uint8Array(res.rawPayload));
+    expect(pdf.text).toContain(`Código de verificación: ${code.match(/.{4}/g)!.join('-')}`);
+    expect(pdf.text).toContain(`https://pago.cooperativa.example/comprobante/verificar/${code}`);
+  });
+});
+
 describe('voucher e-mail without SMTP', () => {
   it('lands in the sandbox outbox, shown at /sandbox/outbox with its PDF', async () => {
     const t = await startTestApp('pglite');

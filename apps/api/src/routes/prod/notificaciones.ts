@@ -8,7 +8,10 @@ import {
 } from '@pago/domain/call-notificaciones';
 import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
 import { errorEnvelope } from '@pago/domain/envelope';
+import { verificacionOkSchema } from '@pago/domain/answers';
+import { readVerificationCode, VERIFICAR_COMPROBANTE_PATH, verificationPath } from '@pago/domain/voucher-verification';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { perSessionAndClient } from '../../plugins/external/rate-limit';
 import { renderVoucherPdf, VOUCHER_FILENAME } from '../../services/voucher-document';
@@ -43,11 +46,41 @@ export async function notificacionesRoutes(app: FastifyInstance): Promise<void> 
   r.post(COMPROBANTE_PDF_PATH, { schema: { body: comprobantePdfRequestSchema, response: { 200: documentOf('application/pdf', 'The voucher as a PDF'), ...errorResponses('comprobantePdfResponse') } }, config: { responseName: 'comprobantePdfResponse' }, preHandler: pdfLimits }, async (request, reply) => {
     const result = await app.services.vouchers.query(request.body.token, request.body.idTransaccion);
     if (!result.ok) return reply.code(result.codigo === '476' ? 401 : 404).send(errorEnvelope('comprobantePdfResponse', result.codigo));
-    const pdf = await renderVoucherPdf({ cooperative: app.config.productName, pagos: result.pagos });
+    const pdf = await renderVoucherPdf({ cooperative: app.config.productName, pagos: result.pagos, verification: verificationOf(app, result.verificationCode) });
     return reply
       .type('application/pdf')
       .header('content-disposition', `attachment; filename="${VOUCHER_FILENAME}"`)
       .header('cache-control', 'no-store')
       .send(pdf);
   });
+}
+
+/** The voucher's proof for the PDF and the e-mail: its code and the public page's full address. */
+export function verificationOf(app: FastifyInstance, code: string | null): { code: string; url: string } | null {
+  return code ? { code, url: new URL(verificationPath(code), app.config.publicBaseUrl).toString() } : null;
+}
+
+/**
+ * Beyond the spec: the public proof of a voucher, for whoever holds its code (the voucher's QR). Rate-limited per
+ * client, and a code is 100 random bits, so trying codes finds nothing.
+ */
+export async function verificarComprobanteRoute(app: FastifyInstance): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    VERIFICAR_COMPROBANTE_PATH,
+    {
+      schema: {
+        params: z.object({ codigo: z.string().max(64) }),
+        response: { 200: verificacionOkSchema, ...errorResponses('verificacionResponse') },
+      },
+      config: { responseName: 'verificacionResponse' },
+      preHandler: app.rateLimit({ max: app.config.rateLimits.verifyPerIp, timeWindow: 60_000, keyGenerator: (request) => `verificar:${request.ip}` }),
+    },
+    async (request, reply) => {
+      const code = readVerificationCode(request.params.codigo);
+      const result = code ? await app.services.vouchers.verify(code) : null;
+      if (!result?.ok) return reply.code(404).send(errorEnvelope('verificacionResponse', '516'));
+      reply.header('cache-control', 'no-store');
+      return { verificacion: result.verificacion };
+    },
+  );
 }

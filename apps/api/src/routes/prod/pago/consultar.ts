@@ -14,7 +14,12 @@ export async function consultarPagoRoute(app: FastifyInstance): Promise<void> {
       const { token, idTransaccion } = request.body.consultarPagoRequest;
       const result = await app.services.vouchers.query(token, idTransaccion);
       if (!result.ok) return errorEnvelope(CONSULTAR_PAGO_RESPONSE, result.codigo);
-      return { [CONSULTAR_PAGO_RESPONSE]: { listaPago: { pago: oneOrMany(result.pagos) } } };
+      return {
+        [CONSULTAR_PAGO_RESPONSE]: {
+          listaPago: { pago: oneOrMany(result.pagos) },
+          ...(result.verificationCode ? { codigoVerificacion: result.verificationCode } : {}),
+        },
+      };
     },
   );
 }
