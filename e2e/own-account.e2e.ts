@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { checkBothSizes, DESKTOP, PHONE, type Viewport } from './support/browser';
+import { checkBothSizes, DESKTOP, expectLoggedError, PHONE, type Viewport } from './support/browser';
 import { chooseOwnAccount, continueToStepThree, coordinate, reachStepTwo, setUpProduct, storedAppState } from './support/journeys';
 
 // Paying from the cooperative's own checking account (cuenta vista): login, second factor, voucher, and the pages
@@ -103,8 +103,28 @@ describe('own-account payment', () => {
     await expect.poll(() => page.getByText('$156.300', { exact: true }).count()).toBe(2);
     await visible(page.getByText('Debito', { exact: true }));
     await visible(page.getByText('Tarjeta de coordenadas'));
+    // The voucher proves itself: a QR code, a short code and the public page's address.
+    const proof = page.getByRole('region', { name: 'Verifica este comprobante' });
+    await visible(proof.getByRole('img', { name: 'Código QR para verificar este comprobante' }));
+    const verifyUrl = (await proof.getByRole('link').getAttribute('href'))!;
+    expect(verifyUrl).toMatch(/\/comprobante\/verificar\/[A-Z2-7]{20}$/);
+    await visible(proof.getByText(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){4}$/));
     await check('voucher');
     const voucherUrl = page.url();
+
+    // Anyone shown the voucher checks it on a phone, with no session: only what proves the payment.
+    const other = await setup.open(PHONE);
+    await other.goto(verifyUrl);
+    await visible(other.getByRole('heading', { level: 1, name: 'Comprobante verificado' }));
+    await visible(other.getByText('$156.300', { exact: true }));
+    await visible(other.getByText('*****111-1', { exact: true }));
+    expect(await other.getByText('11.111.111-1').count()).toBe(0);
+    await checkBothSizes(other, 'voucher-verified');
+    await other.goto(`${product().baseUrl}/comprobante/verificar/AAAAAAAAAAAAAAAAAAAA`);
+    await visible(other.getByRole('heading', { level: 1, name: 'Comprobante no encontrado' }));
+    expectLoggedError(other, /404.*\/api\/comprobante\/verificar\//);
+    await checkBothSizes(other, 'voucher-not-found');
+    await other.context().close();
 
     // Back from the voucher: the voucher again, never a failure for a payment that went through.
     await page.goBack();

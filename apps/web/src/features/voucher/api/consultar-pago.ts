@@ -9,7 +9,7 @@ import { takeStartedVoucherCall } from './consultar-pago-start';
 
 export { consultarPagoRequest } from './consultar-pago-start';
 
-export type ConsultarPagoAnswer = { kind: 'voucher'; pagos: Pago[] } | { kind: 'error'; error: DetalleError };
+export type ConsultarPagoAnswer = { kind: 'voucher'; pagos: Pago[]; verificationCode: string | null } | { kind: 'error'; error: DetalleError };
 
 /**
  * Call 7 (specification §7.7): the voucher of a paid transaction, from the request sent ahead by the route table
@@ -21,5 +21,5 @@ export async function consultarPago(request: ConsultarPagoRequest): Promise<Cons
   if (answer.kind === 'error') return answer;
   const parsed = consultarPagoOkSchema.safeParse(answer.response);
   if (!parsed.success) throw new ApiError('parse', CONSULTAR_PAGO_PATH, 200);
-  return { kind: 'voucher', pagos: asArray(parsed.data.listaPago.pago) };
+  return { kind: 'voucher', pagos: asArray(parsed.data.listaPago.pago), verificationCode: parsed.data.codigoVerificacion ?? null };
 }
