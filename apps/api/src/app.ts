@@ -108,7 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       { publicBaseUrl: config.publicBaseUrl, settleAfterSeconds: config.webpay.settleAfterSeconds },
       app.log,
     ),
-    notifications: createNotificationService(database.db, mailer, config.productName, app.log),
+    notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, app.log),
     mailer,
   });
   registerErrorHandling(app);

@@ -103,6 +103,12 @@ export async function insertVoucher(tx: Tx, idTransaccion: string, pagos: Pago[]
   await tx.insert(vouchers).values({ idTransaccion, payload: pagos, verificationCode: verificationCodeFrom(randomBytes(VERIFICATION_CODE_LENGTH)) });
 }
 
+/** The verification code of a transaction's voucher (null when it has none). */
+export async function verificationCodeOf(db: DbOrTx, idTransaccion: string): Promise<string | null> {
+  const [row] = await db.select({ code: vouchers.verificationCode }).from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
+  return row?.code ?? null;
+}
+
 /** The voucher a verification code names, whoever asks: the public page shows a few of its facts. */
 export async function voucherByCode(db: DbOrTx, code: string): Promise<Pago[] | null> {
   const [row] = await db.select({ payload: vouchers.payload }).from(vouchers).where(eq(vouchers.verificationCode, code));

@@ -9,7 +9,8 @@ import type { Db } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import type { Mailer } from './mail-service';
-import { latestPaidOfSession, voucherOf } from '../repositories/transaction-repository';
+import { latestPaidOfSession, verificationCodeOf, voucherOf } from '../repositories/transaction-repository';
+import { verificationPath } from '@pago/domain/voucher-verification';
 import { refuse, type Refusal } from './refusal';
 import { touchSession } from './session-service';
 import { renderVoucherPdf, totalOf, VOUCHER_FILENAME, voucherLines } from './voucher-document';
@@ -22,7 +23,7 @@ const escape = (text: string) =>
 
 export type NotificationService = ReturnType<typeof createNotificationService>;
 
-export function createNotificationService(db: Db, mailer: Mailer, cooperative: string, log: FastifyBaseLogger) {
+export function createNotificationService(db: Db, mailer: Mailer, cooperative: string, publicBaseUrl: string, log: FastifyBaseLogger) {
   return {
     /** Call 8: e-mails the voucher of the session's latest paid transaction, with the PDF attached. */
     async sendVoucher(token: string, rutInput: string, correo: string, requestId: string): Promise<SendResult> {
@@ -36,7 +37,8 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
       const pagos = idTransaccion ? await voucherOf(db, idTransaccion) : null;
       if (!idTransaccion || !pagos) return refuse('516');
 
-      const view = { cooperative, pagos };
+      const code = await verificationCodeOf(db, idTransaccion);
+      const view = { cooperative, pagos, verification: code ? { code, url: new URL(verificationPath(code), publicBaseUrl).toString() } : null };
       const lines = voucherLines(view);
       const pdf = await renderVoucherPdf(view);
       const text = [
@@ -45,12 +47,16 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
         `Total pagado: ${formatClp(totalOf(pagos))}`,
         ...lines.heading.map(([k, v]) => `${k}: ${v}`),
         ...lines.products.flatMap((p) => [p.title, ...p.lines.map(([k, v]) => `  ${k}: ${v}`)]),
+        ...(view.verification ? [`Verifica este comprobante en ${view.verification.url}`] : []),
         'Adjuntamos tu comprobante en PDF.',
       ].join('\n');
       const html =
         `<h1 style="font-family:Arial,sans-serif;color:#0b3f4a">Pago exitoso</h1><p style="font-family:Arial,sans-serif">Total pagado: <strong>${escape(lines.total)}</strong></p>` +
         `<table style="font-family:Arial,sans-serif;font-size:14px">${lines.heading.map(([k, v]) => `<tr><td>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>` +
         lines.products.map((p) => `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(p.title)}</h2><ul>${p.lines.map(([k, v]) => `<li>${escape(k)}: ${escape(v)}</li>`).join('')}</ul>`).join('') +
+        (view.verification
+          ? `<p style="font-family:Arial,sans-serif">Verifica este comprobante en <a href="${escape(view.verification.url)}">${escape(view.verification.url)}</a></p>`
+          : '') +
         `<p style="font-family:Arial,sans-serif">Adjuntamos tu comprobante en PDF.</p>`;
       try {
         await mailer.send({

@@ -88,10 +88,14 @@ describe('voucher by e-mail over real SMTP, and as PDF', () => {
     const mail = received().at(-1)!;
     expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('camila.rojas@example.cl');
     expect(mail.text).toContain('$412.870');
+    // The proof travels with the voucher: the public page's address, and the code on the attached PDF.
+    expect(mail.text).toMatch(/Verifica este comprobante en http:\/\/[^/]+\/comprobante\/verificar\/[A-Z2-7]{20}/);
     const [attachment] = mail.attachments;
     expect(attachment?.filename).toBe('download.pdf');
     expect(attachment?.contentType).toBe('application/pdf');
-    expect((await readPdf(new Uint8Array(attachment!.content))).text).toContain(pagado.numeroAutorizacion);
+    const attached = (await readPdf(new Uint8Array(attachment!.content))).text;
+    expect(attached).toContain(pagado.numeroAutorizacion);
+    expect(attached).toMatch(/Código de verificación: [A-Z2-7]{4}(-[A-Z2-7]{4}){4}/);
     expect(await t.database.db.$count(outbox)).toBe(0);
   });
 
