@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkBothSizes, DESKTOP, expectLoggedError, PHONE, type Viewport } from './support/browser';
+import { enrolHeadlessPhone } from './support/authoriser';
 import { chooseOwnAccount, continueToStepThree, coordinate, reachStepTwo, setUpProduct, storedAppState } from './support/journeys';
 
 // Paying from the cooperative's own checking account (cuenta vista): login, second factor, voucher, and the pages
@@ -72,6 +73,7 @@ describe('own-account payment', () => {
   }
 
   it('11.111.111-1 pays a MYPE instalment with the coordinate card; the voucher shows it and it is gone from the list', async () => {
+    await enrolHeadlessPhone(product().baseUrl, '11111111-1');
     await reachLogin('11.111.111-1', 'Crédito MYPE');
     await expect.poll(() => page.getByRole('checkbox').count()).toBe(2);
     await payFromStepTwo();
@@ -144,8 +146,26 @@ describe('own-account payment', () => {
     await expect.poll(() => page.getByText('$156.300', { exact: true }).count()).toBe(2);
   });
 
-  it('14.141.414-3 pays with the push approved in the mobile authoriser', async () => {
-    await reachLogin('14.141.414-3', null);
+  /**
+   * The sandbox's authoriser app on the member's phone: a one-time code, and a key of its own that never leaves it
+   * (IndexedDB), enrolled through the authoriser protocol.
+   */
+  async function enrolSandboxPhone(rut: string): Promise<Page> {
+    // Another device: a browser context of its own, on the real clock as a phone's would be.
+    const phone = await (await setup.browser().newContext()).newPage();
+    await phone.goto(`${product().baseUrl}/sandbox/authorizer?rut=${rut}`);
+    await phone.getByRole('button', { name: 'Obtener código de enrolamiento' }).click();
+    await expect.poll(() => phone.getByRole('textbox', { name: 'Código de enrolamiento' }).inputValue()).toMatch(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){4}$/);
+    await checkBothSizes(phone, 'sandbox-authoriser-enrolment');
+    await phone.getByRole('button', { name: 'Enrolar este dispositivo' }).click();
+    await expect.poll(() => phone.getByText(`Este dispositivo está enrolado para ${rut}.`).isVisible()).toBe(true);
+    return phone;
+  }
+
+  it('14.141.414-3 enrols the authoriser app, and pays with the push it approves there', async () => {
+    await open();
+    const phone = await enrolSandboxPhone('14141414-3');
+    await reachStepTwo(page, '14.141.414-3', null, { offer: 'accept if shown' });
     await payFromStepTwo();
     await logIn('14.141.414-3');
     await page.waitForURL('**/pagoexpress/PM/coopmethodpaychallenge');
@@ -157,10 +177,13 @@ describe('own-account payment', () => {
     await visible(page.getByRole('timer'));
     await check('authoriser-waiting');
 
-    const phone = await page.context().newPage();
-    await phone.goto(`${product().baseUrl}/sandbox/authorizer?rut=14141414-3`);
+    // The phone shows what it is asked to sign: the amount, the account debited and the product.
+    await expect.poll(() => phone.getByText('$121.480').isVisible(), { timeout: 10_000 }).toBe(true);
+    await visible(phone.getByText(/Desde la cuenta \*{4}5611 · Productos \*{4}1414/));
+    await checkBothSizes(phone, 'sandbox-authoriser-push');
     await phone.getByRole('button', { name: 'Aprobar' }).first().click();
-    await phone.close();
+    await visible(phone.getByText('Pago aprobado.'));
+    await phone.context().close();
 
     await page.waitForURL(/\/pagoexpress\/successvoucher\/[^/?]+\?categoria=PM&factor=PassCoop$/);
     await visible(h1('Pago exitoso'));
@@ -169,17 +192,19 @@ describe('own-account payment', () => {
   });
 
   it('shows the rejection when the push is rejected, and Reintentar starts over', async () => {
-    await reachLogin('14.141.414-3', null);
+    await open();
+    const phone = await enrolSandboxPhone('14141414-3');
+    await reachStepTwo(page, '14.141.414-3', null, { offer: 'accept if shown' });
     await payFromStepTwo();
     await logIn('14.141.414-3');
     await page.waitForURL('**/coopmethodpaychallenge');
     await page.getByRole('button', { name: 'Autorizar' }).click();
     await visible(page.getByText('Revisa tu celular y aprueba la solicitud en la app PassCoop.'));
 
-    const phone = await page.context().newPage();
-    await phone.goto(`${product().baseUrl}/sandbox/authorizer?rut=14141414-3`);
-    await phone.getByRole('button', { name: 'Rechazar' }).first().click();
-    await phone.close();
+    await expect.poll(() => phone.getByRole('button', { name: 'Rechazar' }).count(), { timeout: 10_000 }).toBe(1);
+    await phone.getByRole('button', { name: 'Rechazar' }).click();
+    await visible(phone.getByText('Pago rechazado.'));
+    await phone.context().close();
 
     const dialog = page.getByRole('dialog', { name: 'No pudimos autorizar tu pago' });
     await visible(dialog);
@@ -191,6 +216,7 @@ describe('own-account payment', () => {
   });
 
   it('19.191.919-K pays 11.111.111-1’s consumer-credit instalment through the security-factor screen', async () => {
+    await enrolHeadlessPhone(product().baseUrl, '19191919-K');
     await reachLogin('11.111.111-1', 'Crédito de Consumo', DESKTOP);
     await payFromStepTwo();
     await logIn('19.191.919-K');

@@ -21,6 +21,8 @@ import { createSelectionService } from './services/selection-service';
 import { createOwnAccountService } from './services/own-account-service';
 import { createVoucherService } from './services/voucher-service';
 import { createAuthoriserService } from './services/authoriser-service';
+import { createWebhookDelivery, type WebhookDelivery } from './services/authoriser-webhook';
+import { autorizadorRoutes } from './routes/api/autorizador';
 import { cuentaVistaRoutes } from './routes/prod/pago/cuenta-vista';
 import { consultarPagoRoute } from './routes/prod/pago/consultar';
 import { sandboxRoutes } from './routes/sandbox/sandbox-pages';
@@ -43,6 +45,7 @@ export interface AppServices {
   ownAccount: ReturnType<typeof createOwnAccountService>;
   vouchers: ReturnType<typeof createVoucherService>;
   authoriser: ReturnType<typeof createAuthoriserService>;
+  authoriserWebhook: WebhookDelivery;
   card: ReturnType<typeof createCardPaymentService>;
   notifications: ReturnType<typeof createNotificationService>;
   mailer: Mailer;
@@ -98,9 +101,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
-    ownAccount: createOwnAccountService(database.db, clock, { passwordLockMinutes: config.passwordLockMinutes }),
+    ownAccount: createOwnAccountService(database.db, clock, { passwordLockMinutes: config.passwordLockMinutes, notifyDevices: config.authoriser.webhook !== null }),
     vouchers: createVoucherService(database.db),
-    authoriser: createAuthoriserService(database.db),
+    authoriser: createAuthoriserService(database.db, { enrolmentCodeDays: config.authoriser.enrolmentCodeDays }),
+    authoriserWebhook: createWebhookDelivery(database.db, config.authoriser.webhook, app.log),
     card: createCardPaymentService(
       database.db,
       clock,
@@ -129,6 +133,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(notificacionesRoutes);
   await app.register(verificarComprobanteRoute);
   await app.register(auditoriaRoutes);
+  await app.register(autorizadorRoutes);
   if (config.sandbox) await app.register(sandboxRoutes);
 
   // The operator's surfaces (admin API, metrics, OpenAPI) on their own listener when ADMIN_PORT is set (always in

@@ -81,6 +81,14 @@ const envSchema = z
     /** Days a browser's report (call 11) stays in the audit trail; the server's own events stay for good. */
     BROWSER_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_CAPTCHA_PER_IP: z.coerce.number().int().min(1).default(60),
+    /** The authoriser devices' calls (enrolment, pending requests, decisions) per client and minute. */
+    RATE_LIMIT_AUTHORISER_PER_IP: z.coerce.number().int().min(1).default(60),
+    /** The app's backend, told of every push so it can wake the member's phone; unset: devices poll. */
+    AUTHORISER_WEBHOOK_URL: z.url().optional(),
+    /** HMAC-SHA256 key of the webhook's signature, shared with the app's backend. */
+    AUTHORISER_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Days an enrolment code issued by the operator stays valid. */
+    AUTHORISER_ENROLMENT_CODE_DAYS: z.coerce.number().int().min(1).max(90).default(7),
     /** Where Transbank's REST API is: the simulator by default, Transbank's integration or production host for real. */
     WEBPAY_BASE_URL: z.url().default('http://localhost:3001'),
     WEBPAY_COMMERCE_CODE: z.string().regex(/^\d{12}$/, 'must be a 12-digit commerce code').optional(),
@@ -148,6 +156,7 @@ const envSchema = z
     if (env.NODE_ENV === 'production' && !env.WEBPAY_COMMERCE_CODE) problem('WEBPAY_COMMERCE_CODE', 'is required in production');
     if (env.NODE_ENV === 'production' && !env.WEBPAY_API_KEY) problem('WEBPAY_API_KEY', 'is required in production');
     if (env.NODE_ENV === 'production' && !env.SANDBOX && !env.SMTP_URL) problem('SMTP_URL', 'is required in production (the sandbox outbox delivers nothing)');
+    if (env.AUTHORISER_WEBHOOK_URL && !env.AUTHORISER_WEBHOOK_SECRET) problem('AUTHORISER_WEBHOOK_SECRET', 'is required with AUTHORISER_WEBHOOK_URL');
     if (env.SANDBOX_CLOCK && !env.SANDBOX) problem('SANDBOX_CLOCK', 'is only allowed in sandbox mode (SANDBOX=1)');
     if (env.ALTCHA_COUNTER_MAX < env.ALTCHA_COUNTER_MIN) problem('ALTCHA_COUNTER_MAX', 'must not be below ALTCHA_COUNTER_MIN');
     if (env.DB_STATEMENT_TIMEOUT_MS >= env.DB_QUERY_TIMEOUT_MS) {
@@ -218,6 +227,11 @@ const envSchema = z
         logPerIp: env.RATE_LIMIT_LOG_PER_IP,
         adminPerIp: env.RATE_LIMIT_ADMIN_PER_IP,
         captchaPerIp: env.RATE_LIMIT_CAPTCHA_PER_IP,
+        authoriserPerIp: env.RATE_LIMIT_AUTHORISER_PER_IP,
+      },
+      authoriser: {
+        webhook: env.AUTHORISER_WEBHOOK_URL && env.AUTHORISER_WEBHOOK_SECRET ? { url: env.AUTHORISER_WEBHOOK_URL, secret: env.AUTHORISER_WEBHOOK_SECRET } : null,
+        enrolmentCodeDays: env.AUTHORISER_ENROLMENT_CODE_DAYS,
       },
       sandboxClock: env.SANDBOX_CLOCK,
       webpay: {

@@ -80,6 +80,15 @@ async function main(): Promise<void> {
     app.addHook('onClose', async () => clearInterval(timer));
   }
 
+  // Every replica tells the app's backend of new pushes; each delivery is claimed by one of them.
+  if (config.authoriser.webhook) {
+    const timer = setInterval(() => {
+      app.services.authoriserWebhook.deliverDue().catch((error: unknown) => logger.error({ error: loggableError(error) }, 'authoriser webhook delivery failed'));
+    }, 1000);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+
   const address = await app.listen({ host: config.host, port: config.port });
   const operator = config.operatorListener ? await app.operator.listen(config.operatorListener) : address;
   logger.info({ address, operator, database: database.kind, sandbox: config.sandbox }, 'Pago Online listening');

@@ -13,6 +13,10 @@ export const CALL_NAMES = [
   'pagoexpress/auth',
   'pagoexpress/initMall',
   'auditoria/guardarlog',
+  // The mobile authoriser's device calls (docs/authoriser.md), beyond the spec.
+  'autorizador/enrolar',
+  'autorizador/pendientes',
+  'autorizador/decision',
 ] as const;
 
 export type CallName = (typeof CALL_NAMES)[number];

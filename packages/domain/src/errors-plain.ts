@@ -17,6 +17,7 @@ export const BLOCKED_PASSWORD_MESSAGE = 'Por seguridad tu clave de internet ha s
 export const COORDINATES_MISMATCH_MESSAGE = 'Las coordenadas no corresponden. Por favor, intenta nuevamente.';
 export const INSTALMENT_ORDER_MESSAGE = 'Debes seleccionar desde la cuota más antigua a la más nueva';
 export const MAX_INSTALMENTS_MESSAGE = 'Excedes el máximo de cuotas';
+export const AUTHORISER_INVALID_CODE_MESSAGE = 'Código de confirmación inválido.';
 
 /** maskedEmail must already be masked (spec §9: after the first 3 characters of the local part). */
 export function emailSentMessage(maskedEmail: string): string {
@@ -300,6 +301,28 @@ const ENTRIES = {
     situacion: 'The payment is still in process; the voucher is not available yet.',
     llamadas: ['pago/consultar', 'notificaciones/enviar'],
   },
+
+  // The mobile authoriser's device calls (docs/authoriser.md).
+  '520': {
+    descripcion: AUTHORISER_INVALID_CODE_MESSAGE,
+    situacion: 'The enrolment code is unknown, already used or expired, or the enrolment is not signed by the key it registers.',
+    llamadas: ['autorizador/enrolar'],
+  },
+  '521': {
+    descripcion: 'Este dispositivo no está registrado. Regístralo nuevamente en la app.',
+    situacion: 'The device is unknown or was revoked (by the operator, or by a newer enrolment of its member).',
+    llamadas: ['autorizador/pendientes', 'autorizador/decision'],
+  },
+  '522': {
+    descripcion: 'No pudimos verificar la firma de este dispositivo.',
+    situacion: "The signature does not verify with the device's key over the message the server rebuilds (another amount, transaction, nonce or decision), or the request's time is more than 120 s from the server's.",
+    llamadas: ['autorizador/pendientes', 'autorizador/decision'],
+  },
+  '523': {
+    descripcion: 'La solicitud ya no está pendiente.',
+    situacion: "The payment request was already decided, expired, or is not one of this device's member.",
+    llamadas: ['autorizador/decision'],
+  },
 } as const satisfies Record<string, Omit<ErrorEntry, 'codigo'>>;
 
 export type ErrorCode = keyof typeof ENTRIES;
@@ -334,7 +357,6 @@ export const AUTHORISER_CANCELLED_MESSAGE =
   'Ha cancelado la operación. Si desconoce su origen, por favor contáctenos';
 // The ellipsis is in the spec's text.
 export const AUTHORISER_REJECTED_MESSAGE = 'La autorización desde tu celular ha sido rechazada, reintenta…';
-export const AUTHORISER_INVALID_CODE_MESSAGE = 'Código de confirmación inválido.';
 export const AUTHORISER_TIMEOUT_MESSAGE = 'Tienes un tiempo limitado para autorizar, inténtalo nuevamente.';
 export const AUTHORISER_DEFAULT_MESSAGE =
   'En este momento nuestro servicio no se encuentra disponible. Vuelve a intentarlo más tarde.';

@@ -8,6 +8,9 @@ const USAGE = `usage:
   npm run admin -- params set NAME VALUE
   npm run admin -- members unblock-password RUT
   npm run admin -- members unblock-card RUT
+  npm run admin -- authoriser code RUT
+  npm run admin -- authoriser devices RUT
+  npm run admin -- authoriser revoke DEVICE_ID
   npm run admin -- tx show ID_TRANSACCION
   npm run admin -- audit [KIND]
   npm run admin -- import FILE.json|FILE.csv
@@ -54,6 +57,21 @@ async function main(argv: string[]): Promise<number> {
     const what = action === 'unblock-password' ? 'desbloquear-clave' : 'desbloquear-tarjeta';
     await call('POST', `/socios/${encodeURIComponent(rest[0]!)}/${what}`);
     console.log(`${rest[0]}: ${action === 'unblock-password' ? 'password' : 'coordinate card'} unblocked`);
+    return 0;
+  }
+  if (group === 'authoriser' && action === 'code' && rest.length === 1) {
+    const body = (await call('POST', `/socios/${encodeURIComponent(rest[0]!)}/autorizador/codigo`)) as { operacionesResponse: { codigo: string; vigenciaDias: number } };
+    console.log(`${body.operacionesResponse.codigo} (valid ${body.operacionesResponse.vigenciaDias} days, once)`);
+    return 0;
+  }
+  if (group === 'authoriser' && action === 'devices' && rest.length === 1) {
+    const body = (await call('GET', `/socios/${encodeURIComponent(rest[0]!)}/autorizador/dispositivos`)) as { operacionesResponse: { dispositivos: unknown[] } };
+    for (const d of body.operacionesResponse.dispositivos) console.log(JSON.stringify(d));
+    return 0;
+  }
+  if (group === 'authoriser' && action === 'revoke' && rest.length === 1) {
+    await call('POST', `/autorizador/dispositivos/${encodeURIComponent(rest[0]!)}/revocar`);
+    console.log(`${rest[0]}: revoked`);
     return 0;
   }
   if (group === 'import' && action && rest.length === 0) {

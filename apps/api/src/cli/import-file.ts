@@ -4,7 +4,8 @@ import { parse } from 'csv-parse/sync';
  * Reads a nightly load file into the import call's rows. JSON: `{"socios": [...]}` or a bare list. CSV: one row per
  * instalment (or per product / member without any), grouped here by RUT and product:
  * rut,nombre,correo,numeroCuenta,saldoCuenta,familia,numeroProducto,numeroCuota,monto,montoPendiente,pagoMinimo,
- * fechaVencimiento,medioPago,permiteAbono,permiteMultipleAbono,montoMinimoAbonoMultiple,fechaVigenciaAbono,saldo
+ * fechaVencimiento,medioPago,permiteAbono,permiteMultipleAbono,montoMinimoAbonoMultiple,fechaVigenciaAbono,saldo,
+ * codigoEnrolamiento (optional: the authoriser app's one-time code the member was sent)
  */
 export function readLoad(fileName: string, text: string): unknown[] {
   if (fileName.toLowerCase().endsWith('.json')) {
@@ -21,7 +22,7 @@ export function readLoad(fileName: string, text: string): unknown[] {
     const rut = row.rut ?? '';
     let member = byRut.get(rut);
     if (!member) {
-      member = { rut, nombre: row.nombre, ...(row.correo ? { correo: row.correo } : {}), productos: [] };
+      member = { rut, nombre: row.nombre, ...(row.correo ? { correo: row.correo } : {}), ...(row.codigoEnrolamiento ? { codigoEnrolamiento: row.codigoEnrolamiento } : {}), productos: [] };
       if (row.numeroCuenta) member.cuenta = { numeroCuenta: row.numeroCuenta, saldo: num(row.saldoCuenta) ?? 0 };
       byRut.set(rut, member);
     }

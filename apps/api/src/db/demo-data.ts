@@ -80,6 +80,7 @@ export interface DemoMember {
   scenario: string;
   password?: { plain: string; blocked?: boolean };
   account?: { numeroCuenta: string; saldo: number };
+  /** 1: a coordinate card (seeded); 2: may enrol an authoriser device, with a code the sandbox issues. */
   factors: ReadonlyArray<1 | 2>;
   listNoticeCode?: string;
   products: DemoProduct[];

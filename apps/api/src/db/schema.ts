@@ -142,17 +142,56 @@ export const coordinateCards = pgTable('coordinate_cards', {
   blockedAt: timestamp('blocked_at', { withTimezone: true }),
 });
 
-/** Factor 2: the member's enrolment in the mobile authoriser app. */
-export const authoriserEnrolments = pgTable('authoriser_enrolments', {
-  id: uuid('id').primaryKey().defaultRandom(),
+/**
+ * Factor 2: a device of the member's mobile authoriser app, named by its ECDSA P-256 public key. A member has at most
+ * one device that is not revoked: enrolling another revokes it.
+ */
+export const authoriserDevices = pgTable(
+  'authoriser_devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => members.id),
+    /** SubjectPublicKeyInfo DER, base64url, as the device sent it. */
+    publicKey: text('public_key').notNull(),
+    name: text('name').notNull(),
+    enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('authoriser_devices_active_idx').on(t.memberId).where(sql`${t.revokedAt} is null`)],
+);
+
+/** One-time codes a member's device enrols with: issued by the operator or carried by the nightly load. */
+export const authoriserEnrolmentCodes = pgTable('authoriser_enrolment_codes', {
+  /** SHA-256 of the code, hex: the code itself is only on the member's letter or screen. */
+  codeHash: text('code_hash').primaryKey(),
   memberId: uuid('member_id')
     .notNull()
-    .unique()
     .references(() => members.id),
-  deviceName: text('device_name').notNull(),
-  blockedAt: timestamp('blocked_at', { withTimezone: true }),
-  enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
+  issuedBy: text('issued_by').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A push waiting to reach AUTHORISER_WEBHOOK_URL: retried with back-off until delivered or its request expires. */
+export const authoriserWebhooks = pgTable(
+  'authoriser_webhooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    authorizationId: uuid('authorization_id')
+      .notNull()
+      .references(() => authorizations.id),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    lastError: text('last_error'),
+  },
+  (t) => [index('authoriser_webhooks_due_idx').on(t.nextAttemptAt).where(sql`${t.deliveredAt} is null`)],
+);
 
 /** Server-side switches and settings (spec §7.1), type 'PE'. */
 export const parameters = pgTable('parameters', {
@@ -260,6 +299,13 @@ export const authorizations = pgTable(
     status: text('status').notNull().default('pending'),
     /** Factor 2: what the push shows the payer. */
     amount: money('amount').notNull(),
+    /** Factor 2: the rest of what the device shows and signs (the debited account, the products, the payer). */
+    push: jsonb('push').$type<{ cuenta: string; productos: string[]; rutPagador: string; descripcion: string }>(),
+    /** Factor 2: 32 random bytes, base64url, signed with the decision: an old signature fits no other request. */
+    nonce: text('nonce'),
+    /** Factor 2: the device that decided, and its signature, kept for the audit. */
+    deviceId: uuid('device_id').references(() => authoriserDevices.id),
+    signature: text('signature'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),

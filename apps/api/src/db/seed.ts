@@ -7,7 +7,6 @@ import { DEFAULT_PARAMETERS, DEMO_MEMBERS, demoCoordinateCard, type DemoMember }
 import { PASSWORD_HASH_OPTIONS } from './password';
 import {
   accounts,
-  authoriserEnrolments,
   coordinateCards,
   instalments,
   members,
@@ -67,9 +66,6 @@ async function insertMember(db: Db, member: DemoMember, today: string): Promise<
         serial: `CC-${member.rut.split('-')[0]}`,
         cells: demoCoordinateCard(member.rut),
       });
-    }
-    if (member.factors.includes(2)) {
-      await tx.insert(authoriserEnrolments).values({ memberId, deviceName: 'Teléfono de demostración' });
     }
     for (const product of member.products) {
       const [p] = await tx

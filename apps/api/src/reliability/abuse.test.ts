@@ -13,7 +13,8 @@ import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
 import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha, startCard } from './flows';
 import { injectTarget, jsonOf, type HttpResponse, type Target } from './http';
 import { captureLedger, checkInvariants } from './ledger';
-import { productNumbered } from '../test/member-calls';
+import { devicePending, enrolDevice, productNumbered } from '../test/member-calls';
+import { DECISION_PATH, DECISION_RESPONSE } from '@pago/domain/call-autorizador';
 import { recordFigures } from './settings';
 
 // Part 2 of the reliability suite: rate limits, lockouts, captcha replay, session binding and expiry, object-level
@@ -352,14 +353,16 @@ describe.each(DATABASE_KINDS)('object-level authorisation: another member’s va
       const guess = randomBytes(16).toString('hex');
       expect(codeOf(await consultar(target, b.token, guess), 'consultarPagoResponse')).toBe('516');
     }
-    // C's push on the mobile authoriser cannot be approved from B's phone.
+    // C's push on the mobile authoriser is neither shown to B's phone nor decided by it, even signed by B's key.
+    const cPhone = await enrolDevice(t.app, '14141414-3');
+    const bPhone = await enrolDevice(t.app, B);
     const c = await pendingSelection(target, '14141414-3', '630014141414');
     await autentica(target, c.token, '14141414-3', '1234', await solveCaptcha(target));
     await autorizar(target, c.token, '14141414-3', '14141414-3', 2);
-    const [pending] = await t.app.services.authoriser.pending('14141414-3');
-    const decide = await post(target, `/sandbox/api/authorizer/${pending!.id}/approve`, { rut: B });
-    expect(decide.status).toBe(409);
-    expect(jsonOf(await target.request({ method: 'GET', url: `/sandbox/api/authorizer/pending?rut=${B}` }))).toEqual({ pendientes: [] });
+    const [push] = await devicePending(t.app, cPhone);
+    expect(await devicePending(t.app, bPhone)).toEqual([]);
+    expect(codeOf(await post(target, DECISION_PATH, await bPhone.decision(push!, 'aprobar')), DECISION_RESPONSE)).toBe('523');
+    expect(await devicePending(t.app, cPhone)).toHaveLength(1);
     refused(31);
 
     const report = await checkInvariants(t.database.db, before);

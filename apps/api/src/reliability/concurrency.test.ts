@@ -8,10 +8,15 @@ import { shiftedClock } from '../clock';
 import type { Database } from '../db/client';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { createWebpayClient } from '../services/webpay-client';
-import { businessNoon, DATABASE_KINDS, openTestDatabase, testConfig } from '../test/test-app';
+import { businessNoon, DATABASE_KINDS, openTestDatabase, TEST_ADMIN_TOKEN, testConfig } from '../test/test-app';
+import { AuthoriserDevice } from '../test/authoriser-device';
+import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type Solicitud } from '@pago/domain/call-autorizador';
+import { and, eq, sql } from 'drizzle-orm';
+import { authorizations } from '../db/schema';
+import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha } from './flows';
+import { insertLoadMembers, LOAD_PASSWORD, type LoadMember } from './fixtures';
 import { personalDataIn, fromClient, startCluster, transactionStates, waitForSettlement, type Cluster } from './cluster';
-import { insertLoadMembers, type LoadMember } from './fixtures';
-import { counted, fetchTarget, injectTarget, roundRobin, type Target } from './http';
+import { counted, fetchTarget, injectTarget, jsonOf, roundRobin, type Target } from './http';
 import { captureLedger, checkInvariants, type LedgerSnapshot } from './ledger';
 import { histogram, isExpected, planPayers, runPayer } from './load';
 import { RELIABILITY, recordFigures, RequestTally } from './settings';
@@ -141,4 +146,66 @@ describe.each(DATABASE_KINDS)('concurrent payers on %s', (kind) => {
     expect(report.totals.paid).toBeGreaterThan(0);
     expect(report.charged).toBe(report.totals.paidByCard - s.baseline.totals.paidByCard);
   }, 240_000 + PAYERS * 1_000);
+
+  it('approvals racing the authoriser countdown: paid only on an approval made in time, and once', async () => {
+    const members = s.members.filter((m) => m.products.PC).slice(0, 8);
+    const before = await captureLedger(s.database.db);
+    const races = await Promise.all(
+      members.map(async (m, i) => {
+        const target = fromClient(s.target, 500 + i);
+        const phone = await AuthoriserDevice.create();
+        const issued = await post(target, `/admin/socios/${m.rut}/autorizador/codigo`, {}, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
+        const { codigo } = jsonOf<{ operacionesResponse: { codigo: string } }>(issued).operacionesResponse;
+        phone.dispositivo = jsonOf<{ enrolarDispositivoResponse: { dispositivo: string } }>(await post(target, ENROLAR_PATH, await phone.enrolment(codigo))).enrolarDispositivoResponse.dispositivo;
+        const { token, productos } = await listar(target, m.rut);
+        const { idTransaccion } = await seleccionar(target, token, m.rut, [oldestOf(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+        const [numero, dv] = m.rut.split('-') as [string, string];
+        const login = await post(target, '/prod/pago/producto/cuentavista/autentica', { autenticaConsultaFactoresRequest: { userId: m.rut, canalLlamada: 'PGEX', token, autenticacion: { rut: numero, dv, clave: LOAD_PASSWORD } } }, { authorization: await solveCaptcha(target) });
+        const { numeroCuenta } = jsonOf<Record<string, { numeroCuenta: string }>>(login).autenticaConsultaFactoresResponse!;
+        await post(target, '/prod/pago/producto/cuentavista/autorizar', { autorizarPagoProductoCVRequest: { userId: m.rut, canalLlamada: 'PGEX', token, factor: 2, rut: m.rut, rutPago: m.rut } });
+        return { target, phone, token, numeroCuenta, idTransaccion, rut: m.rut, approveAfterMs: (i * 53) % 400 };
+      }),
+    );
+    // The countdown ends for each within 400 ms (instead of 120 s), while its phone approves at its own moment.
+    await s.database.db.execute(sql`update authorizations set expires_at = now() + (random() * interval '400 milliseconds') where status = 'pending' and factor = 2`);
+    const outcomes = await Promise.all(
+      races.map(async (r) => {
+        const [push] = jsonOf<{ solicitudesPendientesResponse: { solicitudes: Solicitud[] } }>(await post(r.target, PENDIENTES_PATH, await r.phone.pendingRequest())).solicitudesPendientesResponse.solicitudes;
+        const approval = await r.phone.decision(push!, 'aprobar');
+        const decided = new Promise((resolve) => setTimeout(resolve, r.approveAfterMs)).then(() => post(r.target, DECISION_PATH, approval));
+        const pay = () => post(r.target, '/prod/pago/producto/cuentavista/pagar', { pagarProductoCVRequest: { userId: r.rut, canalLlamada: 'PGEX', token: r.token, rutTitular: r.rut, numeroCuenta: r.numeroCuenta, rutPago: r.rut, factor: 2 } });
+        let paid = 'none';
+        for (let i = 0; i < 40; i++) {
+          const answers = await Promise.all([pay(), pay()]);
+          const codes = answers.map((a) => codeOf(a, 'pagarProductoCVResponse') ?? 'paid');
+          if (codes.every((c) => c === '25')) {
+            await new Promise((resolve) => setTimeout(resolve, 25));
+            continue;
+          }
+          // Two calls at once: the one that found the countdown over says 999, the other then 485.
+          paid = codes.includes('paid') ? 'paid' : codes.includes('999') ? '999' : codes.find((c) => c !== '25')!;
+          break;
+        }
+        return { idTransaccion: r.idTransaccion, decision: codeOf(await decided, DECISION_RESPONSE) ?? 'approved', paid, after: codeOf(await pay(), 'pagarProductoCVResponse') ?? 'paid' };
+      }),
+    );
+    for (const o of outcomes) {
+      const [auth] = await s.database.db.select().from(authorizations).where(and(eq(authorizations.idTransaccion, o.idTransaccion), eq(authorizations.factor, 2)));
+      const where = JSON.stringify(o);
+      expect(o.after === 'paid', where).toBe(o.paid === 'paid');
+      if (o.decision === 'approved') {
+        // The approval was taken before the request expired; then it paid, unless the money or the instalment was
+        // gone meanwhile (other payers of this suite share the accounts).
+        expect(auth!.decidedAt!.getTime(), where).toBeLessThanOrEqual(auth!.expiresAt.getTime());
+        expect(['paid', '47203', '442'], where).toContain(o.paid);
+      } else {
+        // The countdown won: the approval after it was refused (523), and call 6 said the time was over (999).
+        expect([o.decision, o.paid], where).toEqual(['523', '999']);
+      }
+    }
+    const report = await checkInvariants(s.database.db, before, { provider: s.store });
+    expect(report.violations).toEqual([]);
+    if (process.env.RELIABILITY_VERBOSE) console.log(outcomes.map((o) => `${o.decision}/${o.paid}`));
+    recordFigures({ section: 'concurrency', database: kind, notes: `authoriser races: ${JSON.stringify(outcomes.map((o) => `${o.decision}/${o.paid}`))}` });
+  }, 120_000);
 });

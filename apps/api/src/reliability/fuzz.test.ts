@@ -19,7 +19,9 @@ import { CONTENT_TYPES, fits, hostileNumber, hostileString, hostileValue, mutate
 import { counted, injectTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { rutOf } from './fixtures';
 import { captureLedger, checkInvariants, parameterValues, tableCounts, type LedgerSnapshot } from './ledger';
-import { productNumbered } from '../test/member-calls';
+import { devicePending, enrolDevice, productNumbered } from '../test/member-calls';
+import { AuthoriserDevice } from '../test/authoriser-device';
+import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, ENROLAR_RESPONSE, PENDIENTES_PATH, PENDIENTES_RESPONSE, type Solicitud } from '@pago/domain/call-autorizador';
 import { RELIABILITY, recordFigures, RequestTally } from './settings';
 
 // Part 1 of the reliability suite: every endpoint, fed schema-aware, random and raw hostile input, answers 4xx
@@ -203,6 +205,12 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
     buyOrder: '',
     pushRut: '14141414-3',
     pushId: '',
+    // The authoriser's device calls, signed for real: C's phone, its push, and an enrolment not yet sent.
+    deviceId: '',
+    pendingBody: {} as unknown,
+    decisionBody: {} as unknown,
+    otherDecisionBody: {} as unknown,
+    enrolmentBody: {} as unknown,
     pmNumero: '630055667788',
     cardAmount: 0,
     cardRef: '',
@@ -247,7 +255,9 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
     ctx.webpayToken = card.webpayToken;
     ctx.buyOrder = provider.get(card.webpayToken)!.buyOrder;
 
-    // Member C: a push waiting on the mobile authoriser.
+    // Member C: a push waiting on the mobile authoriser of the phone C enrolled.
+    const phone = await enrolDevice(t.app, ctx.pushRut);
+    ctx.deviceId = phone.dispositivo!;
     const c = await listar(app, ctx.pushRut);
     await seleccionar(app, c.token, ctx.pushRut, [oldestOf(c.productos[0]!, 1)]);
     const [numero, dv] = ctx.pushRut.split('-') as [string, string];
@@ -260,7 +270,13 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
     await post(app, '/prod/pago/producto/cuentavista/autorizar', {
       autorizarPagoProductoCVRequest: { userId: 'x', canalLlamada: 'PGEX', token: c.token, factor: 2, rut: ctx.pushRut, rutPago: ctx.pushRut },
     });
-    ctx.pushId = (await t.app.services.authoriser.pending(ctx.pushRut))[0]!.id;
+    const [push] = await devicePending(t.app, phone);
+    ctx.pushId = push!.solicitud;
+    ctx.pendingBody = await phone.pendingRequest();
+    ctx.decisionBody = await phone.decision(push!, 'rechazar');
+    ctx.otherDecisionBody = await phone.decision(push!, 'aprobar', { monto: push!.monto + 1 } satisfies Partial<Solicitud>);
+    const newPhone = await AuthoriserDevice.create();
+    ctx.enrolmentBody = await newPhone.enrolment((await t.app.services.authoriser.issueEnrolmentCode('12345678-5', 'operador', 'fuzz'))!.codigo);
 
     // What member A's product list offers now: the starting points of well-formed selections.
     const listed = await listar(app, ctx.rut);
@@ -301,6 +317,8 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
   const captcha = fc.constantFrom(FRESH_CAPTCHA, FRESH_CAPTCHA, 'spent');
   const json = (extra: fc.Arbitrary<Record<string, string>> = fc.constant({})) => extra.map((h) => ({ 'content-type': 'application/json', ...h }));
   const fixed = (path: string) => fc.constant(path);
+  /** Keys and signatures: well-formed base64url of any bytes, or anything that fits the field. */
+  const base64url = (max: number) => fc.oneof(fc.uint8Array({ minLength: 1, maxLength: Math.floor((max * 3) / 4) }).map((b) => Buffer.from(b).toString('base64url')), fits(max));
   const query = (path: string, keys: string[]) =>
     fc
       .dictionary(fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 8 })), fc.oneof(hostileString, fc.constantFrom(ctx.rut, ctx.webpayToken, ctx.buyOrder)), { maxKeys: 4 })
@@ -800,7 +818,6 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
         query('/sandbox/coordinates', ['rut']),
         query('/sandbox/outbox', ['page']),
         query('/sandbox/authorizer', ['rut']),
-        query('/sandbox/api/authorizer/pending', ['rut']),
         fc.tuple(fc.oneof(fc.uuid(), hostileString), fc.oneof(fc.integer({ min: -5, max: 30 }).map(String), hostileString)).map(([i, n]) => `/sandbox/outbox/${encode(i)}/attachments/${encode(n)}`),
       ),
       responseName: 'errorResponse',
@@ -809,15 +826,95 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
       headers: fc.constant({}),
     },
     {
-      name: 'sandbox authoriser decision',
+      name: 'sandbox authoriser enrolment code',
       method: 'POST',
-      path: fc
-        .tuple(fc.oneof(fc.constant(ctx.pushId), fc.uuid(), hostileString), fc.constantFrom('approve', 'reject', 'maybe'))
-        .map(([i, d]) => `/sandbox/api/authorizer/${encode(i)}/${d}`),
+      path: fixed('/sandbox/api/authorizer/enrolment-code'),
       responseName: 'errorResponse',
       shape: 'sandbox',
-      valid: fc.record({ rut: fc.oneof(fc.constant('11111111-1'), rut(), hostileString) }),
+      valid: fc.record({ rut: fc.oneof(fc.constant(ctx.pushRut), rut(), hostileString) }),
       headers: json(),
+      grows: ['authoriser_enrolment_codes'],
+    },
+    {
+      name: 'authoriser enrolar',
+      method: 'POST',
+      path: fixed(ENROLAR_PATH),
+      responseName: ENROLAR_RESPONSE,
+      shape: 'envelope',
+      valid: fc.oneof(
+        fc.constant(ctx.enrolmentBody),
+        fc.record({ enrolarDispositivoRequest: fc.record({ codigo: fits(64), clavePublica: base64url(200), nombre: fits(60), firma: base64url(100) }) }),
+      ),
+      headers: json(),
+      grows: ['authoriser_devices'],
+    },
+    {
+      name: 'authoriser pendientes',
+      method: 'POST',
+      path: fixed(PENDIENTES_PATH),
+      responseName: PENDIENTES_RESPONSE,
+      shape: 'envelope',
+      valid: fc.oneof(
+        fc.constant(ctx.pendingBody),
+        fc.record({
+          solicitudesPendientesRequest: fc.record({
+            dispositivo: fc.oneof(fc.constant(ctx.deviceId), fc.uuid()),
+            fecha: fc.oneof(fc.constant(new Date().toISOString()), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+            firma: base64url(100),
+          }),
+        }),
+      ),
+      headers: json(),
+    },
+    {
+      name: 'authoriser decision',
+      method: 'POST',
+      path: fixed(DECISION_PATH),
+      responseName: DECISION_RESPONSE,
+      shape: 'envelope',
+      valid: fc.oneof(
+        fc.constant(ctx.otherDecisionBody),
+        fc.constant(ctx.decisionBody),
+        fc.record({
+          decidirSolicitudRequest: fc.record({
+            dispositivo: fc.oneof(fc.constant(ctx.deviceId), fc.uuid()),
+            solicitud: fc.oneof(fc.constant(ctx.pushId), fc.uuid()),
+            decision: fc.constantFrom('aprobar', 'rechazar', 'quizas'),
+            firma: base64url(100),
+          }),
+        }),
+      ),
+      headers: json(),
+    },
+    {
+      name: 'admin POST /admin/socios/:rut/autorizador/codigo',
+      method: 'POST',
+      path: unblockRut.map((r) => `/admin/socios/${encode(r)}/autorizador/codigo`),
+      responseName: 'operacionesResponse',
+      shape: 'admin',
+      valid: null,
+      headers: adminAuth,
+      grows: ['authoriser_enrolment_codes'],
+    },
+    {
+      name: 'admin GET /admin/socios/:rut/autorizador/dispositivos',
+      method: 'GET',
+      path: unblockRut.map((r) => `/admin/socios/${encode(r)}/autorizador/dispositivos`),
+      responseName: 'operacionesResponse',
+      shape: 'admin',
+      valid: null,
+      headers: adminAuth,
+      // The operator sees devices, never their keys.
+      check: (_request, res, where) => expect(res.body.includes('publicKey') || res.body.includes('MFkw'), where).toBe(false),
+    },
+    {
+      name: 'admin POST /admin/autorizador/dispositivos/:id/revocar',
+      method: 'POST',
+      path: fc.oneof(fc.uuid(), hostileString).map((i) => `/admin/autorizador/dispositivos/${encode(i)}/revocar`),
+      responseName: 'operacionesResponse',
+      shape: 'admin',
+      valid: null,
+      headers: adminAuth,
     },
   ];
 

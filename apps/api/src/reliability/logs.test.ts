@@ -1,6 +1,5 @@
 import { formatRut } from '@pago/domain/rut';
 import { buildSimulator } from '@pago/webpay-sim/app';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,11 +7,13 @@ import { buildApp } from '../app';
 import { shiftedClock } from '../clock';
 import type { Database } from '../db/client';
 import { demoCoordinateCard } from '../db/demo-data';
-import { authoriserEnrolments, members } from '../db/schema';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { loggerOptions } from '../logging';
 import { createWebpayClient } from '../services/webpay-client';
-import { businessNoon, DATABASE_KINDS, openTestDatabase, testConfig } from '../test/test-app';
+import { businessNoon, DATABASE_KINDS, openTestDatabase, TEST_ADMIN_TOKEN, testConfig } from '../test/test-app';
+import { AuthoriserDevice } from '../test/authoriser-device';
+import { devicePending } from '../test/member-calls';
+import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH } from '@pago/domain/call-autorizador';
 import { insertLoadMembers, LOAD_PASSWORD, type LoadMember } from './fixtures';
 import { codeOf, listar, oldestOf, post, postReturn, seleccionar, solveCaptcha, startCard, useCardForm, VISA_APPROVED } from './flows';
 import { injectTarget, jsonOf, type Target } from './http';
@@ -61,8 +62,6 @@ describe.each(DATABASE_KINDS)('no personal data in any log line (%s)', (kind) =>
     await seedDemoMembers(database.db, clock());
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(clock()).replaceAll('-', '');
     member = (await insertLoadMembers(database.db, 1, today, 27_364_519))[0]!;
-    const [row] = await database.db.select({ id: members.id }).from(members).where(eq(members.rut, member!.rut));
-    await database.db.insert(authoriserEnrolments).values({ memberId: row!.id, deviceName: 'Teléfono de prueba' });
 
     const port = (smtp.server.address() as { port: number }).port;
     app = await buildApp({
@@ -147,13 +146,18 @@ describe.each(DATABASE_KINDS)('no personal data in any log line (%s)', (kind) =>
     );
     expect(codeOf(refusedMail, 'enviarComprobantePagoResponse')).toBe('502');
 
-    // The mobile authoriser: polled, seen on the phone (the sandbox's authoriser), approved.
+    // The mobile authoriser: enrolled with the operator's code, polled, seen on the phone, approved with its key.
+    const phone = await AuthoriserDevice.create();
+    const enrolment = await post(target, `/admin/socios/${rut}/autorizador/codigo`, {}, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
+    const { codigo } = jsonOf<{ operacionesResponse: { codigo: string } }>(enrolment).operacionesResponse;
+    secrets.set('enrolment code', codigo).set('enrolment code, ungrouped', codigo.replaceAll('-', '')).set('device key', phone.clavePublica);
+    phone.dispositivo = jsonOf<{ enrolarDispositivoResponse: { dispositivo: string } }>(await post(target, ENROLAR_PATH, await phone.enrolment(codigo))).enrolarDispositivoResponse.dispositivo;
     await seleccionar(target, token, rut, [oldestOf(product('PM'), 1)]);
     await login(LOAD_PASSWORD);
     await autorizar(2);
     expect(codeOf(await pagar(numeroCuenta, 2), 'pagarProductoCVResponse')).toBe('25');
-    const pending = jsonOf<{ pendientes: { id: string }[] }>(await target.request({ method: 'GET', url: `/sandbox/api/authorizer/pending?rut=${rut}` }));
-    expect((await post(target, `/sandbox/api/authorizer/${pending.pendientes[0]!.id}/approve`, { rut })).status).toBe(200);
+    const [push] = await devicePending(app, phone);
+    expect(codeOf(await post(target, DECISION_PATH, await phone.decision(push!, 'aprobar')), DECISION_RESPONSE)).toBeUndefined();
     expect(codeOf(await pagar(numeroCuenta, 2), 'pagarProductoCVResponse')).toBeUndefined();
     expect((await target.request({ method: 'GET', url: `/sandbox/coordinates?rut=${formatRut(rut)}` })).status).toBe(200);
 
@@ -178,7 +182,7 @@ describe.each(DATABASE_KINDS)('no personal data in any log line (%s)', (kind) =>
     const downLogin = await post(target, '/prod/pago/producto/cuentavista/autentica', { autenticaConsultaFactoresRequest: { userId: rut, canalLlamada: 'PGEX', token, autenticacion: { rut: numero, dv, clave: LOAD_PASSWORD } } }, { authorization: 'x' });
     expect(downLogin.status).toBeGreaterThanOrEqual(500);
     // A query whose parameters are the RUT itself fails too: its parameters must not reach the log with the error.
-    expect((await target.request({ method: 'GET', url: `/sandbox/api/authorizer/pending?rut=${rut}` })).status).toBeGreaterThanOrEqual(500);
+    expect((await target.request({ method: 'GET', url: `/admin/socios/${rut}/autorizador/dispositivos`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).status).toBeGreaterThanOrEqual(500);
 
     const log = lines.join('');
     // The logger was on: every request left lines, and the fault was recorded.

@@ -9,6 +9,8 @@ import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha } from './flo
 import { fetchTarget, jsonOf, type Target } from './http';
 import { bundleApi, freePort, startApiProcess, type ApiProcess } from './processes';
 import { recordFigures } from './settings';
+import { AuthoriserDevice } from '../test/authoriser-device';
+import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type Solicitud } from '@pago/domain/call-autorizador';
 
 // The attacks again, against the API as it runs for real: the bundle, NODE_ENV=production, PostgreSQL, no sandbox
 // and no demo seed (the test writes its members into the database, as the core system's load would, and imports one
@@ -21,6 +23,7 @@ const PRODUCT = '990011223344';
 const LIST = 'listarDetalleProductosResponse';
 const AUT = 'autenticaConsultaFactoresResponse';
 const AUZ = 'autorizarPagoProductoCVResponse';
+const PAG = 'pagarProductoCVResponse';
 const FAKETIME = process.env.FAKETIME_LIB ?? '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
 describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a production-mode instance on PostgreSQL', () => {
@@ -164,6 +167,35 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
       expect(await put('0')).toBe(200);
     }
     expect(codeOf(await autentica(target, token, rut, '1234'), AUT)).toBeUndefined();
+  });
+
+  it('lets a member whose only factor is the authoriser pay, approved by their enrolled phone', async () => {
+    const target = client(10);
+    const rut = '14141414-3';
+    const phone = await AuthoriserDevice.create();
+    const issued = await post(operator, `/admin/socios/${rut}/autorizador/codigo`, {}, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const { codigo } = jsonOf<{ operacionesResponse: { codigo: string } }>(issued).operacionesResponse;
+    const enrolled = jsonOf<{ enrolarDispositivoResponse: { dispositivo: string } }>(await post(target, ENROLAR_PATH, await phone.enrolment(codigo)));
+    phone.dispositivo = enrolled.enrolarDispositivoResponse.dispositivo;
+
+    const token = await selected(target, rut);
+    const login = await autentica(target, token, rut, '1234');
+    expect(jsonOf<Record<string, { factores: { factor: number }[] }>>(login)[AUT]!.factores).toEqual([{ factor: 2 }]);
+    const numeroCuenta = jsonOf<Record<string, { numeroCuenta: string }>>(login)[AUT]!.numeroCuenta;
+    expect(codeOf(await post(target, '/prod/pago/producto/cuentavista/autorizar', { autorizarPagoProductoCVRequest: { userId: rut, canalLlamada: 'PGEX', token, factor: 2, rut, rutPago: rut } }), AUZ)).toBeUndefined();
+    const pay = () => post(target, '/prod/pago/producto/cuentavista/pagar', { pagarProductoCVRequest: { userId: rut, canalLlamada: 'PGEX', token, rutTitular: rut, numeroCuenta, rutPago: rut, factor: 2 } });
+    expect(codeOf(await pay(), PAG)).toBe('25');
+
+    // The phone, from another network, sees the payment it is asked to approve and signs exactly that.
+    const phoneNet = client(11);
+    // The instance runs at business noon (libfaketime): the phone's clock agrees with the server's, as a real one would.
+    const serverNow = new Date(String((await phoneNet.request({ method: 'GET', url: '/health' })).headers.date)).toISOString();
+    const pending = jsonOf<{ solicitudesPendientesResponse: { solicitudes: Solicitud[] } }>(await post(phoneNet, PENDIENTES_PATH, await phone.pendingRequest(serverNow)));
+    const [push] = pending.solicitudesPendientesResponse.solicitudes;
+    expect(push).toMatchObject({ monto: 121_480, cuenta: '****5611', productos: ['****1414'], rutPagador: rut });
+    expect(codeOf(await post(phoneNet, DECISION_PATH, await phone.decision(push!, 'aprobar')), DECISION_RESPONSE)).toBeUndefined();
+    const paid = jsonOf<Record<string, { productoPagadoCV: { montoPagado: number } }>>(await pay());
+    expect(paid[PAG]!.productoPagadoCV.montoPagado).toBe(121_480);
   });
 
   it('limits call 11 per client', async () => {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { authorizations, members } from '../db/schema';
+import { authorizations } from '../db/schema';
 
 export type AuthorizationRow = typeof authorizations.$inferSelect;
 /** 'used' when it paid; 'expired' when it was spent or superseded without paying. */
@@ -16,10 +16,23 @@ export async function supersedePending(tx: Tx, idTransaccion: string): Promise<v
 
 export async function insertAuthorization(
   tx: Tx,
-  values: { idTransaccion: string; memberId: string; factor: 1 | 2; cells?: string[]; amount: number; validSeconds: number },
-): Promise<void> {
+  values: {
+    idTransaccion: string;
+    memberId: string;
+    factor: 1 | 2;
+    cells?: string[];
+    amount: number;
+    validSeconds: number;
+    push?: AuthorizationRow['push'];
+    nonce?: string;
+  },
+): Promise<{ id: string; expiresAt: Date }> {
   const { validSeconds, ...row } = values;
-  await tx.insert(authorizations).values({ ...row, expiresAt: sql`now() + make_interval(secs => ${validSeconds})` });
+  const [inserted] = await tx
+    .insert(authorizations)
+    .values({ ...row, expiresAt: sql`now() + make_interval(secs => ${validSeconds})` })
+    .returning({ id: authorizations.id, expiresAt: authorizations.expiresAt });
+  return inserted!;
 }
 
 /** The transaction's latest challenge or push, locked, whether it has expired and the seconds it has left (database time). */
@@ -43,40 +56,9 @@ export function countChallengesSince(tx: Tx, idTransaccion: string, since: Date)
   return tx.$count(authorizations, and(eq(authorizations.idTransaccion, idTransaccion), eq(authorizations.factor, 1), gte(authorizations.createdAt, since)));
 }
 
+/** Closes a challenge or push; a push the phone decided keeps the moment of that decision. */
 export async function decideAuthorization(tx: Tx, id: string, status: AuthorizationOutcome): Promise<void> {
-  await tx.update(authorizations).set({ status, decidedAt: sql`now()` }).where(eq(authorizations.id, id));
-}
-
-/** The pending, unexpired pushes (factor 2) of the member with this RUT, oldest first. */
-export function pendingPushesOf(db: DbOrTx, rut: string) {
-  return db
-    .select({
-      id: authorizations.id,
-      amount: authorizations.amount,
-      secondsLeft: sql<number>`greatest(0, floor(extract(epoch from ${authorizations.expiresAt} - now())))::int`,
-    })
-    .from(authorizations)
-    .innerJoin(members, eq(members.id, authorizations.memberId))
-    .where(and(eq(members.rut, rut), eq(authorizations.factor, 2), eq(authorizations.status, 'pending'), sql`${authorizations.expiresAt} > now()`))
-    .orderBy(asc(authorizations.createdAt));
-}
-
-/** Approves or rejects a pending, unexpired push of this RUT; false when there is none. */
-export async function decidePush(db: DbOrTx, rut: string, id: string, approve: boolean): Promise<boolean> {
-  const rows = await db
-    .update(authorizations)
-    .set({ status: approve ? 'approved' : 'rejected', decidedAt: sql`now()` })
-    .where(
-      and(
-        eq(authorizations.id, id),
-        eq(authorizations.factor, 2),
-        eq(authorizations.status, 'pending'),
-        sql`${authorizations.expiresAt} > now()`,
-        sql`${authorizations.memberId} = (select id from members where rut = ${rut})`,
-      ),
-    )
-    .returning({ id: authorizations.id });
-  return rows.length === 1;
+  await tx.update(authorizations).set({ status, decidedAt: sql`coalesce(${authorizations.decidedAt}, now())` }).where(eq(authorizations.id, id));
 }
 
 /** A transaction's challenges and pushes, oldest first, without their cells. */

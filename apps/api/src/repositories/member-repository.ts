@@ -1,16 +1,16 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { accounts, authoriserEnrolments, coordinateCards, members, unknownPayerAttempts } from '../db/schema';
+import { accounts, authoriserDevices, coordinateCards, members, unknownPayerAttempts } from '../db/schema';
 
 export type MemberRow = typeof members.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
 export type CoordinateCardRow = typeof coordinateCards.$inferSelect;
 
-/** A member's account and factors (at most one of each); a card or enrolment that is not there is null. */
+/** A member's account and factors (at most one of each); a card or active authoriser device that is not there is null. */
 export interface AccountAndFactors {
   account: Pick<AccountRow, 'id' | 'numeroCuenta'> | null;
   card: { id: string; blockedAt: Date | null } | null;
-  enrolment: { id: string; blockedAt: Date | null } | null;
+  device: { id: string } | null;
 }
 
 export async function findMemberByRut(db: DbOrTx, rut: string): Promise<MemberRow | null> {
@@ -92,22 +92,22 @@ export async function unblockPasswordOf(tx: Tx, memberId: string): Promise<void>
   await tx.update(members).set({ passwordFailures: 0, passwordBlockedAt: null, passwordLockedUntil: null, passwordLocks: 0 }).where(eq(members.id, memberId));
 }
 
-/** A member has at most one account, one card and one enrolment: one row, each part null when absent. */
+/** A member has at most one account, one card and one active device: one row, each part null when absent. */
 export async function accountAndFactorsOf(db: DbOrTx, memberId: string): Promise<AccountAndFactors> {
   const [row] = await db
     .select({
       account: { id: accounts.id, numeroCuenta: accounts.numeroCuenta },
       // Each part carries its id: Drizzle reads a left-joined part whose columns are all null as absent.
       card: { id: coordinateCards.id, blockedAt: coordinateCards.blockedAt },
-      enrolment: { id: authoriserEnrolments.id, blockedAt: authoriserEnrolments.blockedAt },
+      device: { id: authoriserDevices.id },
     })
     .from(members)
     .leftJoin(accounts, eq(accounts.memberId, members.id))
     .leftJoin(coordinateCards, eq(coordinateCards.memberId, members.id))
-    .leftJoin(authoriserEnrolments, eq(authoriserEnrolments.memberId, members.id))
+    .leftJoin(authoriserDevices, and(eq(authoriserDevices.memberId, members.id), isNull(authoriserDevices.revokedAt)))
     .where(eq(members.id, memberId))
     .limit(1);
-  return { account: row?.account ?? null, card: row?.card ?? null, enrolment: row?.enrolment ?? null };
+  return { account: row?.account ?? null, card: row?.card ?? null, device: row?.device ?? null };
 }
 
 export async function accountNumberOf(db: DbOrTx, accountId: string): Promise<string | null> {

@@ -3,7 +3,7 @@ import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '@pago/domain/vou
 import { and, asc, desc, eq, notExists, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
-import { sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
+import { products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
 import { liveCondition } from './session-repository';
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -83,6 +83,17 @@ export function itemsOf(db: DbOrTx, idTransaccion: string): Promise<ItemRow[]> {
     .from(transactionItems)
     .where(eq(transactionItems.idTransaccion, idTransaccion))
     .orderBy(asc(transactionItems.productId), asc(transactionItems.numeroCuota));
+}
+
+/** The numbers of the products a transaction pays, each once, in order. */
+export async function productNumbersOf(db: DbOrTx, idTransaccion: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ numero: products.numeroProducto })
+    .from(transactionItems)
+    .innerJoin(products, eq(products.id, transactionItems.productId))
+    .where(eq(transactionItems.idTransaccion, idTransaccion))
+    .orderBy(asc(products.numeroProducto));
+  return rows.map((r) => r.numero);
 }
 
 export async function settleItem(tx: Tx, itemId: string, outcome: { status: 'paid'; authorizationCode: string } | { status: 'rejected' }): Promise<void> {

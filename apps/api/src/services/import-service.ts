@@ -1,12 +1,15 @@
 import { familySchema } from '@pago/domain/wire-schemas';
 import { isWireDate } from '@pago/domain/dates';
 import { MAX_AMOUNT } from '@pago/domain/money';
+import { readRandomCode } from '@pago/domain/random-code';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
+import { enrolmentCodeHash } from './device-signature';
+import * as devices from '../repositories/authoriser-repository';
 import * as members from '../repositories/member-repository';
 import * as products from '../repositories/product-repository';
 
@@ -25,6 +28,12 @@ export const importedMemberSchema = z
     rut: z.string().refine((v) => canonicalRut(v) !== null, 'RUT inválido'),
     nombre: z.string().min(1).max(120).refine(storableText, 'caracteres no válidos'),
     correo: z.email().max(254).optional(),
+    /** A one-time code the core system sent the member (by letter) to enrol the authoriser app's device. */
+    codigoEnrolamiento: z
+      .string()
+      .max(64)
+      .transform((code, ctx) => readRandomCode(code) ?? (ctx.addIssue({ code: 'custom', message: 'código de enrolamiento inválido' }), z.NEVER))
+      .optional(),
     cuenta: z.object({ numeroCuenta: z.string().regex(/^\d{6,20}$/), saldo: money }).strict().optional(),
     productos: z
       .array(
@@ -83,11 +92,14 @@ class RowRefused extends Error {}
  * transaction (a bad row is reported, never half-written, and never stops the others). Upserts by natural keys
  * (RUT, account number, product number, instalment number), so loading the same file twice changes nothing.
  */
-export function createImportService(db: Db) {
+export function createImportService(db: Db, options: { enrolmentCodeDays: number }) {
   async function upsert(member: ImportedMember): Promise<void> {
     const rut = canonicalRut(member.rut)!;
     await db.transaction(async (tx) => {
       const memberId = await members.upsertMember(tx, { rut, name: member.nombre, email: member.correo ?? null });
+      if (member.codigoEnrolamiento) {
+        await devices.insertEnrolmentCode(tx, { codeHash: enrolmentCodeHash(member.codigoEnrolamiento), memberId, issuedBy: 'importacion', validDays: options.enrolmentCodeDays });
+      }
       if (member.cuenta) {
         const owner = await members.ownerOfAccount(tx, member.cuenta.numeroCuenta);
         if (owner && owner !== memberId) throw new RowRefused(`la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`);

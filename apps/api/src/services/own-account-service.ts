@@ -4,7 +4,8 @@ import { AUTHORISATION_SECONDS, type AutenticaRequest, type AutorizarRequest, ty
 import { CHALLENGE_CELLS, COORDINATE_CELLS } from '@pago/domain/coordinate-card';
 import { asArray } from '@pago/domain/as-array';
 import type { RefusalCode } from '@pago/domain/errors';
-import type { Family } from '@pago/domain/families';
+import { FAMILY_NAMES, type Family } from '@pago/domain/families';
+import { maskProductNumber } from '@pago/domain/products-plain';
 import { toParameterMap, type ParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, joinRut, maskRut } from '@pago/domain/rut';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -12,6 +13,7 @@ import type { Clock } from '../clock';
 import type { Db, Tx } from '../db/client';
 import { PASSWORD_HASH_OPTIONS } from '../db/password';
 import { appendAudit } from '../repositories/audit-repository';
+import * as devices from '../repositories/authoriser-repository';
 import * as authorizations from '../repositories/authorization-repository';
 import * as members from '../repositories/member-repository';
 import { listParameters } from '../repositories/parameters-repository';
@@ -55,6 +57,8 @@ export type OwnAccountService = ReturnType<typeof createOwnAccountService>;
 export interface OwnAccountOptions {
   /** How long a first block for wrong passwords lasts (PASSWORD_LOCK_MINUTES). */
   passwordLockMinutes: number;
+  /** Each push is also posted to the app's backend (AUTHORISER_WEBHOOK_URL); else devices only poll. */
+  notifyDevices: boolean;
 }
 
 export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccountOptions) {
@@ -121,14 +125,14 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
           return refuse(lock ? '45203016' : '45203113');
         }
         const member = enrolled!;
-        const { account, card, enrolment } = await members.accountAndFactorsOf(tx, member.id);
+        const { account, card, device } = await members.accountAndFactorsOf(tx, member.id);
         if (!account) return refuse('45203113');
         if (member.passwordFailures !== 0) await members.clearPasswordFailures(tx, member.id);
         await appendAudit(tx, { kind: 'clave.correcta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
         await transactions.recordLogin(tx, trx.idTransaccion, payerRut, account.id);
         const factores: (1 | 2)[] = [];
         if (card && !card.blockedAt) factores.push(1);
-        if (enrolment && !enrolment.blockedAt) factores.push(2);
+        if (device) factores.push(2);
         return { ok: true as const, numeroCuenta: account.numeroCuenta, factores };
       });
     },
@@ -176,10 +180,18 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
           await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 1, cells, amount: trx.total, validSeconds: AUTHORISATION_SECONDS });
           return { ok: true as const, numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
         }
-        const { enrolment } = await members.accountAndFactorsOf(tx, payer.id);
-        if (!enrolment) return refuse('5203004');
-        if (enrolment.blockedAt) return refuse('7');
-        await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 2, amount: trx.total, validSeconds: AUTHORISATION_SECONDS });
+        const { device } = await members.accountAndFactorsOf(tx, payer.id);
+        // A member whose device was revoked enrols again ('7'); one who never enrolled is not registered.
+        if (!device) return refuse((await devices.hasRevokedDevice(tx, payer.id)) ? '7' : '5203004');
+        // What the device shows and signs, fixed now: the signature must cover exactly this.
+        const productos = (await transactions.productNumbersOf(tx, trx.idTransaccion)).map(maskProductNumber);
+        const push = { cuenta: maskAccount(numeroCuenta), productos, rutPagador: payerRut, descripcion: FAMILY_NAMES[trx.family as Family] };
+        const nonce = randomBytes(32).toString('base64url');
+        const created = await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 2, amount: trx.total, validSeconds: AUTHORISATION_SECONDS, push, nonce });
+        if (options.notifyDevices) {
+          const body = { evento: 'solicitud', dispositivo: device.id, solicitud: created.id, expira: created.expiresAt.toISOString() };
+          await devices.enqueueWebhook(tx, { authorizationId: created.id, body, expiresAt: created.expiresAt });
+        }
         return { ok: true as const, numeroCuenta, vigencia: AUTHORISATION_SECONDS };
       });
     },
@@ -234,10 +246,15 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
             }
             if (card.failures !== 0) await members.setCardFailures(tx, card.id, 0, false);
           } else {
+            // A revoked device approves nothing, before or after its decision: the member enrols again ('7').
+            if (!(await pushDeviceActive(tx, auth))) {
+              await authorizations.decideAuthorization(tx, auth.id, 'expired');
+              return refuse('7');
+            }
             // Still waiting for the payer's phone: the browser polls every second and ignores 25.
             if (auth.status === 'pending') return refuse('25');
             if (auth.status === 'rejected') return refuse('8');
-            if (auth.status !== 'approved') return refuse('485');
+            if (auth.status !== 'approved' || auth.amount !== trx.total) return refuse('485');
             await authorizations.decideAuthorization(tx, auth.id, 'used');
           }
 
@@ -267,6 +284,13 @@ async function countCoordinateFailure(tx: Tx, memberId: string, payerRut: string
   await members.setCardFailures(tx, card.id, failures, blocked);
   await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, motivo } });
   return blocked;
+}
+
+/** Whether the device that approved this push, or for a push still waiting the member's device, is still active. */
+async function pushDeviceActive(tx: Tx, auth: authorizations.AuthorizationRow): Promise<boolean> {
+  if (auth.status === 'approved') return auth.deviceId !== null && (await devices.isActiveDevice(tx, auth.deviceId));
+  if (auth.status === 'pending') return (await members.accountAndFactorsOf(tx, auth.memberId)).device !== null;
+  return true;
 }
 
 /** The `locks`-th block in a row lasts `baseMinutes` doubled for each block before it, and at most a day. */

@@ -1,8 +1,10 @@
+import { DECISION_PATH, ENROLAR_PATH, ENROLAR_RESPONSE, PENDIENTES_PATH, PENDIENTES_RESPONSE, type Decision, type Solicitud } from '@pago/domain/call-autorizador';
 import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
 import type { Producto } from '@pago/domain/products';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { FastifyInstance } from 'fastify';
+import { AuthoriserDevice } from './authoriser-device';
 
 /** Does what the member's browser does: fetch a challenge and solve it. */
 export async function solveCaptcha(app: FastifyInstance): Promise<string> {
@@ -119,3 +121,27 @@ export function oldest(p: Producto, count: number): ProductoSeleccionado {
 
 export const errorCode = (res: { json(): unknown }, responseName: string): string | undefined =>
   (res.json() as Record<string, { error?: { errores: { detalleError: { codigo: string } } } }>)[responseName]?.error?.errores.detalleError.codigo;
+
+/** An authoriser device enrolled for this member as the app would: a code from the operator, the signed enrolment. */
+export async function enrolDevice(app: FastifyInstance, rut: string): Promise<AuthoriserDevice> {
+  const device = await AuthoriserDevice.create();
+  const issued = await app.services.authoriser.issueEnrolmentCode(rut, 'operador', 'test');
+  if (!issued) throw new Error(`no member ${rut}`);
+  const res = await app.inject({ method: 'POST', url: ENROLAR_PATH, headers: json, payload: await device.enrolment(issued.codigo) });
+  device.dispositivo = res.json()[ENROLAR_RESPONSE]?.dispositivo ?? null;
+  if (!device.dispositivo) throw new Error(`enrolment failed: ${res.body}`);
+  return device;
+}
+
+/** The requests waiting for this device, as it fetches them. */
+export async function devicePending(app: FastifyInstance, device: AuthoriserDevice): Promise<Solicitud[]> {
+  const res = await app.inject({ method: 'POST', url: PENDIENTES_PATH, headers: json, payload: await device.pendingRequest() });
+  const answer = res.json()[PENDIENTES_RESPONSE];
+  if (!answer?.solicitudes) throw new Error(`pending failed: ${res.body}`);
+  return answer.solicitudes;
+}
+
+/** The device's signed decision on a request; the answer as the app receives it. */
+export async function deviceDecides(app: FastifyInstance, device: AuthoriserDevice, solicitud: Solicitud, decision: Decision) {
+  return app.inject({ method: 'POST', url: DECISION_PATH, headers: json, payload: await device.decision(solicitud, decision) });
+}

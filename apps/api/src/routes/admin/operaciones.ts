@@ -19,6 +19,11 @@ const importReport = envelopeResponses(
     rechazados: z.array(z.object({ fila: z.number().int(), rut: z.string(), motivos: z.array(z.string()) })),
   }),
 );
+const enrolmentCode = envelopeResponses(RESPONSE, z.object({ codigo: z.string(), vigenciaDias: z.number().int() }));
+const deviceList = envelopeResponses(
+  RESPONSE,
+  z.object({ dispositivos: z.array(z.object({ id: z.uuid(), nombre: z.string(), enrolado: z.date(), revocado: z.date().nullable() })) }),
+);
 const auditEvent = z.object({ id: z.number().int(), at: z.date(), kind: z.string(), rutMasked: z.string().nullable(), requestId: z.string().nullable(), detail: z.unknown() });
 const auditEvents = envelopeResponses(RESPONSE, z.object({ eventos: z.array(auditEvent) }));
 // The rows as the database holds them (the host token's hash left out): an operator's view, not a member's answer.
@@ -38,7 +43,7 @@ const transactionView = envelopeResponses(
 /** Operator's calls for members and payments (same bearer token as the parameters). */
 export async function operationsRoutes(app: FastifyInstance): Promise<void> {
   const admin = createAdminService(app.database.db);
-  const importer = createImportService(app.database.db);
+  const importer = createImportService(app.database.db, { enrolmentCodeDays: app.config.authoriser.enrolmentCodeDays });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const notFound = (what: string) => errorEnvelope(RESPONSE, '400', `${what} no encontrado.`);
 
@@ -51,6 +56,29 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
     const done = await admin.unblockCard(request.params.rut, request.id);
     return done ? { [RESPONSE]: { codigo: CODIGO_OK } } : reply.code(404).send(notFound('Tarjeta de coordenadas'));
   });
+
+  r.post(
+    '/socios/:rut/autorizador/codigo',
+    { schema: { params: rutParams, response: enrolmentCode }, config: { responseName: RESPONSE } },
+    async (request, reply) => {
+      const issued = await app.services.authoriser.issueEnrolmentCode(request.params.rut, 'operador', request.id);
+      return issued ? { [RESPONSE]: { codigo: issued.codigo, vigenciaDias: issued.validDays } } : reply.code(404).send(notFound('Socio'));
+    },
+  );
+
+  r.get('/socios/:rut/autorizador/dispositivos', { schema: { params: rutParams, response: deviceList }, config: { responseName: RESPONSE } }, async (request, reply) => {
+    const found = await app.services.authoriser.devicesOf(request.params.rut);
+    return found ? { [RESPONSE]: { dispositivos: found } } : reply.code(404).send(notFound('Socio'));
+  });
+
+  r.post(
+    '/autorizador/dispositivos/:id/revocar',
+    { schema: { params: z.object({ id: z.uuid() }), response: done }, config: { responseName: RESPONSE } },
+    async (request, reply) => {
+      const revoked = await app.services.authoriser.revoke(request.params.id, request.id);
+      return revoked ? { [RESPONSE]: { codigo: CODIGO_OK } } : reply.code(404).send(notFound('Dispositivo activo'));
+    },
+  );
 
   // Up to 5.000 members per call (the CLI splits bigger loads); each row is validated and written on its own.
   r.post(

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { listProducts, oldest, postAutentica, postAutorizar, postSeleccionar } from '../../test/member-calls';
 import { type SeededSnapshot, seededSnapshot, startTestApp, type TestApp } from '../../test/test-app';
 
 describe('sandbox pages', () => {
@@ -39,19 +38,18 @@ describe('sandbox pages', () => {
     expect(recovery.body).toContain('PRODUCT_PASSWORD_RECOVERY_URL');
   });
 
-  it('lets the authoriser see and decide only its own RUT’s pending pushes', async () => {
-    const { token, productos } = await listProducts(t.app, '14141414-3');
-    await postSeleccionar(t.app, token, '14141414-3', [oldest(productos[0]!, 1)]);
-    await postAutentica(t.app, token, '14141414-3', '1234');
-    await postAutorizar(t.app, token, '14141414-3', '14141414-3', 2);
-    const pending = await t.app.inject({ method: 'GET', url: '/sandbox/api/authorizer/pending?rut=14.141.414-3' });
-    const [push] = pending.json().pendientes;
-    expect(push).toMatchObject({ monto: 121_480 });
-    const stranger = await t.app.inject({ method: 'POST', url: `/sandbox/api/authorizer/${push.id}/approve`, payload: { rut: '11111111-1' } });
-    expect(stranger.statusCode).toBe(409);
-    const owner = await t.app.inject({ method: 'POST', url: `/sandbox/api/authorizer/${push.id}/approve`, payload: { rut: '14141414-3' } });
-    expect(owner.json()).toEqual({ ok: true });
-    expect((await t.app.inject({ method: 'GET', url: '/sandbox/api/authorizer/pending?rut=14141414-3' })).json().pendientes).toEqual([]);
+  it('issues enrolment codes for the demo members with the authoriser, and approves nothing by itself', async () => {
+    const issue = (rut: string) => t.app.inject({ method: 'POST', url: '/sandbox/api/authorizer/enrolment-code', payload: { rut } });
+    expect((await issue('14.141.414-3')).json().codigo).toMatch(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){4}$/);
+    expect((await issue('11111111-1')).statusCode).toBe(200);
+    // Not for a demo member without the authoriser, nor for anyone else.
+    for (const rut of ['7654321-6', '1-9']) expect((await issue(rut)).statusCode, rut).toBe(404);
+    // The page is a client of the protocol; the shortcut that approved a RUT's push is gone.
+    const script = await t.app.inject({ method: 'GET', url: '/sandbox/assets/authorizer.js' });
+    expect(script.body).toContain('/api/autorizador/');
+    expect(script.body).toContain("crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false");
+    expect((await t.app.inject({ method: 'GET', url: '/sandbox/api/authorizer/pending?rut=14141414-3' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: `/sandbox/api/authorizer/${crypto.randomUUID()}/approve`, payload: { rut: '14141414-3' } })).statusCode).toBe(404);
   });
 });
 
@@ -61,7 +59,7 @@ describe('outside sandbox mode', () => {
     try {
       expect((await t.app.inject({ method: 'GET', url: '/sandbox' })).statusCode).toBe(404);
       expect((await t.app.inject({ method: 'GET', url: '/sandbox/sitio/recuperar-clave' })).statusCode).toBe(404);
-      expect((await t.app.inject({ method: 'GET', url: '/sandbox/api/authorizer/pending?rut=1-9' })).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'POST', url: '/sandbox/api/authorizer/enrolment-code', payload: { rut: '14141414-3' } })).statusCode).toBe(404);
     } finally {
       await t.close();
     }

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-card';
 import { errorEnvelope } from '@pago/domain/envelope';
+import { PROTOCOL } from '@pago/domain/call-autorizador';
 import { DEMO_MEMBERS } from '../../db/demo-data';
 import { coordinateCardOfRut } from '../../repositories/member-repository';
 import { latestMails, mailById } from '../../repositories/outbox-repository';
@@ -32,44 +33,115 @@ button{font:inherit;font-weight:700;padding:10px 18px;border-radius:8px;border:0
 .approve{background:#0b5563;color:#fff}.reject{background:#fff;color:#8a1c1c;border:2px solid #8a1c1c}
 .push{display:flex;flex-wrap:wrap;gap:12px;align-items:center;justify-content:space-between}.amount{font-size:1.4rem;font-weight:700}
 .row{display:flex;gap:8px;flex-wrap:wrap;align-items:end}:focus-visible{outline:3px solid #f0a500;outline-offset:2px}
+.scroll{overflow-x:auto}.wrap{white-space:pre-wrap}.plain{list-style:none;padding:0}
+.secondary{background:#fff;color:#0b5563;border:2px solid #0b5563}input.code{max-width:340px;font-family:ui-monospace,monospace}.grow{flex:1 1 260px;max-width:340px}
 `;
 
-// The authoriser page is static HTML plus this script (no inline script: the CSP allows our own files only).
+// The authoriser page is a client of the authoriser protocol (docs/authoriser.md), as the cooperative's app is: a
+// non-extractable P-256 key per RUT in IndexedDB, enrolled with a one-time code, signing what it shows. Static HTML
+// plus this script (no inline script: the CSP allows our own files only).
 const AUTHORIZER_JS = `
-const form = document.getElementById('rut-form');
-const list = document.getElementById('pushes');
-const status = document.getElementById('status');
+const PROTOCOL = ${JSON.stringify(PROTOCOL)};
+const $ = (id) => document.getElementById(id);
+const status = $('status'), outcome = $('outcome'), list = $('pushes'), enrolment = $('enrol-form');
 let rut = new URLSearchParams(location.search).get('rut') || '';
-document.getElementById('rut').value = rut;
-function money(n){return '$' + String(Math.trunc(n)).replace(/\\B(?=(\\d{3})+(?!\\d))/g, '.');}
-async function refresh(){
-  if(!rut){return;}
-  const res = await fetch('/sandbox/api/authorizer/pending?rut=' + encodeURIComponent(rut));
-  const body = await res.json();
-  list.replaceChildren();
-  if(!body.pendientes || body.pendientes.length === 0){status.textContent = 'No hay solicitudes pendientes para este RUT.';return;}
-  status.textContent = body.pendientes.length + ' solicitud(es) pendiente(s).';
-  for(const p of body.pendientes){
-    const li = document.createElement('li'); li.className = 'card push';
-    const text = document.createElement('div');
-    text.innerHTML = '<div>Autorizar pago</div>';
-    const amount = document.createElement('div'); amount.className = 'amount'; amount.textContent = money(p.monto); text.append(amount);
-    const left = document.createElement('div'); left.className = 'note'; left.textContent = 'Expira en ' + p.expiraEn + ' s'; text.append(left);
-    const actions = document.createElement('div'); actions.className = 'row';
-    for(const [label, cls, action] of [['Aprobar','approve','approve'],['Rechazar','reject','reject']]){
-      const b = document.createElement('button'); b.type = 'button'; b.className = cls; b.textContent = label;
-      b.addEventListener('click', async () => {
-        const r = await fetch('/sandbox/api/authorizer/' + p.id + '/' + action, {method:'POST', headers:{'content-type':'application/json'}, body: JSON.stringify({rut})});
-        status.textContent = r.ok ? (action === 'approve' ? 'Pago aprobado.' : 'Pago rechazado.') : 'La solicitud ya no está pendiente.';
-        refresh();
-      });
-      actions.append(b);
-    }
-    li.append(text, actions); list.append(li);
-  }
+$('rut').value = rut;
+let device = null;
+
+function store(mode, act) {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open('pago-autorizador', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('dispositivos');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const request = act(open.result.transaction('dispositivos', mode).objectStore('dispositivos'));
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    };
+  });
 }
-form.addEventListener('submit', (e) => { e.preventDefault(); rut = document.getElementById('rut').value.trim(); history.replaceState(null, '', '?rut=' + encodeURIComponent(rut)); refresh(); });
-refresh(); setInterval(refresh, 2000);
+const b64url = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/[+]/g, '-').replace(/[/]/g, '_').replace(/=+$/, '');
+async function sign(key, lines) {
+  const bytes = new TextEncoder().encode([PROTOCOL, ...lines].join('\\n'));
+  return b64url(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key, bytes));
+}
+async function call(path, name, body) {
+  const response = await fetch('/api/autorizador/' + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [name + 'Request']: body }) });
+  const answer = (await response.json())[name + 'Response'] || {};
+  const error = answer.error && answer.error.errores.detalleError;
+  return error ? { error } : answer;
+}
+function money(n) { return '$' + String(Math.trunc(n)).replace(/\\B(?=(\\d{3})+(?!\\d))/g, '.'); }
+
+async function useRut() {
+  list.replaceChildren();
+  device = rut ? await store('readonly', (s) => s.get(rut)) : null;
+  enrolment.hidden = !rut || !!device;
+  $('device').textContent = device ? 'Este dispositivo está enrolado para ' + rut + '.' : '';
+  if (!rut) status.textContent = 'Ingresa el RUT del socio.';
+  else if (!device) status.textContent = 'Este dispositivo no está enrolado para ' + rut + '.';
+  else await refresh();
+}
+async function enrol(event) {
+  event.preventDefault();
+  const keys = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+  const fields = { codigo: $('code').value.trim(), clavePublica: b64url(await crypto.subtle.exportKey('spki', keys.publicKey)), nombre: 'Navegador del sandbox' };
+  const firma = await sign(keys.privateKey, ['enrolar', 'codigo:' + fields.codigo, 'clave:' + fields.clavePublica, 'nombre:' + fields.nombre]);
+  const answer = await call('enrolar', 'enrolarDispositivo', { ...fields, firma });
+  if (answer.error) { outcome.textContent = answer.error.descripcion; return; }
+  await store('readwrite', (s) => s.put({ dispositivo: answer.dispositivo, key: keys.privateKey }, rut));
+  $('code').value = '';
+  outcome.textContent = 'Dispositivo enrolado.';
+  await useRut();
+}
+async function issueCode() {
+  const response = await fetch('/sandbox/api/authorizer/enrolment-code', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rut }) });
+  const body = await response.json();
+  if (!response.ok) { outcome.textContent = 'Este RUT no usa el autorizador móvil.'; return; }
+  $('code').value = body.codigo;
+  outcome.textContent = 'Código de enrolamiento emitido.';
+}
+async function refresh() {
+  if (!device) return;
+  const fecha = new Date().toISOString();
+  const firma = await sign(device.key, ['pendientes', 'dispositivo:' + device.dispositivo, 'fecha:' + fecha]);
+  const answer = await call('pendientes', 'solicitudesPendientes', { dispositivo: device.dispositivo, fecha, firma });
+  if (answer.error) {
+    if (answer.error.codigo === '521') { await store('readwrite', (s) => s.delete(rut)); await useRut(); }
+    status.textContent = answer.error.descripcion;
+    return;
+  }
+  list.replaceChildren();
+  status.textContent = answer.solicitudes.length === 0 ? 'No hay solicitudes pendientes.' : answer.solicitudes.length + ' solicitud(es) pendiente(s).';
+  for (const s of answer.solicitudes) list.append(item(s));
+}
+function item(s) {
+  const li = document.createElement('li'); li.className = 'card push';
+  const text = document.createElement('div');
+  const title = document.createElement('div'); title.textContent = 'Autorizar pago de ' + s.descripcion;
+  const amount = document.createElement('div'); amount.className = 'amount'; amount.textContent = money(s.monto);
+  const detail = document.createElement('div'); detail.className = 'note';
+  detail.textContent = 'Desde la cuenta ' + s.cuenta + ' · Productos ' + s.productos.join(', ') + ' · Vence a las ' + new Date(s.expira).toLocaleTimeString('es-CL', { hour12: false });
+  text.append(title, amount, detail);
+  const actions = document.createElement('div'); actions.className = 'row';
+  for (const [label, cls, decision] of [['Aprobar', 'approve', 'aprobar'], ['Rechazar', 'reject', 'rechazar']]) {
+    const b = document.createElement('button'); b.type = 'button'; b.className = cls; b.textContent = label;
+    b.addEventListener('click', async () => {
+      const firma = await sign(device.key, ['decision:' + decision, 'solicitud:' + s.solicitud, 'transaccion:' + s.idTransaccion, 'monto:' + s.monto,
+        'cuenta:' + s.cuenta, 'productos:' + s.productos.join(','), 'rutPagador:' + s.rutPagador, 'expira:' + s.expira, 'nonce:' + s.nonce]);
+      const answer = await call('decision', 'decidirSolicitud', { dispositivo: device.dispositivo, solicitud: s.solicitud, decision, firma });
+      outcome.textContent = answer.error ? answer.error.descripcion : decision === 'aprobar' ? 'Pago aprobado.' : 'Pago rechazado.';
+      await refresh();
+    });
+    actions.append(b);
+  }
+  li.append(text, actions);
+  return li;
+}
+$('rut-form').addEventListener('submit', (e) => { e.preventDefault(); rut = $('rut').value.trim(); history.replaceState(null, '', '?rut=' + encodeURIComponent(rut)); useRut(); });
+$('enrol-form').addEventListener('submit', enrol);
+$('issue').addEventListener('click', issueCode);
+useRut(); setInterval(refresh, 2000);
 `;
 
 function page(reply: FastifyReply, title: string, body: string) {
@@ -104,7 +176,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
       reply,
       'Socios de demostración',
       `<h1>Socios de demostración</h1><p class="note">Saldos iniciales; la base de datos guarda lo pagado desde entonces.</p>` +
-        `<div class="card" style="overflow-x:auto"><table><thead><tr><th>RUT</th><th>Escenario</th><th>Clave</th><th>Cuenta vista</th><th>Factores</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>` +
+        `<div class="card scroll"><table><thead><tr><th>RUT</th><th>Escenario</th><th>Clave</th><th>Cuenta vista</th><th>Factores</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>` +
         `<p><a href="/sandbox/authorizer">Autorizador móvil</a> · <a href="/">Ir a Pago Online</a></p>`,
     );
   });
@@ -138,7 +210,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
       .map(
         (m) =>
           `<li class="card"><div><strong>${escape(m.subject)}</strong></div><div class="note">Para ${escape(m.to)} · ${escape(m.createdAt.toISOString())}</div>` +
-          `<pre style="white-space:pre-wrap">${escape(m.text)}</pre>` +
+          `<pre class="wrap">${escape(m.text)}</pre>` +
           m.attachments.map((a, i) => `<a href="/sandbox/outbox/${m.id}/attachments/${i}">${escape(a.filename)}</a>`).join(' ') +
           `</li>`,
       )
@@ -147,7 +219,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
       reply,
       'Correos enviados',
       `<h1>Correos enviados</h1><p class="note">Sin SMTP_URL, los comprobantes por correo quedan aquí.</p>` +
-        (items ? `<ul style="list-style:none;padding:0">${items}</ul>` : '<p>No hay correos.</p>'),
+        (items ? `<ul class="plain">${items}</ul>` : '<p>No hay correos.</p>'),
     );
   });
 
@@ -197,40 +269,32 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     page(
       reply,
       'Autorizador móvil',
-      `<h1>Autorizador móvil</h1><p class="note">Simula la app del socio: muestra las solicitudes de pago pendientes de un RUT.</p>` +
-        `<form id="rut-form" class="card row"><div><label for="rut">RUT</label><input id="rut" name="rut" autocomplete="off" placeholder="12345678-9"></div><button class="approve" type="submit">Ver solicitudes</button></form>` +
-        `<p id="status" role="status" aria-live="polite"></p><ul id="pushes" style="list-style:none;padding:0"></ul>` +
+      `<h1>Autorizador móvil</h1><p class="note">Simula la app del socio: este navegador guarda una llave que no sale de él, se enrola con un código de un solo uso y firma cada aprobación.</p>` +
+        `<form id="rut-form" class="card row"><div><label for="rut">RUT</label><input id="rut" name="rut" autocomplete="off" placeholder="12345678-9"></div><button class="approve" type="submit">Usar este RUT</button></form>` +
+        `<p id="device" class="note"></p>` +
+        `<form id="enrol-form" class="card" hidden><div><p>En la cooperativa, el código llega al socio por carta o se lo entrega un ejecutivo; aquí el sandbox lo emite.</p>` +
+        `<p><button type="button" id="issue" class="secondary">Obtener código de enrolamiento</button></p>` +
+        `<div class="row"><div class="grow"><label for="code">Código de enrolamiento</label><input id="code" name="code" class="code" autocomplete="off" spellcheck="false"></div><button class="approve" type="submit">Enrolar este dispositivo</button></div></div></form>` +
+        `<p id="outcome" role="status" aria-live="polite"></p><p id="status" class="note"></p><ul id="pushes" class="plain"></ul>` +
         `<script type="module" src="/sandbox/assets/authorizer.js"></script>`,
     ),
   );
 
-  r.get(
-    '/sandbox/api/authorizer/pending',
-    {
-      schema: {
-        querystring: z.object({ rut: z.string().max(16) }),
-        response: { 200: z.object({ pendientes: z.array(z.object({ id: z.string(), monto: z.number().int(), expiraEn: z.number().int() })) }), ...errors },
-      },
-    },
-    async (request) => {
-      const rut = canonicalRut(request.query.rut);
-      return { pendientes: rut ? await app.services.authoriser.pending(rut) : [] };
-    },
-  );
-
+  // The sandbox stands in for the operator (or the nightly load) who gives a demo member an enrolment code.
   r.post(
-    '/sandbox/api/authorizer/:id/:decision',
+    '/sandbox/api/authorizer/enrolment-code',
     {
       schema: {
-        params: z.object({ id: z.uuid(), decision: z.enum(['approve', 'reject']) }),
         body: z.object({ rut: z.string().max(16) }).strict(),
-        response: { 200: z.object({ ok: z.literal(true) }), 409: z.object({ ok: z.literal(false) }), ...errors },
+        response: { 200: z.object({ codigo: z.string() }), ...errors },
       },
     },
     async (request, reply) => {
       const rut = canonicalRut(request.body.rut);
-      const done = rut ? await app.services.authoriser.decide(rut, request.params.id, request.params.decision === 'approve') : false;
-      return reply.code(done ? 200 : 409).send({ ok: done });
+      const demo = rut ? DEMO_MEMBERS.find((m) => m.rut === rut && m.factors.includes(2)) : undefined;
+      const issued = demo ? await app.services.authoriser.issueEnrolmentCode(demo.rut, 'sandbox', request.id) : null;
+      if (!issued) return reply.code(404).send(errorEnvelope(DEFAULT_RESPONSE_NAME, '400', 'Socio de demostración sin autorizador móvil.'));
+      return { codigo: issued.codigo };
     },
   );
 }

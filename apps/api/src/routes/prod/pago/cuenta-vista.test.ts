@@ -3,8 +3,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../../db/demo-data';
 import { PASSWORD_HASH_OPTIONS } from '../../../db/password';
-import { accounts, auditLog, authoriserEnrolments, authorizations, coordinateCards, instalments, members, products, transactionItems, transactions, vouchers } from '../../../db/schema';
+import { accounts, auditLog, authoriserDevices, authorizations, coordinateCards, instalments, members, products, transactionItems, transactions, vouchers } from '../../../db/schema';
 import {
+  deviceDecides,
+  devicePending,
+  enrolDevice,
   errorCode,
   listProducts,
   oldest,
@@ -65,6 +68,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     (await t.database.db.select().from(products).where(eq(products.numeroProducto, numeroProducto)))[0]!;
 
   it('pays with the coordinate card exactly once and answers the same voucher on a repeated call', async () => {
+    await enrolDevice(t.app, '11111111-1');
     const before = await balance('11111111-1');
     const debtBefore = (await product('520011223344')).deudaTotal;
     const { token, idTransaccion, total, login, numeroCuenta } = await prepare('11111111-1', '520011223344', 2);
@@ -140,30 +144,34 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
   });
 
   it('pays with the mobile authoriser once the push is approved, polling meanwhile', async () => {
+    const device = await enrolDevice(t.app, '14141414-3');
     const before = await balance('14141414-3');
-    const { token, numeroCuenta, total } = await prepare('14141414-3', '630014141414', 1);
+    const { token, numeroCuenta, total, idTransaccion } = await prepare('14141414-3', '630014141414', 1);
     expect(errorCode(await postAutorizar(t.app, token, '14141414-3', '14141414-3', 1), AUZ)).toBe('5203002');
     expect((await postAutorizar(t.app, token, '14141414-3', '14141414-3', 2)).json()[AUZ]).toMatchObject({ codigo: '200', vigencia: 120 });
     const poll = () => postPagar(t.app, { token, rutTitular: '14141414-3', rutPago: '14141414-3', numeroCuenta, factor: 2 });
     expect(errorCode(await poll(), PAG)).toBe('25');
-    const [push] = await t.app.services.authoriser.pending('14141414-3');
-    expect(push?.monto).toBe(total);
-    expect(await t.app.services.authoriser.decide('14141414-3', push!.id, true)).toBe(true);
+    const [push] = await devicePending(t.app, device);
+    // The device is shown what it signs: this transaction, its amount, the masked account and product, the payer.
+    expect(push).toMatchObject({ idTransaccion, monto: total, cuenta: '****5611', productos: ['****1414'], rutPagador: '14141414-3', descripcion: 'Crédito MYPE' });
+    expect((await deviceDecides(t.app, device, push!, 'aprobar')).json().decidirSolicitudResponse).toEqual({ codigo: '200', decision: 'aprobar' });
     expect((await poll()).json()[PAG].productoPagadoCV.montoPagado).toBe(total);
     expect(await balance('14141414-3')).toBe(before - total);
   });
 
   it('answers 8 when the push is rejected and nothing moves', async () => {
+    const device = await enrolDevice(t.app, '14141414-3');
     const before = await balance('14141414-3');
     const { token, numeroCuenta } = await prepare('14141414-3', '630014141414', 1);
     await postAutorizar(t.app, token, '14141414-3', '14141414-3', 2);
-    const [push] = await t.app.services.authoriser.pending('14141414-3');
-    await t.app.services.authoriser.decide('14141414-3', push!.id, false);
+    const [push] = await devicePending(t.app, device);
+    await deviceDecides(t.app, device, push!, 'rechazar');
     expect(errorCode(await postPagar(t.app, { token, rutTitular: '14141414-3', rutPago: '14141414-3', numeroCuenta, factor: 2 }), PAG)).toBe('8');
     expect(await balance('14141414-3')).toBe(before);
   });
 
   it('lets a third party pay another member’s instalment from their own account', async () => {
+    await enrolDevice(t.app, '19191919-K');
     const payerBefore = await balance('19191919-K');
     const ownerBefore = await balance('11111111-1');
     const { token, numeroCuenta, total, login } = await prepare('11111111-1', '630055667788', 1, '19191919-K');
@@ -179,6 +187,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
 
   it('challenges a third party with the payer’s own factors, not the holder’s', async () => {
     // The holder (11.111.111-1) has a coordinate card; the payer (14.141.414-3) only the mobile authoriser.
+    await enrolDevice(t.app, '14141414-3');
     const { token, login, idTransaccion } = await prepare('11111111-1', '630055667788', 1, '14141414-3');
     expect(login.json()[AUT].factores).toEqual([{ factor: 2 }]);
     expect(errorCode(await postAutorizar(t.app, token, '11111111-1', '14141414-3', 1), AUZ)).toBe('5203002');
@@ -312,6 +321,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
   });
 
   it('checks again under the locks, and reads the account and factors there, when the hash changed but not the password', async () => {
+    await enrolDevice(t.app, '9876543-3');
     await slowLogin(async (_checkMs, login) => {
       await t.database.db.update(members).set({ passwordHash: await hash('1234', PASSWORD_HASH_OPTIONS) }).where(eq(members.rut, '9876543-3'));
       const answer = await login;
@@ -340,6 +350,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
 
   it('answers the same challenge to a second call 5, and lets a refused request for the other factor supersede it', async () => {
     const [member] = await t.database.db.select({ id: members.id }).from(members).where(eq(members.rut, '11111111-1'));
+    await enrolDevice(t.app, '11111111-1');
     const { token, idTransaccion } = await prepare('11111111-1', '520011223344', 1);
     const statuses = async () =>
       (await t.database.db.select({ status: authorizations.status }).from(authorizations).where(eq(authorizations.idTransaccion, idTransaccion)).orderBy(authorizations.createdAt)).map(
@@ -348,13 +359,14 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1);
     await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1);
     expect(await statuses()).toEqual(['pending']);
-    await t.database.db.update(authoriserEnrolments).set({ blockedAt: sql`now()` }).where(eq(authoriserEnrolments.memberId, member!.id));
+    await t.database.db.update(authoriserDevices).set({ revokedAt: sql`now()` }).where(eq(authoriserDevices.memberId, member!.id));
     expect(errorCode(await postAutorizar(t.app, token, '11111111-1', '11111111-1', 2), AUZ)).toBe('7');
     expect(await statuses()).toEqual(['expired']);
   });
 
   it('offers only the factors that are not blocked, and refuses a blocked one at call 5', async () => {
     const [member] = await t.database.db.select({ id: members.id }).from(members).where(eq(members.rut, '11111111-1'));
+    await enrolDevice(t.app, '11111111-1');
     const factorsWith = async () => {
       const { token, login } = await prepare('11111111-1', '520011223344', 1);
       return { token, factores: login.json()[AUT].factores as { factor: number }[] };
@@ -365,7 +377,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(errorCode(await postAutorizar(t.app, cardBlocked.token, '11111111-1', '11111111-1', 1), AUZ)).toBe('45203017');
 
     await t.database.db.update(coordinateCards).set({ blockedAt: null }).where(eq(coordinateCards.memberId, member!.id));
-    await t.database.db.update(authoriserEnrolments).set({ blockedAt: sql`now()` }).where(eq(authoriserEnrolments.memberId, member!.id));
+    await t.database.db.update(authoriserDevices).set({ revokedAt: sql`now()` }).where(eq(authoriserDevices.memberId, member!.id));
     const appBlocked = await factorsWith();
     expect(appBlocked.factores).toEqual([{ factor: 1 }]);
     expect(errorCode(await postAutorizar(t.app, appBlocked.token, '11111111-1', '11111111-1', 2), AUZ)).toBe('7');

@@ -1,0 +1,1 @@
+DROP TABLE "authoriser_enrolments" CASCADE;

@@ -1,0 +1,135 @@
+import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client';
+import { authoriserDevices, authoriserEnrolmentCodes, authoriserWebhooks, authorizations, members } from '../db/schema';
+
+export type DeviceRow = typeof authoriserDevices.$inferSelect;
+
+// ---- Enrolment codes ----
+
+export async function insertEnrolmentCode(db: DbOrTx, values: { codeHash: string; memberId: string; issuedBy: string; validDays: number }): Promise<void> {
+  const { validDays, ...row } = values;
+  // The same night's load sent again carries the same code: it is already there.
+  await db.insert(authoriserEnrolmentCodes).values({ ...row, expiresAt: sql`now() + make_interval(days => ${validDays})` }).onConflictDoNothing();
+}
+
+/** Spends an unused, unexpired code: its member, or null when there is no such code (the row stays as it was). */
+export async function spendEnrolmentCode(tx: Tx, codeHash: string): Promise<string | null> {
+  const [row] = await tx
+    .update(authoriserEnrolmentCodes)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(authoriserEnrolmentCodes.codeHash, codeHash), isNull(authoriserEnrolmentCodes.usedAt), gt(authoriserEnrolmentCodes.expiresAt, sql`now()`)))
+    .returning({ memberId: authoriserEnrolmentCodes.memberId });
+  return row?.memberId ?? null;
+}
+
+// ---- Devices ----
+
+/** Revokes the member's active device (when there is one): a newer enrolment or the operator replaces it. */
+export async function revokeActiveDevice(tx: Tx, memberId: string): Promise<string | null> {
+  const [row] = await tx
+    .update(authoriserDevices)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(authoriserDevices.memberId, memberId), isNull(authoriserDevices.revokedAt)))
+    .returning({ id: authoriserDevices.id });
+  return row?.id ?? null;
+}
+
+export async function insertDevice(tx: Tx, values: { memberId: string; publicKey: string; name: string }): Promise<string> {
+  const [row] = await tx.insert(authoriserDevices).values(values).returning({ id: authoriserDevices.id });
+  return row!.id;
+}
+
+export async function findDevice(db: DbOrTx, id: string): Promise<DeviceRow | null> {
+  const [row] = await db.select().from(authoriserDevices).where(eq(authoriserDevices.id, id));
+  return row ?? null;
+}
+
+/** Whether the member ever had a device that is now revoked (the authoriser is then 'blocked', code 7). */
+export async function hasRevokedDevice(db: DbOrTx, memberId: string): Promise<boolean> {
+  return (await db.$count(authoriserDevices, and(eq(authoriserDevices.memberId, memberId), sql`${authoriserDevices.revokedAt} is not null`))) > 0;
+}
+
+/** Whether this device is the member's active one. */
+export async function isActiveDevice(db: DbOrTx, id: string): Promise<boolean> {
+  return (await db.$count(authoriserDevices, and(eq(authoriserDevices.id, id), isNull(authoriserDevices.revokedAt)))) > 0;
+}
+
+/** A member's devices, newest first, without their keys: the operator's view. */
+export function devicesOfRut(db: DbOrTx, rut: string) {
+  return db
+    .select({ id: authoriserDevices.id, nombre: authoriserDevices.name, enrolado: authoriserDevices.enrolledAt, revocado: authoriserDevices.revokedAt })
+    .from(authoriserDevices)
+    .innerJoin(members, eq(members.id, authoriserDevices.memberId))
+    .where(eq(members.rut, rut))
+    .orderBy(desc(authoriserDevices.enrolledAt));
+}
+
+export async function revokeDevice(db: DbOrTx, id: string): Promise<{ memberId: string } | null> {
+  const [row] = await db
+    .update(authoriserDevices)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(authoriserDevices.id, id), isNull(authoriserDevices.revokedAt)))
+    .returning({ memberId: authoriserDevices.memberId });
+  return row ?? null;
+}
+
+// ---- Pushes as a device sees them ----
+
+/** The member's pending, unexpired pushes (factor 2), oldest first, with the seconds each has left. */
+export function pendingPushesOfMember(db: DbOrTx, memberId: string) {
+  return db
+    .select({ auth: authorizations })
+    .from(authorizations)
+    .where(and(eq(authorizations.memberId, memberId), eq(authorizations.factor, 2), eq(authorizations.status, 'pending'), gt(authorizations.expiresAt, sql`now()`)))
+    .orderBy(asc(authorizations.createdAt));
+}
+
+/** One push, locked, and whether it has expired (database time). */
+export async function lockPush(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({ auth: authorizations, expired: sql<boolean>`${authorizations.expiresAt} <= now()` })
+    .from(authorizations)
+    .where(and(eq(authorizations.id, id), eq(authorizations.factor, 2)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function recordDecision(tx: Tx, id: string, values: { status: 'approved' | 'rejected'; deviceId: string; signature: string }): Promise<void> {
+  await tx.update(authorizations).set({ ...values, decidedAt: sql`now()` }).where(eq(authorizations.id, id));
+}
+
+// ---- Webhook deliveries ----
+
+export async function enqueueWebhook(tx: Tx, values: { authorizationId: string; body: Record<string, unknown>; expiresAt: Date }): Promise<void> {
+  await tx.insert(authoriserWebhooks).values(values);
+}
+
+/**
+ * Claims up to `limit` deliveries due now for `leaseSeconds`: no other replica takes them meanwhile (SKIP LOCKED while
+ * claiming, the later next attempt after), and no transaction stays open while the webhook answers.
+ */
+export async function claimDueWebhooks(db: DbOrTx, limit: number, leaseSeconds: number) {
+  const due = db
+    .select({ id: authoriserWebhooks.id })
+    .from(authoriserWebhooks)
+    .where(and(isNull(authoriserWebhooks.deliveredAt), lte(authoriserWebhooks.nextAttemptAt, sql`now()`), gt(authoriserWebhooks.expiresAt, sql`now()`)))
+    .orderBy(asc(authoriserWebhooks.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(authoriserWebhooks)
+    .set({ nextAttemptAt: sql`now() + make_interval(secs => ${leaseSeconds})` })
+    .where(inArray(authoriserWebhooks.id, due))
+    .returning();
+}
+
+export async function markWebhookDelivered(db: DbOrTx, id: string): Promise<void> {
+  await db.update(authoriserWebhooks).set({ deliveredAt: sql`now()`, attempts: sql`${authoriserWebhooks.attempts} + 1`, lastError: null }).where(eq(authoriserWebhooks.id, id));
+}
+
+export async function markWebhookFailed(db: DbOrTx, id: string, error: string, retryInSeconds: number): Promise<void> {
+  await db
+    .update(authoriserWebhooks)
+    .set({ attempts: sql`${authoriserWebhooks.attempts} + 1`, lastError: error, nextAttemptAt: sql`now() + make_interval(secs => ${retryInSeconds})` })
+    .where(eq(authoriserWebhooks.id, id));
+}
