@@ -4,8 +4,7 @@ import { AUTHORISATION_SECONDS, type AutenticaRequest, type AutorizarRequest, ty
 import { CHALLENGE_CELLS, COORDINATE_CELLS } from '@pago/domain/coordinate-card';
 import { asArray } from '@pago/domain/as-array';
 import type { RefusalCode } from '@pago/domain/errors';
-import { FAMILY_NAMES, type Family } from '@pago/domain/families';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import type { Family } from '@pago/domain/families';
 import { toParameterMap, type ParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, joinRut, maskRut } from '@pago/domain/rut';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -13,11 +12,11 @@ import type { Clock } from '../clock';
 import type { Db, Tx } from '../db/client';
 import { PASSWORD_HASH_OPTIONS } from '../db/password';
 import { appendAudit } from '../repositories/audit-repository';
-import * as devices from '../repositories/authoriser-repository';
 import * as authorizations from '../repositories/authorization-repository';
 import * as members from '../repositories/member-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import * as transactions from '../repositories/transaction-repository';
+import { createPush, pushDeviceActive } from './authoriser-push';
 import { applyPayment, maskAccount, PaymentRefused, voucherOf } from './payment-service';
 import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
@@ -180,18 +179,8 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
           await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 1, cells, amount: trx.total, validSeconds: AUTHORISATION_SECONDS });
           return { ok: true as const, numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
         }
-        const { device } = await members.accountAndFactorsOf(tx, payer.id);
-        // A member whose device was revoked enrols again ('7'); one who never enrolled is not registered.
-        if (!device) return refuse((await devices.hasRevokedDevice(tx, payer.id)) ? '7' : '5203004');
-        // What the device shows and signs, fixed now: the signature must cover exactly this.
-        const productos = (await transactions.productNumbersOf(tx, trx.idTransaccion)).map(maskProductNumber);
-        const push = { cuenta: maskAccount(numeroCuenta), productos, rutPagador: payerRut, descripcion: FAMILY_NAMES[trx.family as Family] };
-        const nonce = randomBytes(32).toString('base64url');
-        const created = await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 2, amount: trx.total, validSeconds: AUTHORISATION_SECONDS, push, nonce });
-        if (options.notifyDevices) {
-          const body = { evento: 'solicitud', dispositivo: device.id, solicitud: created.id, expira: created.expiresAt.toISOString() };
-          await devices.enqueueWebhook(tx, { authorizationId: created.id, body, expiresAt: created.expiresAt });
-        }
+        const push = await createPush(tx, { trx, payerId: payer.id, payerRut, numeroCuenta, notifyDevices: options.notifyDevices });
+        if (!push.ok) return push;
         return { ok: true as const, numeroCuenta, vigencia: AUTHORISATION_SECONDS };
       });
     },
@@ -284,13 +273,6 @@ async function countCoordinateFailure(tx: Tx, memberId: string, payerRut: string
   await members.setCardFailures(tx, card.id, failures, blocked);
   await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, motivo } });
   return blocked;
-}
-
-/** Whether the device that approved this push, or for a push still waiting the member's device, is still active. */
-async function pushDeviceActive(tx: Tx, auth: authorizations.AuthorizationRow): Promise<boolean> {
-  if (auth.status === 'approved') return auth.deviceId !== null && (await devices.isActiveDevice(tx, auth.deviceId));
-  if (auth.status === 'pending') return (await members.accountAndFactorsOf(tx, auth.memberId)).device !== null;
-  return true;
 }
 
 /** The `locks`-th block in a row lasts `baseMinutes` doubled for each block before it, and at most a day. */
