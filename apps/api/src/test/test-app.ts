@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { PGlite } from '@electric-sql/pglite';
 import { businessToday } from '@pago/domain/business-time';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -126,6 +127,44 @@ export interface SeededSnapshot {
   /** The API on a copy of the seeded database: what one test writes, no other test sees. */
   start(options?: Omit<TestAppOptions, 'now'>): Promise<TestApp & { clock: Clock }>;
   close(): Promise<void>;
+}
+
+/**
+ * Each test of the calling describe on its own copy of the seeded members (seededSnapshot, below): registers the
+ * hooks, and answers the running test's app, database and clock.
+ */
+export function appPerTest(kind: DatabaseKind, options: Omit<TestAppOptions, 'now'> = {}): TestApp & { clock: Clock } {
+  let seeded: SeededSnapshot | undefined;
+  let running: (TestApp & { clock: Clock }) | undefined;
+  beforeAll(async () => {
+    seeded = await seededSnapshot(kind);
+  });
+  afterAll(async () => {
+    await seeded?.close();
+  });
+  beforeEach(async () => {
+    running = await seeded!.start(options);
+  });
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  const current = () => {
+    if (!running) throw new Error('no test is running');
+    return running;
+  };
+  return {
+    get app() {
+      return current().app;
+    },
+    get database() {
+      return current().database;
+    },
+    get clock() {
+      return current().clock;
+    },
+    close: () => current().close(),
+  };
 }
 
 /**

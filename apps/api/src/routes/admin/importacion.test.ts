@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readLoad } from '../../cli/import-file';
 import { accounts, instalments, members, products } from '../../db/schema';
 import { listProducts } from '../../test/member-calls';
-import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
+import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../test/test-app';
 
 const CSV = `rut,nombre,correo,numeroCuenta,saldoCuenta,familia,numeroProducto,numeroCuota,monto,montoPendiente,pagoMinimo,fechaVencimiento,medioPago
 5.126.663-3,Ana Soto,ana@example.cl,000099990001,250000,PC,410055550001,1,40000,,,20301201,
@@ -14,21 +14,8 @@ const CSV = `rut,nombre,correo,numeroCuenta,saldoCuenta,familia,numeroProducto,n
 `;
 
 describe.each(DATABASE_KINDS)('nightly import on %s', (kind) => {
-  let t: TestApp;
-  let seeded: SeededSnapshot;
-  beforeAll(async () => {
-    seeded = await seededSnapshot(kind);
-  });
-  afterAll(async () => {
-    await seeded?.close();
-  });
   // Each test on its own copy of the seeded members.
-  beforeEach(async () => {
-    t = await seeded.start();
-  });
-  afterEach(async () => {
-    await t?.close();
-  });
+  const t = appPerTest(kind);
 
   const post = (socios: unknown[]) =>
     t.app.inject({ method: 'POST', url: '/admin/importacion', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { socios } });

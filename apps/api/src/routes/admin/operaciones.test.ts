@@ -1,28 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../db/demo-data';
 import { members } from '../../db/schema';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../test/member-calls';
-import { type SeededSnapshot, seededSnapshot, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
+import { appPerTest, TEST_ADMIN_TOKEN } from '../../test/test-app';
 
 const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 describe('operator calls, metrics and the OpenAPI document', () => {
-  let t: TestApp;
-  let seeded: SeededSnapshot;
-  beforeAll(async () => {
-    seeded = await seededSnapshot('pglite');
-  });
-  afterAll(async () => {
-    await seeded?.close();
-  });
   // Each test on its own copy of the seeded members.
-  beforeEach(async () => {
-    t = await seeded.start();
-  });
-  afterEach(async () => {
-    await t?.close();
-  });
+  const t = appPerTest('pglite');
 
   it('unblocks a blocked password, audited, and refuses without the token', async () => {
     expect((await t.app.inject({ method: 'POST', url: '/admin/socios/13.579.246-2/desbloquear-clave' })).statusCode).toBe(401);

@@ -1,26 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, parameters } from '../../db/schema';
-import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, TEST_ADMIN_TOKEN, type TestApp } from '../../test/test-app';
+import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../test/test-app';
 
 const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 describe.each(DATABASE_KINDS)('admin parameters API on %s', (kind) => {
-  let t: TestApp;
-  let seeded: SeededSnapshot;
-  beforeAll(async () => {
-    seeded = await seededSnapshot(kind);
-  });
-  afterAll(async () => {
-    await seeded?.close();
-  });
   // Each test on its own copy of the seeded members.
-  beforeEach(async () => {
-    t = await seeded.start();
-  });
-  afterEach(async () => {
-    await t?.close();
-  });
+  const t = appPerTest(kind);
 
   const valueOf = async (nombre: string) =>
     (await t.database.db.select().from(parameters).where(sql`${parameters.nombre} = ${nombre}`))[0]?.valor;

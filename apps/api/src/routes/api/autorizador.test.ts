@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, auditLog, authoriserDevices, authoriserWebhooks, authorizations, members } from '../../db/schema';
 import { webhookSignature } from '../../services/authoriser-webhook';
 import { AuthoriserDevice } from '../../test/authoriser-device';
@@ -19,7 +19,7 @@ import {
   postPagar,
   postSeleccionar,
 } from '../../test/member-calls';
-import { DATABASE_KINDS, seededSnapshot, startTestApp, TEST_ADMIN_TOKEN, type SeededSnapshot, type TestApp } from '../../test/test-app';
+import { appPerTest, DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN } from '../../test/test-app';
 
 const PAG = 'pagarProductoCVResponse';
 const RUT = '14141414-3';
@@ -27,20 +27,8 @@ const json = { 'content-type': 'application/json' };
 const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 describe.each(DATABASE_KINDS)('the mobile authoriser protocol on %s', (kind) => {
-  let seeded: SeededSnapshot;
-  let t: TestApp;
-  beforeAll(async () => {
-    seeded = await seededSnapshot(kind);
-  });
-  afterAll(async () => {
-    await seeded?.close();
-  });
-  beforeEach(async () => {
-    t = await seeded.start();
-  });
-  afterEach(async () => {
-    await t?.close();
-  });
+  // Each test on its own copy of the seeded members.
+  const t = appPerTest(kind);
 
   const send = async (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, headers: json, payload: payload as object });
   const balance = async (rut: string) =>

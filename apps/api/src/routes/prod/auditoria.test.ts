@@ -1,24 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema';
-import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, type TestApp } from '../../test/test-app';
+import { appPerTest, DATABASE_KINDS } from '../../test/test-app';
 
 describe.each(DATABASE_KINDS)('POST /prod/auditoria/guardarlog on %s', (kind) => {
-  let t: TestApp;
-  let seeded: SeededSnapshot;
-  beforeAll(async () => {
-    seeded = await seededSnapshot(kind);
-  });
-  afterAll(async () => {
-    await seeded?.close();
-  });
   // Each test on its own copy of the seeded members.
-  beforeEach(async () => {
-    t = await seeded.start();
-  });
-  afterEach(async () => {
-    await t?.close();
-  });
+  const t = appPerTest(kind);
 
   it('stores the report with the RUT masked and personal data scrubbed', async () => {
     const res = await t.app.inject({

@@ -1,22 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SeededSnapshot, seededSnapshot, startTestApp, type TestApp } from '../../test/test-app';
+import { describe, expect, it } from 'vitest';
+import { appPerTest, startTestApp } from '../../test/test-app';
 
 describe('sandbox pages', () => {
-  let t: TestApp;
-  let seeded: SeededSnapshot;
-  beforeAll(async () => {
-    seeded = await seededSnapshot('pglite');
-  });
-  afterAll(async () => {
-    await seeded?.close();
-  });
   // Each test on its own copy of the seeded members.
-  beforeEach(async () => {
-    t = await seeded.start();
-  });
-  afterEach(async () => {
-    await t?.close();
-  });
+  const t = appPerTest('pglite');
 
   it('lists the demo members and shows a demo coordinate card', async () => {
     const list = await t.app.inject({ method: 'GET', url: '/sandbox' });

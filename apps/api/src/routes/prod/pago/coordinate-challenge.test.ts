@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../../db/demo-data';
 import { auditLog, authorizations, coordinateCards, members } from '../../../db/schema';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../../test/member-calls';
-import { DATABASE_KINDS, seededSnapshot, type SeededSnapshot, type TestApp } from '../../../test/test-app';
+import { appPerTest, DATABASE_KINDS } from '../../../test/test-app';
 
 const AUT = 'autenticaConsultaFactoresResponse';
 const AUZ = 'autorizarPagoProductoCVResponse';
@@ -16,20 +16,8 @@ const CARD = demoCoordinateCard(RUT);
  * until only the ones they know come up.
  */
 describe.each(DATABASE_KINDS)('the coordinate challenge cannot be re-rolled, on %s', (kind) => {
-  let seeded: SeededSnapshot;
-  let t: TestApp;
-  beforeAll(async () => {
-    seeded = await seededSnapshot(kind);
-  });
-  afterAll(async () => {
-    await seeded?.close();
-  });
-  beforeEach(async () => {
-    t = await seeded.start();
-  });
-  afterEach(async () => {
-    await t?.close();
-  });
+  // Each test on its own copy of the seeded members.
+  const t = appPerTest(kind);
 
   async function login() {
     const { token, productos } = await listProducts(t.app, RUT);

@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '../../../db/demo-data';
 import { PASSWORD_HASH_OPTIONS } from '../../../db/password';
 import { accounts, auditLog, authoriserDevices, authorizations, coordinateCards, instalments, members, products, transactionItems, transactions, vouchers } from '../../../db/schema';
@@ -19,28 +19,15 @@ import {
   solveCaptcha,
   productNumbered,
 } from '../../../test/member-calls';
-import { DATABASE_KINDS, seededSnapshot, type SeededSnapshot, type TestApp } from '../../../test/test-app';
+import { appPerTest, DATABASE_KINDS } from '../../../test/test-app';
 
 const AUT = 'autenticaConsultaFactoresResponse';
 const AUZ = 'autorizarPagoProductoCVResponse';
 const PAG = 'pagarProductoCVResponse';
 
 describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) => {
-  let seeded: SeededSnapshot;
-  let t: TestApp;
-  beforeAll(async () => {
-    seeded = await seededSnapshot(kind);
-  });
-  afterAll(async () => {
-    await seeded?.close();
-  });
-  // Every test on its own copy of the seeded members: nothing one writes (a block, a payment) reaches the next.
-  beforeEach(async () => {
-    t = await seeded.start();
-  });
-  afterEach(async () => {
-    await t?.close();
-  });
+  // Each test on its own copy of the seeded members.
+  const t = appPerTest(kind);
 
   const balance = async (rut: string) =>
     (await t.database.db.select({ saldo: accounts.saldo }).from(accounts).innerJoin(members, eq(members.id, accounts.memberId)).where(eq(members.rut, rut)))[0]!.saldo;

@@ -1,6 +1,6 @@
 import { PARAMETER_NAMES } from '@pago/domain/parameters';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, TEST_ADMIN_TOKEN, type TestApp } from '../../../test/test-app';
+import { describe, expect, it } from 'vitest';
+import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../../test/test-app';
 
 const PATH = '/prod/parametro/consultar';
 const validBody = { consultarParametrosRequest: { userId: '11111111-1', canalLlamada: 'PGEX', tipo: 'PE' } };
@@ -9,21 +9,8 @@ const errorOf = (body: unknown) =>
     .consultarParametrosResponse.error.errores.detalleError;
 
 describe.each(DATABASE_KINDS)('POST /prod/parametro/consultar on %s', (kind) => {
-  let t: TestApp;
-  let seeded: SeededSnapshot;
-  beforeAll(async () => {
-    seeded = await seededSnapshot(kind);
-  });
-  afterAll(async () => {
-    await seeded?.close();
-  });
   // Each test on its own copy of the seeded members.
-  beforeEach(async () => {
-    t = await seeded.start();
-  });
-  afterEach(async () => {
-    await t?.close();
-  });
+  const t = appPerTest(kind);
 
   const post = (payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
     t.app.inject({ method: 'POST', url: PATH, headers, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
