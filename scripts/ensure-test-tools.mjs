@@ -1,6 +1,7 @@
-// The end-to-end tests drive Debian's Chromium, the scale-out test puts nginx in front of two API processes, and the
-// Redis outage test starts and stops a Redis server of its own, and the production-mode test runs the API under
-// libfaketime: install them with apt when they are missing (root on these machines).
+// The end-to-end tests drive Debian's Chromium, the scale-out test puts nginx in front of two API processes, the
+// Redis outage test starts and stops a Redis server of its own, the production-mode test runs the API under
+// libfaketime, and the high-availability test runs Patroni, etcd and HAProxy: install them with apt when they are
+// missing (root on these machines).
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -9,6 +10,10 @@ const tools = [
   { path: process.env.NGINX_PATH ?? '/usr/sbin/nginx', pkg: 'nginx-light', env: 'NGINX_PATH' },
   { path: process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server', pkg: 'redis-server', env: 'REDIS_SERVER_PATH' },
   { path: process.env.FAKETIME_LIB ?? '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', pkg: 'faketime', env: 'FAKETIME_LIB' },
+  // The high-availability test: three PostgreSQL nodes under Patroni and etcd, HAProxy in front.
+  { path: '/usr/bin/patroni', pkg: 'patroni', env: 'PATH' },
+  { path: '/usr/bin/etcd', pkg: 'etcd-server', env: 'PATH' },
+  { path: '/usr/sbin/haproxy', pkg: 'haproxy', env: 'PATH' },
 ];
 const missing = tools.filter((t) => !existsSync(t.path));
 if (missing.length > 0) {

@@ -12,8 +12,9 @@ function chain(error: unknown): Record<string, unknown>[] {
 // PostgreSQL refused a value the request carried (a NUL byte, a lone surrogate, text where a number or uuid goes):
 // the request was bad, not the server.
 const INPUT_REFUSED = new Set(['22021', '22P05', '22P02']);
-// The database is gone or going: refused or dropped connections, shutdown, terminated backends, pool timeouts.
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+// The database is gone or going: refused or dropped connections, shutdown, terminated backends, pool timeouts, and a
+// node that has just stopped being the primary (25006: read-only) while the cluster fails over.
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '25006', '08000', '08001', '08003', '08004', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Client was closed|Connection ended|PGlite is closed|Query read timeout/i;
 
 export function databaseFailure(error: unknown): 'input' | 'unavailable' | null {

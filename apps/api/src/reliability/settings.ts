@@ -17,6 +17,8 @@ export const RELIABILITY = {
   payers: positive('RELIABILITY_PAYERS', 24),
   /** SIGKILL-and-restart rounds of the crash test. */
   killRounds: positive('RELIABILITY_KILL_ROUNDS', 1),
+  /** Payers per fault of the high-availability test (three faults). */
+  haPayers: positive('RELIABILITY_HA_PAYERS', 12),
   /** Payers per kill round. */
   killPayers: positive('RELIABILITY_KILL_PAYERS', 16),
   /** Seconds a fault (database cut, Webpay down) lasts. */
