@@ -1,7 +1,7 @@
 // The end-to-end tests drive Debian's Chromium, the scale-out test puts nginx in front of two API processes, the
 // Redis outage test starts and stops a Redis server of its own, the production-mode test runs the API under
-// libfaketime, and the high-availability test runs Patroni, etcd and HAProxy: install them with apt when they are
-// missing (root on these machines).
+// libfaketime, and the high-availability test runs Patroni, etcd, HAProxy and pgBackRest: install them with apt when
+// they are missing (root on these machines).
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -14,6 +14,7 @@ const tools = [
   { path: '/usr/bin/patroni', pkg: 'patroni', env: 'PATH' },
   { path: '/usr/bin/etcd', pkg: 'etcd-server', env: 'PATH' },
   { path: '/usr/sbin/haproxy', pkg: 'haproxy', env: 'PATH' },
+  { path: '/usr/bin/pgbackrest', pkg: 'pgbackrest', env: 'PATH' },
 ];
 const missing = tools.filter((t) => !existsSync(t.path));
 if (missing.length > 0) {
