@@ -225,7 +225,10 @@ async function main() {
     await page.getByLabel('Clave de internet').fill('1234');
     await page.getByRole('button', { name: 'Ingresar' }).click();
     await page.waitForURL('**/coopmethodpaychallenge');
-    await page.getByRole('button', { name: 'Usar tarjeta de coordenadas' }).click();
+    // With an authoriser phone enrolled the authoriser comes first, and the card is one link away.
+    const useCard = page.getByRole('button', { name: 'Usar tarjeta de coordenadas' });
+    await Promise.race([useCard.waitFor(), h1('Ingresa tus coordenadas').waitFor()]);
+    if (await useCard.isVisible()) await useCard.click();
     await h1('Ingresa tus coordenadas').waitFor();
     const fields = page.getByRole('textbox', { name: /^Coordenada [A-J][1-5]$/ });
     await fields.nth(2).waitFor();
