@@ -3,12 +3,14 @@ import { Outlet, useLocation } from 'react-router';
 import { Loader } from '../components/loader';
 import { pageName, track } from '../lib/analytics';
 import { PageShell } from '../components/page-shell';
+import { useHoldAfterWebpay } from '../features/card/hold-after-webpay';
 import { ScreenErrorBoundary } from './screen-error-boundary';
 
 export function RootLayout() {
   const mainRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const firstRender = useRef(true);
+  useHoldAfterWebpay();
 
   useEffect(() => {
     track({ event: 'page_view', page: pageName(pathname) });

@@ -2,13 +2,14 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paymentResult } from '../../lib/analytics';
 import { useAppStore } from '../../lib/app-store';
+import { HOLD } from './hold-after-webpay';
 import { parseWebpayReturn, screenAfterReturn } from './webpay-return';
 
 /**
  * /pagoexpress/webpayresult: where the payment host sends the browser back from Webpay (specification §4 'Payment
  * flow (b)', §5 'Card provider return URL'). It shows nothing of its own: it checks the URL and replaces itself with
  * the screen of the outcome. That screen is entered twice in the history: the entry before it is Webpay's own form,
- * which Back would post again ("ya fue procesada"), so the first Back shows the outcome again instead.
+ * which Back would post again ("ya fue procesada"), so Back shows the outcome again instead (useHoldAfterWebpay).
  */
 const OUTCOMES = { aprobado: 'approved', parcial: 'partial', rechazado: 'rejected', anulado: 'cancelled', pendiente: 'pending' } as const;
 
@@ -24,7 +25,7 @@ export function WebpayResultPage() {
     done.current = true;
     if (result) paymentResult(family, 'webpay', OUTCOMES[result.estado]);
     if (result?.estado === 'aprobado') useAppStore.getState().recordPaid(result.idTransaccion, next);
-    void navigate(next, { replace: true });
+    void navigate(next, { replace: true, state: result ? HOLD : null });
     if (result) void navigate(next);
     // Once, for the return this page was opened with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
