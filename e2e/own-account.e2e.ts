@@ -119,6 +119,7 @@ describe('own-account payment', () => {
     await other.goto(verifyUrl);
     await visible(other.getByRole('heading', { level: 1, name: 'Comprobante verificado' }));
     await visible(other.getByText('$156.300', { exact: true }));
+    await visible(other.getByText('RUT del pagador'));
     await visible(other.getByText('*****111-1', { exact: true }));
     expect(await other.getByText('11.111.111-1').count()).toBe(0);
     await checkBothSizes(other, 'voucher-verified');

@@ -180,8 +180,8 @@ export const verificacionOkSchema = z.object({
     monto: int(),
     medioPago: z.enum([MEDIO_PAGO_CUENTA_VISTA, MEDIO_PAGO_WEBPAY]),
     productos: z.array(z.object({ descripcion: z.string(), numero: z.string() })),
-    /** The member whose products were paid, masked. */
-    rutSocio: z.string(),
+    /** Who paid, masked: the payer who logged in to the own account, or the member whose session paid by card. */
+    rutPagador: z.string(),
     registrado: z.literal(true),
   }),
 });

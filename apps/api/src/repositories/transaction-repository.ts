@@ -120,13 +120,16 @@ export async function verificationCodeOf(db: DbOrTx, idTransaccion: string): Pro
   return row?.code ?? null;
 }
 
-/** The voucher a verification code names, whoever asks: the public page shows a few of its facts. */
-export async function voucherByCode(db: DbOrTx, code: string): Promise<Pago[] | null> {
-  const [row] = await db.select({ payload: vouchers.payload }).from(vouchers).where(eq(vouchers.verificationCode, code));
-  return row ? (row.payload as Pago[]) : null;
+/** The voucher a verification code names, whoever asks, and who paid it (null for a card payment). */
+export async function voucherByCode(db: DbOrTx, code: string): Promise<{ pagos: Pago[]; payerRut: string | null } | null> {
+  const [row] = await db
+    .select({ payload: vouchers.payload, payerRut: transactions.payerRut })
+    .from(vouchers)
+    .innerJoin(transactions, eq(transactions.idTransaccion, vouchers.idTransaccion))
+    .where(eq(vouchers.verificationCode, code));
+  return row ? { pagos: row.payload as Pago[], payerRut: row.payerRut } : null;
 }
 
-/** The voucher written for a paid transaction. */
 export async function voucherOf(db: DbOrTx, idTransaccion: string): Promise<Pago[] | null> {
   const [row] = await db.select({ payload: vouchers.payload }).from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
   return row ? (row.payload as Pago[]) : null;

@@ -36,12 +36,13 @@ export function createVoucherService(db: Db) {
 
     /**
      * The public proof of a voucher, for its verification code: when and how much was paid, how, for which products
-     * (masked) and by whom (masked), nothing else of the member. Any other code is not found (516).
+     * (masked) and who paid (masked), nothing else of the member. Any other code is not found (516).
      */
     async verify(code: string): Promise<VerificationResult> {
-      const pagos = await voucherByCode(db, code);
-      const [first] = pagos ?? [];
-      if (!pagos || !first) return refuse('516');
+      const found = await voucherByCode(db, code);
+      const pagos = found?.pagos ?? [];
+      const [first] = pagos;
+      if (!found || !first) return refuse('516');
       return {
         ok: true,
         verificacion: {
@@ -50,7 +51,8 @@ export function createVoucherService(db: Db) {
           monto: totalOf(pagos),
           medioPago: first.medioPago,
           productos: pagos.map((p) => ({ descripcion: p.descripcionProducto, numero: maskProductNumber(p.numeroProducto) })),
-          rutSocio: maskRut(first.rutDeudor),
+          // A card payment has no payer of its own: the member whose session paid.
+          rutPagador: maskRut(found.payerRut ?? first.rutDeudor),
           registrado: true,
         },
       };

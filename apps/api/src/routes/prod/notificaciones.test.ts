@@ -9,17 +9,17 @@ import { seededSnapshot, startTestApp, type SeededSnapshot, type TestApp } from 
 const basic = (rut: string, token: string) => `Basic ${Buffer.from(`${rut}:${token}`).toString('base64')}`;
 
 /** A member pays a PM instalment with coordinates; answers the session and the transaction. */
-async function paidSession(t: TestApp, numeroProducto = '630055667788') {
+async function paidSession(t: TestApp, numeroProducto = '630055667788', payer = '11111111-1') {
   const rut = '11111111-1';
   const { token, productos } = await listProducts(t.app, rut);
   const pm = productNumbered(productos, numeroProducto);
   const sel = (await postSeleccionar(t.app, token, rut, [oldest(pm, 1)])).json().seleccionarProductoResponse;
-  const login = await postAutentica(t.app, token, rut, '1234');
+  const login = await postAutentica(t.app, token, payer, '1234');
   const numeroCuenta = login.json().autenticaConsultaFactoresResponse.numeroCuenta as string;
-  const challenge = await postAutorizar(t.app, token, rut, rut, 1);
-  const card = demoCoordinateCard(rut);
+  const challenge = await postAutorizar(t.app, token, rut, payer, 1);
+  const card = demoCoordinateCard(payer);
   const valores = (challenge.json().autorizarPagoProductoCVResponse.desafio.item as { valor: string }[]).map((i) => card[i.valor]!);
-  const paid = await postPagar(t.app, { token, rutTitular: rut, rutPago: rut, numeroCuenta, factor: 1, valores });
+  const paid = await postPagar(t.app, { token, rutTitular: rut, rutPago: payer, numeroCuenta, factor: 1, valores });
   const pagado = paid.json().pagarProductoCVResponse.productoPagadoCV as { numeroAutorizacion: string; montoPagado: number };
   return { rut, token, idTransaccion: sel.idTransaccion as string, pagado };
 }
@@ -151,7 +151,7 @@ describe('a voucher anyone can verify', () => {
         monto: 156_300,
         medioPago: 'CUENTA VISTA',
         productos: [{ descripcion: 'CREDITO MYPE', numero: '****7788' }],
-        rutSocio: '*****111-1',
+        rutPagador: '*****111-1',
         registrado: true,
       },
     });
@@ -159,6 +159,13 @@ describe('a voucher anyone can verify', () => {
     for (const secret of ['11111111', pagado.numeroAutorizacion, '@', 'Camila']) expect(res.body).not.toContain(secret);
     // Typed from the voucher, with dashes and in small letters, it is the same code.
     expect((await verify(code.toLowerCase().match(/.{4}/g)!.join('-'))).statusCode).toBe(200);
+  });
+
+  it('names who paid, masked: a third party who paid the member’s instalment', async () => {
+    const { token, idTransaccion } = await paidSession(t, '630055667788', '19191919-K');
+    const res = await verify(await codeOf(token, idTransaccion));
+    expect(res.json().verificacion.rutPagador).toBe('*****919-K');
+    expect(res.body).not.toContain('111-1');
   });
 
   it('finds nothing for another code, refuses nonsense with the same 404, and limits the tries per client', async () => {

@@ -67,7 +67,7 @@ export function VerifyVoucherPage() {
         ['Monto pagado', formatClp(v.monto)],
         ['Medio de pago', PAYMENT_METHOD_LABELS[v.medioPago] ?? v.medioPago],
         ...v.productos.map((p): [string, string] => ['Producto', `${p.descripcion} Nº ${p.numero}`]),
-        ['RUT del socio', v.rutSocio],
+        ['RUT del pagador', v.rutPagador],
         ['Código de verificación', formatVerificationCode(code ?? '')],
       ];
       return (
