@@ -164,7 +164,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
 
   r.get('/sandbox', { schema: html('The demo members') }, async (_request, reply) => {
     const rows = DEMO_MEMBERS.map((m) => {
-      const factors = m.factors.length ? m.factors.map((f) => (f === 1 ? 'tarjeta de coordenadas' : 'autorizador móvil')).join(' y ') : '—';
+      const factors = m.factors.length ? m.factors.map((f) => (f === 1 ? 'tarjeta de coordenadas' : 'autorizador móvil, una vez enrolado')).join(' y ') : '—';
       const links = [
         m.factors.includes(1) ? `<a href="/sandbox/coordinates?rut=${encodeURIComponent(m.rut)}">Tarjeta</a>` : '',
         m.factors.includes(2) ? `<a href="/sandbox/authorizer?rut=${encodeURIComponent(m.rut)}">Autorizador</a>` : '',
