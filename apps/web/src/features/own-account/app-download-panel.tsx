@@ -1,8 +1,8 @@
-import qrcode from 'qrcode-generator';
 import { useId, useMemo } from 'react';
 import { ButtonLink } from '../../components/button';
 import { PRODUCT_APP_STORE_URL, PRODUCT_NAME, PRODUCT_PLAY_STORE_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
+import { qrImage } from '../../lib/qr-image';
 import { PASS_NAME } from './factors';
 
 export const APP_DOWNLOAD_HEADING = `Descarga la app ${PRODUCT_NAME}`;
@@ -22,14 +22,6 @@ const STORES = [
   },
 ] as const;
 
-/** A QR code of `url` as an image address (a GIF in a data: URL, which the policy's img-src allows). */
-function qrImage(url: string): string {
-  const code = qrcode(0, 'M');
-  code.addData(url);
-  code.make();
-  return code.createDataURL(4, 2);
-}
-
 /**
  * Specification §2 'Security factor screen': a payer without a second factor cannot authorise; the page says how to
  * get one, with each store's link and its QR code, for a member on a desktop to scan with their phone.
@@ -48,7 +40,7 @@ export function AppDownloadPanel() {
       <ul className="mt-5 grid gap-3 sm:grid-cols-2">
         {STORES.map((store, index) => (
           <li key={store.name} className="flex flex-col items-center gap-3 rounded-xl border border-line bg-white p-4">
-            <img src={codes[index]} alt={`Código QR de ${PRODUCT_NAME} en ${store.name}`} width={132} height={132} className="size-33 [image-rendering:pixelated]" />
+            <img src={codes[index]} alt={`Código QR de ${PRODUCT_NAME} en ${store.name}`} width={132} height={132} className="size-33" />
             <a
               href={store.href}
               target="_blank"
