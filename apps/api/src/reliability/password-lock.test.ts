@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, members, unknownPayerAttempts } from '../db/schema';
-import { passwordLockMinutes } from '../services/own-account-service';
+import { passwordLockMinutes } from '../services/password-check';
 import { errorCode, listProducts, oldest, postAutentica, postSeleccionar, solveCaptcha } from '../test/member-calls';
 import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/test-app';
 import { recordFigures } from './settings';

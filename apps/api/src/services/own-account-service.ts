@@ -1,51 +1,30 @@
-import { hash, verify } from '@node-rs/argon2';
-import type { Pago } from '@pago/domain/call-consultar-pago';
 import { AUTHORISATION_SECONDS, type AutenticaRequest, type AutorizarRequest, type PagarRequest, type ProductoPagado } from '@pago/domain/call-cuenta-vista';
-import { CHALLENGE_CELLS, COORDINATE_CELLS } from '@pago/domain/coordinate-card';
-import { asArray } from '@pago/domain/as-array';
+import { CHALLENGE_CELLS } from '@pago/domain/coordinate-card';
 import type { RefusalCode } from '@pago/domain/errors';
 import type { Family } from '@pago/domain/families';
 import { toParameterMap, type ParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, joinRut, maskRut } from '@pago/domain/rut';
-import { randomBytes, randomInt } from 'node:crypto';
 import type { Clock } from '../clock';
-import type { Db, Tx } from '../db/client';
-import { PASSWORD_HASH_OPTIONS } from '../db/password';
+import type { Db } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import * as authorizations from '../repositories/authorization-repository';
 import * as members from '../repositories/member-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import * as transactions from '../repositories/transaction-repository';
 import { createPush, pushDeviceActive } from './authoriser-push';
-import { applyPayment, maskAccount, PaymentRefused, voucherOf } from './payment-service';
+import { countCoordinateFailure, MAX_CHALLENGES_PER_LOGIN, pickCells } from './coordinate-challenge';
+import { dummyCheck, MAX_PASSWORD_FAILURES, passwordLockMinutes, passwordMatches } from './password-check';
+import { applyPayment, maskAccount, PaymentRefused, toProductosPagados, voucherOf } from './payment-service';
 import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
 import { touchSession, type SessionRow } from './session-service';
 
-/** Consecutive wrong passwords that block the online password (45203016). */
-export const MAX_PASSWORD_FAILURES = 3;
-/** Consecutive wrong coordinate answers that block the card (5203017). */
-export const MAX_COORDINATE_FAILURES = 3;
-/** Coordinate challenges one login may be given; the next call 5 asks for the password again (440). */
-export const MAX_CHALLENGES_PER_LOGIN = 3;
 /** After the password, the second factor must be asked for within this time (else 440). */
 const LOGIN_VALIDITY_MINUTES = 5;
 
 export type AuthenticateResult = { ok: true; numeroCuenta: string; factores: (1 | 2)[] } | Refusal;
 export type AuthorizeResult = { ok: true; numeroCuenta: string; desafio?: string[]; vigencia: number } | Refusal<RefusalCode>;
 export type PayResult = { ok: true; pagados: ProductoPagado[] } | Refusal<RefusalCode>;
-
-export function toProductosPagados(pagos: Pago[]): ProductoPagado[] {
-  return pagos.map((p) => {
-    const detalles = asArray(p.detallePago);
-    return {
-      idTransaccion: p.idTransaccion,
-      numeroProducto: p.numeroProducto,
-      montoPagado: detalles.reduce((sum, d) => sum + d.montoPagado, 0),
-      numeroAutorizacion: detalles[0]?.numeroAutorizacion ?? '',
-    };
-  });
-}
 
 export type OwnAccountService = ReturnType<typeof createOwnAccountService>;
 
@@ -259,46 +238,4 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
       }
     },
   };
-}
-
-/**
- * One more wrong answer on the payer's coordinate card (locked here, after the transaction and its challenge): a
- * wrong value, or a challenge left unanswered. True when this one blocks the card.
- */
-async function countCoordinateFailure(tx: Tx, memberId: string, payerRut: string, requestId: string, motivo: string): Promise<boolean> {
-  const card = await members.lockCoordinateCard(tx, memberId);
-  if (!card || card.blockedAt) return false;
-  const failures = card.failures + 1;
-  const blocked = failures >= MAX_COORDINATE_FAILURES;
-  await members.setCardFailures(tx, card.id, failures, blocked);
-  await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, motivo } });
-  return blocked;
-}
-
-/** The `locks`-th block in a row lasts `baseMinutes` doubled for each block before it, and at most a day. */
-export function passwordLockMinutes(locks: number, baseMinutes: number): number {
-  return Math.min(baseMinutes * 2 ** Math.min(Math.max(locks, 1) - 1, 16), 24 * 60);
-}
-
-let dummyHash: Promise<string> | null = null;
-/** An argon2id verification that takes as long as a real one and never matches: for a RUT with no password. */
-async function dummyCheck(clave: string): Promise<false> {
-  dummyHash ??= hash(randomBytes(16), PASSWORD_HASH_OPTIONS);
-  await passwordMatches(await dummyHash, clave);
-  return false;
-}
-
-/** A hash that cannot be read (not argon2's format) matches no password. */
-function passwordMatches(hash: string, clave: string): Promise<boolean> {
-  return verify(hash, clave).catch(() => false);
-}
-
-/** Distinct cells of the card, chosen with a CSPRNG. */
-export function pickCells(count: number): string[] {
-  const chosen: string[] = [];
-  while (chosen.length < count) {
-    const cell = COORDINATE_CELLS[randomInt(COORDINATE_CELLS.length)]!;
-    if (!chosen.includes(cell)) chosen.push(cell);
-  }
-  return chosen;
 }

@@ -1,6 +1,7 @@
-import { oneOrMany } from '@pago/domain/as-array';
+import { asArray, oneOrMany } from '@pago/domain/as-array';
 import { santiagoParts } from '@pago/domain/business-time';
 import { DESCRIPCION_PRODUCTO, maskEmail, type DetallePago, type Pago } from '@pago/domain/call-consultar-pago';
+import type { ProductoPagado } from '@pago/domain/call-cuenta-vista';
 import type { ErrorCode } from '@pago/domain/errors';
 import type { Family } from '@pago/domain/families';
 import { MAX_AMOUNT } from '@pago/domain/money';
@@ -127,3 +128,16 @@ function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: strin
 }
 
 export const maskAccount = (numeroCuenta: string) => maskProductNumber(numeroCuenta);
+
+/** Call 6's answer for a paid transaction: each product with what was paid and its authorisation number. */
+export function toProductosPagados(pagos: Pago[]): ProductoPagado[] {
+  return pagos.map((p) => {
+    const detalles = asArray(p.detallePago);
+    return {
+      idTransaccion: p.idTransaccion,
+      numeroProducto: p.numeroProducto,
+      montoPagado: detalles.reduce((sum, d) => sum + d.montoPagado, 0),
+      numeroAutorizacion: detalles[0]?.numeroAutorizacion ?? '',
+    };
+  });
+}

@@ -1,0 +1,26 @@
+import { hash, verify } from '@node-rs/argon2';
+import { randomBytes } from 'node:crypto';
+import { PASSWORD_HASH_OPTIONS } from '../db/password';
+
+// The online password's rules for call 4 (own-account-service.ts): argon2id checks and how long a block lasts.
+
+/** Consecutive wrong passwords that block the online password (45203016). */
+export const MAX_PASSWORD_FAILURES = 3;
+
+/** The `locks`-th block in a row lasts `baseMinutes` doubled for each block before it, and at most a day. */
+export function passwordLockMinutes(locks: number, baseMinutes: number): number {
+  return Math.min(baseMinutes * 2 ** Math.min(Math.max(locks, 1) - 1, 16), 24 * 60);
+}
+
+let dummyHash: Promise<string> | null = null;
+/** An argon2id verification that takes as long as a real one and never matches: for a RUT with no password. */
+export async function dummyCheck(clave: string): Promise<false> {
+  dummyHash ??= hash(randomBytes(16), PASSWORD_HASH_OPTIONS);
+  await passwordMatches(await dummyHash, clave);
+  return false;
+}
+
+/** A hash that cannot be read (not argon2's format) matches no password. */
+export function passwordMatches(hash: string, clave: string): Promise<boolean> {
+  return verify(hash, clave).catch(() => false);
+}
