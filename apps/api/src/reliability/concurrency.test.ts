@@ -210,6 +210,12 @@ describe.each(DATABASE_KINDS)('concurrent payers on %s', (kind) => {
     const report = await checkInvariants(s.database.db, before, { provider: s.store });
     expect(report.violations).toEqual([]);
     if (process.env.RELIABILITY_VERBOSE) console.log(outcomes.map((o) => `${o.decision}/${o.paid}`));
-    recordFigures({ section: 'concurrency', database: kind, notes: `authoriser races: ${JSON.stringify(outcomes.map((o) => `${o.decision}/${o.paid}`))}` });
+    recordFigures({
+      section: 'concurrency',
+      database: `${kind} (authoriser countdown)`,
+      paymentsPaid: outcomes.filter((o) => o.paid === 'paid').length,
+      invariantViolations: report.violations.length,
+      notes: `approval/call 6: ${JSON.stringify(outcomes.map((o) => `${o.decision}/${o.paid}`))}`,
+    });
   }, 120_000);
 });
