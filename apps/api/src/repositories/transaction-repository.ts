@@ -114,12 +114,6 @@ export async function insertVoucher(tx: Tx, idTransaccion: string, pagos: Pago[]
   await tx.insert(vouchers).values({ idTransaccion, payload: pagos, verificationCode: verificationCodeFrom(randomBytes(VERIFICATION_CODE_LENGTH)) });
 }
 
-/** The verification code of a transaction's voucher (null when it has none). */
-export async function verificationCodeOf(db: DbOrTx, idTransaccion: string): Promise<string | null> {
-  const [row] = await db.select({ code: vouchers.verificationCode }).from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
-  return row?.code ?? null;
-}
-
 /** The voucher a verification code names, whoever asks, and who paid it (null for a card payment). */
 export async function voucherByCode(db: DbOrTx, code: string): Promise<{ pagos: Pago[]; payerRut: string | null } | null> {
   const [row] = await db
@@ -130,6 +124,7 @@ export async function voucherByCode(db: DbOrTx, code: string): Promise<{ pagos: 
   return row ? { pagos: row.payload as Pago[], payerRut: row.payerRut } : null;
 }
 
+/** The voucher written for a paid transaction. */
 export async function voucherOf(db: DbOrTx, idTransaccion: string): Promise<Pago[] | null> {
   const [row] = await db.select({ payload: vouchers.payload }).from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
   return row ? (row.payload as Pago[]) : null;

@@ -28,6 +28,7 @@ export function createWebhookDelivery(db: Db, webhook: { url: string; secret: st
         due.map(async (row) => {
           const body = JSON.stringify(row.body);
           const timestamp = String(Math.floor(Date.now() / 1000));
+          const retryIn = Math.min(2 ** row.attempts, MAX_RETRY_SECONDS);
           try {
             const response = await fetch(webhook.url, {
               method: 'POST',
@@ -40,9 +41,9 @@ export function createWebhookDelivery(db: Db, webhook: { url: string; secret: st
               await markWebhookDelivered(db, row.id);
               return true;
             }
-            await markWebhookFailed(db, row.id, `HTTP ${response.status}`, Math.min(2 ** row.attempts, MAX_RETRY_SECONDS));
+            await markWebhookFailed(db, row.id, `HTTP ${response.status}`, retryIn);
           } catch (error) {
-            await markWebhookFailed(db, row.id, error instanceof Error ? error.name : 'error', Math.min(2 ** row.attempts, MAX_RETRY_SECONDS));
+            await markWebhookFailed(db, row.id, error instanceof Error ? error.name : 'error', retryIn);
           }
           log.warn({ webhook: row.id, attempts: row.attempts + 1 }, 'authoriser webhook not delivered; retrying');
           return false;

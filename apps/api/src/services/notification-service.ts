@@ -9,11 +9,10 @@ import type { Db } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import type { Mailer } from './mail-service';
-import { latestPaidOfSession, verificationCodeOf, voucherOf } from '../repositories/transaction-repository';
-import { verificationPath } from '@pago/domain/voucher-verification';
+import { latestPaidOfSession, ofSessionWithVoucher } from '../repositories/transaction-repository';
 import { refuse, type Refusal } from './refusal';
 import { touchSession } from './session-service';
-import { renderVoucherPdf, totalOf, VOUCHER_FILENAME, voucherLines } from './voucher-document';
+import { renderVoucherPdf, totalOf, verificationOf, VOUCHER_FILENAME, voucherLines } from './voucher-document';
 import { formatClp } from '@pago/domain/money';
 
 export type SendResult = { ok: true; descripcion: string } | Refusal;
@@ -34,11 +33,11 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
       if (!session) return refuse('476');
       if (!isValidVoucherEmail(correo)) return refuse('400');
       const idTransaccion = await latestPaidOfSession(db, session.id);
-      const pagos = idTransaccion ? await voucherOf(db, idTransaccion) : null;
+      const voucher = idTransaccion ? await ofSessionWithVoucher(db, idTransaccion, session.id) : null;
+      const pagos = voucher?.pagos;
       if (!idTransaccion || !pagos) return refuse('516');
 
-      const code = await verificationCodeOf(db, idTransaccion);
-      const view = { cooperative, pagos, verification: code ? { code, url: new URL(verificationPath(code), publicBaseUrl).toString() } : null };
+      const view = { cooperative, pagos, verification: verificationOf(publicBaseUrl, voucher.verificationCode) };
       const lines = voucherLines(view);
       const pdf = await renderVoucherPdf(view);
       const text = [

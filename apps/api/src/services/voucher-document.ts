@@ -4,7 +4,7 @@ import { PAYMENT_METHOD_LABELS, voucherLineLabel } from '@pago/domain/call-consu
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products';
-import { formatVerificationCode } from '@pago/domain/voucher-verification';
+import { formatVerificationCode, verificationPath } from '@pago/domain/voucher-verification';
 import PDFDocument from 'pdfkit';
 import qrcode from 'qrcode-generator';
 
@@ -18,6 +18,11 @@ export interface VoucherView {
   pagos: Pago[];
   /** The voucher's verification code and its public page, printed with a QR code (null on older vouchers). */
   verification?: { code: string; url: string } | null;
+}
+
+/** The voucher's proof for the PDF and the e-mail: its code and the public page's full address (none on older vouchers). */
+export function verificationOf(publicBaseUrl: string, code: string | null): VoucherView['verification'] {
+  return code ? { code, url: new URL(verificationPath(code), publicBaseUrl).toString() } : null;
 }
 
 export const totalOf = (pagos: Pago[]) => pagos.reduce((sum, p) => sum + asArray(p.detallePago).reduce((s, d) => s + d.montoPagado, 0), 0);

@@ -9,12 +9,12 @@ import {
 import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
 import { errorEnvelope } from '@pago/domain/envelope';
 import { verificacionOkSchema } from '@pago/domain/answers';
-import { readVerificationCode, VERIFICAR_COMPROBANTE_PATH, verificationPath } from '@pago/domain/voucher-verification';
+import { readVerificationCode, VERIFICAR_COMPROBANTE_PATH } from '@pago/domain/voucher-verification';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { perSessionAndClient } from '../../plugins/external/rate-limit';
-import { renderVoucherPdf, VOUCHER_FILENAME } from '../../services/voucher-document';
+import { renderVoucherPdf, verificationOf, VOUCHER_FILENAME } from '../../services/voucher-document';
 import { documentOf, envelopeResponses, errorResponses } from '../responses';
 
 /** Call 8 (the voucher by e-mail) and the voucher's PDF. */
@@ -46,18 +46,13 @@ export async function notificacionesRoutes(app: FastifyInstance): Promise<void> 
   r.post(COMPROBANTE_PDF_PATH, { schema: { body: comprobantePdfRequestSchema, response: { 200: documentOf('application/pdf', 'The voucher as a PDF'), ...errorResponses('comprobantePdfResponse') } }, config: { responseName: 'comprobantePdfResponse' }, preHandler: pdfLimits }, async (request, reply) => {
     const result = await app.services.vouchers.query(request.body.token, request.body.idTransaccion);
     if (!result.ok) return reply.code(result.codigo === '476' ? 401 : 404).send(errorEnvelope('comprobantePdfResponse', result.codigo));
-    const pdf = await renderVoucherPdf({ cooperative: app.config.productName, pagos: result.pagos, verification: verificationOf(app, result.verificationCode) });
+    const pdf = await renderVoucherPdf({ cooperative: app.config.productName, pagos: result.pagos, verification: verificationOf(app.config.publicBaseUrl, result.verificationCode) });
     return reply
       .type('application/pdf')
       .header('content-disposition', `attachment; filename="${VOUCHER_FILENAME}"`)
       .header('cache-control', 'no-store')
       .send(pdf);
   });
-}
-
-/** The voucher's proof for the PDF and the e-mail: its code and the public page's full address. */
-export function verificationOf(app: FastifyInstance, code: string | null): { code: string; url: string } | null {
-  return code ? { code, url: new URL(verificationPath(code), app.config.publicBaseUrl).toString() } : null;
 }
 
 /**
