@@ -24,14 +24,18 @@ export async function spendEnrolmentCode(tx: Tx, codeHash: string): Promise<stri
 
 // ---- Devices ----
 
-/** Revokes the member's active device (when there is one): a newer enrolment or the operator replaces it. */
-export async function revokeActiveDevice(tx: Tx, memberId: string): Promise<string | null> {
-  const [row] = await tx
+/**
+ * Revokes a device, named by its id (the operator) or as its member's active one (a newer enrolment replaces it):
+ * the device revoked, or null when there was no active one.
+ */
+export async function revokeDevice(db: DbOrTx, which: { id: string } | { memberId: string }): Promise<{ id: string; memberId: string } | null> {
+  const named = 'id' in which ? eq(authoriserDevices.id, which.id) : eq(authoriserDevices.memberId, which.memberId);
+  const [row] = await db
     .update(authoriserDevices)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(authoriserDevices.memberId, memberId), isNull(authoriserDevices.revokedAt)))
-    .returning({ id: authoriserDevices.id });
-  return row?.id ?? null;
+    .where(and(named, isNull(authoriserDevices.revokedAt)))
+    .returning({ id: authoriserDevices.id, memberId: authoriserDevices.memberId });
+  return row ?? null;
 }
 
 export async function insertDevice(tx: Tx, values: { memberId: string; publicKey: string; name: string }): Promise<string> {
@@ -62,15 +66,6 @@ export function devicesOfRut(db: DbOrTx, rut: string) {
     .innerJoin(members, eq(members.id, authoriserDevices.memberId))
     .where(eq(members.rut, rut))
     .orderBy(desc(authoriserDevices.enrolledAt));
-}
-
-export async function revokeDevice(db: DbOrTx, id: string): Promise<{ memberId: string } | null> {
-  const [row] = await db
-    .update(authoriserDevices)
-    .set({ revokedAt: sql`now()` })
-    .where(and(eq(authoriserDevices.id, id), isNull(authoriserDevices.revokedAt)))
-    .returning({ memberId: authoriserDevices.memberId });
-  return row ?? null;
 }
 
 // ---- Pushes as a device sees them ----

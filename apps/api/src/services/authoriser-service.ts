@@ -81,7 +81,7 @@ export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
           return refuse('520');
         }
         const member = await findMemberById(tx, memberId);
-        const replaced = await devices.revokeActiveDevice(tx, memberId);
+        const replaced = (await devices.revokeDevice(tx, { memberId }))?.id;
         const dispositivo = await devices.insertDevice(tx, { memberId, publicKey: request.clavePublica, name: request.nombre });
         await audit(tx, 'autorizador.enrolado', member?.rut ?? null, requestId, { dispositivo, ...(replaced && { revocado: replaced }) });
         return { ok: true as const, dispositivo };
@@ -146,7 +146,7 @@ export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
     /** Revokes a device at once: its pending and approved pushes pay nothing more (call 6 checks). */
     async revoke(id: string, requestId: string): Promise<boolean> {
       return db.transaction(async (tx) => {
-        const revoked = await devices.revokeDevice(tx, id);
+        const revoked = await devices.revokeDevice(tx, { id });
         if (!revoked) return false;
         const member = await findMemberById(tx, revoked.memberId);
         await audit(tx, 'admin.autorizador.revocado', member?.rut ?? null, requestId, { dispositivo: id });
