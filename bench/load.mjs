@@ -437,6 +437,7 @@ const result = closedLoopByAutocannon ? await autocannonRun(steps) : await flowR
 state.captchasLeft = Math.max(0, captchas.length - nextCaptcha);
 process.stdout.write(
   `${JSON.stringify({
+    ...state,
     ...result,
     requestsPerSecond: result.requests / result.duration,
     flowsPerSecond: result.flows / result.duration,
@@ -446,6 +447,5 @@ process.stdout.write(
         return [path, { count: sorted.length, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) }];
       }),
     ),
-    ...state,
   })}\n`,
 );
