@@ -34,7 +34,7 @@ for (const [flow, { title, unit }] of Object.entries(FLOWS)) {
   const ratio = a.capacity / b.capacity;
   console.log(
     `| ${title} | ${b.capacity.toFixed(digits)} ${unit} | ${a.capacity.toFixed(digits)} ${unit} | ${(ratio * 100).toFixed(0)}% ${verdict(ratio >= RATIO_TARGET)} | ` +
-      `${a.p99} ms ${verdict(a.p99 < P99_TARGET_MS)} | ${a.non2xx} ${verdict(a.clean)} | ${(a.capacity / PEAK_PER_SECOND[flow]).toFixed(1)}× |`,
+      `${+a.p99.toFixed(1)} ms ${verdict(a.p99 < P99_TARGET_MS)} | ${a.non2xx} ${verdict(a.clean)} | ${(a.capacity / PEAK_PER_SECOND[flow]).toFixed(1)}× |`,
   );
 }
 const flows = Object.keys(FLOWS).filter((flow) => after.results[flow]);

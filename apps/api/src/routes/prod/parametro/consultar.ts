@@ -17,7 +17,7 @@ export async function consultarParametrosRoute(app: FastifyInstance): Promise<vo
     CONSULTAR_PARAMETROS_PATH,
     {
       schema: { body: consultarParametrosRequestSchema, response: envelopeResponses(CONSULTAR_PARAMETROS_RESPONSE, consultarParametrosOkSchema) },
-      config: { responseName: CONSULTAR_PARAMETROS_RESPONSE },
+      config: { responseName: CONSULTAR_PARAMETROS_RESPONSE, boundedByThePool: true },
     },
     async (_request, reply) => {
       const parametro = await app.services.parameters.list();
