@@ -65,9 +65,16 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
+  /** Runs `task` every `ms` until the app closes; the timer alone keeps no process alive. */
+  const every = (ms: number, task: () => void) => {
+    const timer = setInterval(task, ms);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  };
+
   // Every replica runs the reconciliation: each pending card payment is taken by one of them (SKIP LOCKED).
   if (config.webpay.reconcileIntervalSeconds > 0) {
-    const timer = setInterval(() => {
+    every(config.webpay.reconcileIntervalSeconds * 1000, () => {
       app.services.card
         .reconcileOnce()
         .then(({ failed }) => app.metrics.reconciliationFailures.inc(failed))
@@ -75,18 +82,14 @@ async function main(): Promise<void> {
           app.metrics.reconciliationFailures.inc();
           logger.error({ error: loggableError(error) }, 'webpay reconciliation failed');
         });
-    }, config.webpay.reconcileIntervalSeconds * 1000);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    });
   }
 
   // Every replica tells the app's backend of new pushes; each delivery is claimed by one of them.
   if (config.authoriser.webhook) {
-    const timer = setInterval(() => {
+    every(1000, () => {
       app.services.authoriserWebhook.deliverDue().catch((error: unknown) => logger.error({ error: loggableError(error) }, 'authoriser webhook delivery failed'));
-    }, 1000);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    });
   }
 
   const address = await app.listen({ host: config.host, port: config.port });

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { authoriserDevices, authoriserEnrolmentCodes, authoriserWebhooks, authorizations, members } from '../db/schema';
+import { authoriserDevices, authoriserEnrolmentCodes, authoriserWebhooks, authorizations } from '../db/schema';
 
 export type DeviceRow = typeof authoriserDevices.$inferSelect;
 
@@ -59,21 +59,20 @@ export async function isActiveDevice(db: DbOrTx, id: string): Promise<boolean> {
 }
 
 /** A member's devices, newest first, without their keys: the operator's view. */
-export function devicesOfRut(db: DbOrTx, rut: string) {
+export function devicesOfMember(db: DbOrTx, memberId: string) {
   return db
     .select({ id: authoriserDevices.id, nombre: authoriserDevices.name, enrolado: authoriserDevices.enrolledAt, revocado: authoriserDevices.revokedAt })
     .from(authoriserDevices)
-    .innerJoin(members, eq(members.id, authoriserDevices.memberId))
-    .where(eq(members.rut, rut))
+    .where(eq(authoriserDevices.memberId, memberId))
     .orderBy(desc(authoriserDevices.enrolledAt));
 }
 
 // ---- Pushes as a device sees them ----
 
-/** The member's pending, unexpired pushes (factor 2), oldest first, with the seconds each has left. */
+/** The member's pending, unexpired pushes (factor 2), oldest first. */
 export function pendingPushesOfMember(db: DbOrTx, memberId: string) {
   return db
-    .select({ auth: authorizations })
+    .select()
     .from(authorizations)
     .where(and(eq(authorizations.memberId, memberId), eq(authorizations.factor, 2), eq(authorizations.status, 'pending'), gt(authorizations.expiresAt, sql`now()`)))
     .orderBy(asc(authorizations.createdAt));

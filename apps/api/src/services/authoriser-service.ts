@@ -41,13 +41,14 @@ export function solicitudOf(auth: AuthorizationRow): Solicitud | null {
 export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
   const audit = (db: DbOrTx, kind: string, rut: string | null, requestId: string, detail: Record<string, unknown>) =>
     appendAudit(db, { kind, rutMasked: rut ? maskRut(rut) : null, requestId, detail });
+  /** The RUT a device's or code's member is audited under. */
+  const rutOf = async (db: DbOrTx, memberId: string) => (await findMemberById(db, memberId))?.rut ?? null;
 
   /** The device, when it is known and not revoked; a refusal (audited) otherwise. */
   async function activeDevice(id: string, requestId: string): Promise<{ ok: true; device: devices.DeviceRow } | Refusal<'521'>> {
     const device = await devices.findDevice(db, id);
     if (!device || device.revokedAt) {
-      const member = device ? await findMemberById(db, device.memberId) : null;
-      await audit(db, 'autorizador.rechazo', member?.rut ?? null, requestId, { motivo: device ? 'dispositivo revocado' : 'dispositivo desconocido', dispositivo: id });
+      await audit(db, 'autorizador.rechazo', device ? await rutOf(db, device.memberId) : null, requestId, { motivo: device ? 'dispositivo revocado' : 'dispositivo desconocido', dispositivo: id });
       return refuse('521');
     }
     return { ok: true, device };
@@ -80,10 +81,9 @@ export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
           await audit(tx, 'autorizador.rechazo', null, requestId, { motivo: !signed ? 'firma de enrolamiento inválida' : 'código inválido' });
           return refuse('520');
         }
-        const member = await findMemberById(tx, memberId);
         const replaced = (await devices.revokeDevice(tx, { memberId }))?.id;
         const dispositivo = await devices.insertDevice(tx, { memberId, publicKey: request.clavePublica, name: request.nombre });
-        await audit(tx, 'autorizador.enrolado', member?.rut ?? null, requestId, { dispositivo, ...(replaced && { revocado: replaced }) });
+        await audit(tx, 'autorizador.enrolado', await rutOf(tx, memberId), requestId, { dispositivo, ...(replaced && { revocado: replaced }) });
         return { ok: true as const, dispositivo };
       });
     },
@@ -96,12 +96,11 @@ export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
       const skew = Math.abs(Date.now() - Date.parse(request.fecha)) / 1000;
       const key = devicePublicKey(device.publicKey);
       if (!key || skew > DEVICE_CLOCK_SKEW_SECONDS || !signatureMatches(key, pendingMessage(request), request.firma)) {
-        const member = await findMemberById(db, device.memberId);
-        await audit(db, 'autorizador.rechazo', member?.rut ?? null, requestId, { motivo: skew > DEVICE_CLOCK_SKEW_SECONDS ? 'fecha fuera de plazo' : 'firma inválida', dispositivo: device.id });
+        await audit(db, 'autorizador.rechazo', await rutOf(db, device.memberId), requestId, { motivo: skew > DEVICE_CLOCK_SKEW_SECONDS ? 'fecha fuera de plazo' : 'firma inválida', dispositivo: device.id });
         return refuse('522');
       }
-      const rows = await devices.pendingPushesOfMember(db, device.memberId);
-      return { ok: true, solicitudes: rows.map((r) => solicitudOf(r.auth)).filter((s) => s !== null) };
+      const pushes = await devices.pendingPushesOfMember(db, device.memberId);
+      return { ok: true, solicitudes: pushes.map(solicitudOf).filter((s) => s !== null) };
     },
 
     /**
@@ -140,7 +139,7 @@ export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
     async devicesOf(rutInput: string) {
       const rut = canonicalRut(rutInput);
       const member = rut ? await findMemberByRut(db, rut) : null;
-      return member ? devices.devicesOfRut(db, member.rut) : null;
+      return member ? devices.devicesOfMember(db, member.id) : null;
     },
 
     /** Revokes a device at once: its pending and approved pushes pay nothing more (call 6 checks). */
@@ -148,8 +147,7 @@ export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
       return db.transaction(async (tx) => {
         const revoked = await devices.revokeDevice(tx, { id });
         if (!revoked) return false;
-        const member = await findMemberById(tx, revoked.memberId);
-        await audit(tx, 'admin.autorizador.revocado', member?.rut ?? null, requestId, { dispositivo: id });
+        await audit(tx, 'admin.autorizador.revocado', await rutOf(tx, revoked.memberId), requestId, { dispositivo: id });
         return true;
       });
     },
