@@ -6,7 +6,7 @@ import { captchaUses, instalments, members, products, sessions } from '../db/sch
 import { createProductService } from '../services/product-service';
 import { hashToken, newSessionToken } from '../services/session-service';
 import { DATABASE_KINDS, openTestDatabase } from '../test/test-app';
-import { memberWithListedProducts, productsInFamily } from './product-repository';
+import { productsInFamily, spendAndListProducts } from './product-repository';
 import { openSession, touchSession } from './session-repository';
 
 const EDGE_RUT = '22222222-2';
@@ -49,25 +49,59 @@ describe.each(DATABASE_KINDS)('the member repositories on %s', (kind) => {
     await database.close();
   });
 
+  const spend = () => ({ signature: randomUUID(), expiresAt: new Date(Date.now() + 60_000) });
+  const listOf = async (rut: string) => {
+    const listing = await spendAndListProducts(db, spend(), rut, newSessionToken().tokenHash);
+    if (!listing || 'notice' in listing) throw new Error(`no list for ${rut}`);
+    return listing;
+  };
+
   it('lists the products by family and number, with what each may show: owed instalments, every card statement, nothing of savings', async () => {
-    const member = (await memberWithListedProducts(db, EDGE_RUT))!;
-    expect(member.id).toBe(memberId);
-    const listed = member.products;
+    const listing = await listOf(EDGE_RUT);
+    const [session] = await db.select().from(sessions).where(eq(sessions.id, listing.sessionId));
+    expect(session?.rut).toBe(EDGE_RUT);
+    const listed = listing.products;
     expect(listed.map((p) => p.product.numeroProducto)).toEqual(['AH-1', '10', '9', 'A-1']);
     expect(listed[0]!.instalments).toEqual([]);
     // The paid instalment 1 is not read; 2 falls due before 3.
     expect(listed[1]!.instalments.map((i) => i.numeroCuota)).toEqual([2, 3]);
-    expect(listed[1]!.instalments[1]!.medioPago).toBe('CONVENIO');
     expect(listed[2]!.instalments).toEqual([]);
     expect(listed[3]!.instalments.map((i) => [i.numeroCuota, i.montoPendiente])).toEqual([
       [1, 350_000],
       [2, 0],
     ]);
+    // The database function's JSON has the types Drizzle gives the same columns: numbers, 'yyyy-mm-dd', null.
+    expect(listed[1]).toEqual({
+      product: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        family: 'PC',
+        numeroProducto: '10',
+        permiteAbono: true,
+        permiteMultipleAbono: false,
+        montoMinimoAbonoMultiple: 7,
+        fechaVigenciaAbono: '2026-12-31',
+        fechaFacturacion: null,
+      },
+      instalments: [
+        { numeroCuota: 2, montoPendiente: 5, pagoMinimo: 5, fechaVencimiento: '2026-12-01', medioPago: null },
+        { numeroCuota: 3, montoPendiente: 10, pagoMinimo: 0, fechaVencimiento: '2027-01-01', medioPago: 'CONVENIO' },
+      ],
+    });
+    expect(listed[3]!.product.fechaFacturacion).toBe('2026-11-05');
   });
 
-  it('reads a member with no products, and nobody for a RUT that is no member’s', async () => {
-    expect(await memberWithListedProducts(db, NOTICE_RUT)).toMatchObject({ listNoticeCode: '47501', products: [] });
-    expect(await memberWithListedProducts(db, NOBODY)).toBeNull();
+  it('answers the notice of a member who has one, and a session with nothing for a RUT that is no member’s', async () => {
+    expect(await spendAndListProducts(db, spend(), NOTICE_RUT, newSessionToken().tokenHash)).toEqual({ notice: '47501' });
+    expect((await listOf(NOBODY)).products).toEqual([]);
+  });
+
+  it('lists once for one captcha solution sent many times at once: one session, the others refused as replays', async () => {
+    const once = spend();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => spendAndListProducts(db, once, EDGE_RUT, newSessionToken().tokenHash)));
+    const listed = answers.filter((answer) => answer !== null);
+    expect(listed).toHaveLength(1);
+    const opened = await db.select().from(sessions).where(eq(sessions.id, (listed[0] as { sessionId: string }).sessionId));
+    expect(opened).toHaveLength(1);
   });
 
   it('reads one family with every instalment, paid ones included, for the selection to check against', async () => {
@@ -109,8 +143,9 @@ describe.each(DATABASE_KINDS)('the member repositories on %s', (kind) => {
     expect(await service.list(NOTICE_RUT, 'r3', { ...spend, signature: randomUUID() })).toEqual({ ok: false, codigo: '47501' });
     expect(await sessionsOf(NOTICE_RUT)).toBe(0);
 
+    const strangers = await sessionsOf(NOBODY);
     const stranger = await service.list(NOBODY, 'r4', { ...spend, signature: randomUUID() });
     expect(stranger).toMatchObject({ ok: true, productos: [] });
-    expect(await sessionsOf(NOBODY)).toBe(1);
+    expect(await sessionsOf(NOBODY)).toBe(strangers + 1);
   });
 });

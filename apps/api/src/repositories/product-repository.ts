@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Family } from '@pago/domain/families';
 import type { DbOrTx, Tx } from '../db/client';
-import { instalments, members, products } from '../db/schema';
+import { instalments, products } from '../db/schema';
 
 export type ProductRow = typeof products.$inferSelect;
 export type InstalmentRow = typeof instalments.$inferSelect;
@@ -39,52 +39,19 @@ async function withInstalments(db: DbOrTx, productRows: ProductRow[], which?: SQ
   return productRows.map((product) => ({ product, instalments: rows.filter((i) => i.productId === product.id) }));
 }
 
-const LISTED_PRODUCT = {
-  id: products.id,
-  family: products.family,
-  numeroProducto: products.numeroProducto,
-  permiteAbono: products.permiteAbono,
-  permiteMultipleAbono: products.permiteMultipleAbono,
-  montoMinimoAbonoMultiple: products.montoMinimoAbonoMultiple,
-  fechaVigenciaAbono: products.fechaVigenciaAbono,
-  fechaFacturacion: products.fechaFacturacion,
-};
-const LISTED_INSTALMENT = {
-  numeroCuota: instalments.numeroCuota,
-  montoPendiente: instalments.montoPendiente,
-  pagoMinimo: instalments.pagoMinimo,
-  fechaVencimiento: instalments.fechaVencimiento,
-  medioPago: instalments.medioPago,
-};
+/** What call 2's one statement answers: null for a captcha already spent, the member's list notice, or the list. */
+export type Listing = null | { notice: string } | { sessionId: string; products: ListedProduct[] };
 
 /**
- * The product list's read, in one query: the member with this RUT (null when there is none), their products by
- * family and number, each with the instalments the list may show, oldest first. Paid instalments stay for ever, so
- * only a credit's or the shares' still owed are read, every statement of a card (product-view.ts shows the latest),
- * and nothing of a savings account.
+ * Call 2's work in one round trip, by the database function `list_products` (migration 0013, decision 027): spends
+ * the captcha, reads the member's products by family and number, each with the instalments the list may show, oldest
+ * first, and opens a session for `rut` under `tokenHash`. A RUT that is not a member gets a session and no products.
  */
-export async function memberWithListedProducts(db: DbOrTx, rut: string): Promise<{ id: string; listNoticeCode: string | null; products: ListedProduct[] } | null> {
-  const rows = await db
-    .select({ memberId: members.id, listNoticeCode: members.listNoticeCode, product: LISTED_PRODUCT, instalment: { id: instalments.id, ...LISTED_INSTALMENT } })
-    .from(members)
-    .leftJoin(products, eq(products.memberId, members.id))
-    .leftJoin(
-      instalments,
-      and(eq(instalments.productId, products.id), ne(products.family, 'AH'), or(eq(products.family, 'TC'), gt(instalments.montoPendiente, 0))),
-    )
-    .where(eq(members.rut, rut))
-    .orderBy(asc(products.family), asc(products.numeroProducto), asc(instalments.fechaVencimiento), asc(instalments.numeroCuota));
-  const first = rows[0];
-  if (!first) return null;
-  // A Map keeps the products in the rows' order.
-  const listed = new Map<string, ListedProduct>();
-  for (const { product, instalment } of rows) {
-    if (!product) continue;
-    const entry = listed.get(product.id) ?? { product, instalments: [] };
-    listed.set(product.id, entry);
-    if (instalment) entry.instalments.push(instalment);
-  }
-  return { id: first.memberId, listNoticeCode: first.listNoticeCode, products: [...listed.values()] };
+export async function spendAndListProducts(db: DbOrTx, spend: { signature: string; expiresAt: Date }, rut: string, tokenHash: string): Promise<Listing> {
+  const result = (await db.execute(
+    sql`select list_products(${spend.signature}, ${spend.expiresAt.toISOString()}, ${rut}, ${tokenHash}) as listing`,
+  )) as unknown as { rows: { listing: Listing }[] };
+  return result.rows[0]!.listing;
 }
 
 /** Call 3's read: the member's products of one family with all their instalments, paid ones included. */

@@ -11,7 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { allLimits } from '../../../plugins/external/rate-limit';
 import { appendAudit } from '../../../repositories/audit-repository';
 import type { CaptchaRefusal } from '../../../services/captcha-service';
-import { envelopeResponses } from '../../responses';
+import { compiledSerializer, envelopeResponses } from '../../responses';
 
 const rutOf = (request: FastifyRequest) => {
   const raw = (request.body as { listarDetalleProductosRequest?: { rut?: string } } | undefined)?.listarDetalleProductosRequest?.rut ?? '';
@@ -26,6 +26,7 @@ export async function listarProductosRoute(app: FastifyInstance): Promise<void> 
     {
       schema: { body: listarProductosRequestSchema, response: envelopeResponses(LISTAR_PRODUCTOS_RESPONSE, listarProductosOkSchema) },
       config: { responseName: LISTAR_PRODUCTOS_RESPONSE },
+      serializerCompiler: compiledSerializer,
       preHandler: allLimits(
         app.createRateLimit({ max: limits.listarPerIp, timeWindow: 60_000, keyGenerator: (request) => `listar-ip:${request.ip}` }),
         // Per RUT and client: one client cannot look up a member's debts again and again, nor, by exhausting a limit
@@ -42,7 +43,7 @@ export async function listarProductosRoute(app: FastifyInstance): Promise<void> 
         await appendAudit(app.database.db, { kind: 'captcha.rechazado', rutMasked: maskRut(rut), requestId: request.id, detail: { motivo, ip: request.ip } });
         return errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, '482');
       };
-      // Verified here, spent by the listing's own statement.
+      // Verified here, spent by the listing before it reads anything.
       const captcha = await app.services.captcha.verify(request.headers.authorization);
       if (!captcha.ok) return refuseCaptcha(captcha.reason);
       const result = await app.services.products.list(rut, request.id, captcha.spend);
