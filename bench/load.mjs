@@ -254,16 +254,19 @@ function stepsOf(scenario) {
 // --- Senders ----------------------------------------------------------------------------------------------------
 
 /**
- * The same request on `connections` keep-alive sockets, for the constant-rate run of call 1: a general client
- * (undici) costs the generator several times what the server spends on this call, on the cores they share.
- * Reads only each answer's status line and Content-Length (Fastify sends one with every JSON body).
+ * Requests on `connections` keep-alive sockets, for the constant-rate runs of calls 1 and 2: a general client
+ * (undici) costs the generator about what the server spends on these calls, on the cores they share, and the
+ * generator's share would then decide the p99. Reads only each answer's status line and Content-Length (Fastify
+ * sends one with every JSON body).
  */
-function fixedRequestSender(url, connections, { method, path, headers, body }) {
+function rawSender(url, connections) {
   const { hostname, port } = new URL(url);
-  const head = Object.entries({ host: `${hostname}:${port}`, ...headers, 'content-length': Buffer.byteLength(body) })
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  const bytes = Buffer.from(`${method} ${path} HTTP/1.1\r\n${head}\r\n${body}`);
+  const bytesOf = ({ method, path, headers, body }) => {
+    const head = Object.entries({ host: `${hostname}:${port}`, ...headers, 'content-length': Buffer.byteLength(body) })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    return Buffer.from(`${method} ${path} HTTP/1.1\r\n${head}\r\n${body}`);
+  };
   const queue = [];
   const idle = [];
   const pump = () => {
@@ -278,7 +281,7 @@ function fixedRequestSender(url, connections, { method, path, headers, body }) {
       send(next) {
         if (socket.destroyed) return next.reject(new Error('connection closed'));
         job = next;
-        socket.write(bytes);
+        socket.write(bytesOf(next.request));
       },
     };
     socket.on('connect', () => {
@@ -305,9 +308,9 @@ function fixedRequestSender(url, connections, { method, path, headers, body }) {
     });
   }
   return {
-    send: () =>
+    send: (request) =>
       new Promise((resolve, reject) => {
-        queue.push({ resolve, reject });
+        queue.push({ request, resolve, reject });
         pump();
       }),
     close: () => Promise.resolve(),
@@ -346,7 +349,7 @@ async function autocannonRun(steps) {
  * omission). The simulator's form is the provider's time and stays out of the latencies (its step time is kept).
  */
 async function flowRun(steps) {
-  const api = spec.scenario === 'parametros' && spec.pacedRate ? fixedRequestSender(spec.url, spec.connections, steps[0]) : poolSender(spec.url, spec.connections);
+  const api = spec.pacedRate && (spec.scenario === 'parametros' || spec.scenario === 'listar') ? rawSender(spec.url, spec.connections) : poolSender(spec.url, spec.connections);
   const sim = spec.simUrl ? poolSender(spec.simUrl, spec.connections) : undefined;
   const latencies = [];
   const lateStarts = [];
