@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import * as schema from './schema';
 
@@ -82,6 +83,24 @@ function endOnQueryTimeout(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+/**
+ * Prepares every parameterised statement once per connection, named by a hash of its text (decision 028), so that
+ * PostgreSQL parses and plans each of a payment's statements once per pooled connection, not on every call.
+ */
+function prepareOncePerConnection(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((config: unknown, ...rest: unknown[]) => {
+    const values = rest[0];
+    if (isUnnamedText(config) && Array.isArray(values) && values.length > 0) {
+      config = { ...config, name: createHash('sha256').update(config.text).digest('base64url').slice(0, 32) };
+    }
+    return query(config, ...rest);
+  }) as typeof client.query;
+}
+
+const isUnnamedText = (config: unknown): config is { text: string; name?: string } =>
+  typeof config === 'object' && config !== null && typeof (config as { text?: unknown }).text === 'string' && !(config as { name?: unknown }).name;
+
 // The migrations folder sits beside src/ and dist/ alike; walk up from this file (or the bundle) to find it.
 export function migrationsFolder(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -115,6 +134,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // query in flight, or the next one, fails on its own; the pool discards the broken client when it is released.
     pool.on('connect', (client) => {
       client.on('error', () => {});
+      prepareOncePerConnection(client);
       if (t) endOnQueryTimeout(client);
     });
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
