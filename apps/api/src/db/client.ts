@@ -8,7 +8,6 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import * as schema from './schema';
 
@@ -83,16 +82,21 @@ function endOnQueryTimeout(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+/** Each statement text the app has sent, with its name: one name per text, the same on every connection. */
+const statementNames = new Map<string, string>();
+
 /**
- * Prepares every parameterised statement once per connection, named by a hash of its text (decision 028), so that
- * PostgreSQL parses and plans each of a payment's statements once per pooled connection, not on every call.
+ * Prepares every parameterised statement once per connection, named by its text (decision 028), so that PostgreSQL
+ * parses and plans each of a payment's statements once per pooled connection, not on every call.
  */
 function prepareOncePerConnection(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((config: unknown, ...rest: unknown[]) => {
     const values = rest[0];
     if (isUnnamedText(config) && Array.isArray(values) && values.length > 0) {
-      config = { ...config, name: createHash('sha256').update(config.text).digest('base64url').slice(0, 32) };
+      let name = statementNames.get(config.text);
+      if (!name) statementNames.set(config.text, (name = `s${statementNames.size + 1}`));
+      config = { ...config, name };
     }
     return query(config, ...rest);
   }) as typeof client.query;
