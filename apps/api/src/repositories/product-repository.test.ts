@@ -7,7 +7,7 @@ import { createProductService } from '../services/product-service';
 import { hashToken, newSessionToken } from '../services/session-service';
 import { DATABASE_KINDS, openTestDatabase } from '../test/test-app';
 import { productsInFamily, spendAndListProducts } from './product-repository';
-import { openSession, touchSession } from './session-repository';
+import { touchSession } from './session-repository';
 
 const EDGE_RUT = '22222222-2';
 const NOTICE_RUT = '33333333-3';
@@ -116,7 +116,7 @@ describe.each(DATABASE_KINDS)('the member repositories on %s', (kind) => {
 
   it('touches a session only with its token and RUT, slides it, and not past its inactivity timeout', async () => {
     const { tokenHash } = newSessionToken();
-    const id = await openSession(db, tokenHash, EDGE_RUT);
+    const [{ id }] = (await db.insert(sessions).values({ tokenHash, rut: EDGE_RUT }).returning({ id: sessions.id })) as [{ id: string }];
     expect(await touchSession(db, tokenHash, NOBODY, 5)).toBeNull();
     expect(await touchSession(db, hashToken('another'), EDGE_RUT, 5)).toBeNull();
     await db.execute(sql`update sessions set last_seen_at = now() - interval '4 minutes' where id = ${id}`);

@@ -18,11 +18,6 @@ export const liveCondition = (timeoutMinutes: number) =>
     sql`${sessions.createdAt} > now() - make_interval(mins => ${ABSOLUTE_LIFETIME_MINUTES})`,
   );
 
-export async function openSession(db: DbOrTx, tokenHash: string, rut: string): Promise<string> {
-  const [row] = await db.insert(sessions).values({ tokenHash, rut }).returning({ id: sessions.id });
-  return row!.id;
-}
-
 /**
  * The live session behind a token hash, bound to `rut` when given: not revoked, neither idle past `timeoutMinutes`
  * nor past its absolute lifetime. Touching it slides the inactivity window; time is the database's, shared by replicas.

@@ -33,7 +33,7 @@ const payloadSchema = z.object({
 
 export type CaptchaRefusal = 'missing' | 'malformed' | 'invalid' | 'expired' | 'replayed';
 export type CaptchaResult = { ok: true } | { ok: false; reason: CaptchaRefusal };
-/** A solution verified and not yet spent: what `spendCaptcha` (captcha-repository.ts) inserts. */
+/** A solution verified and not yet spent: what the product list's `list_products` inserts into `captcha_uses`. */
 export interface CaptchaSpend {
   signature: string;
   expiresAt: Date;
@@ -72,8 +72,8 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
 
   /**
    * Verifies the solution carried in the Authorization header (base64 of `{challenge, solution}`, optionally after
-   * 'Bearer ') without spending it: the caller spends it with `spendCaptcha` in the transaction of what it gates (the
-   * product list), and refuses it as replayed when that inserts nothing.
+   * 'Bearer ') without spending it: the caller spends it in the statement of what it gates (the product list's
+   * `spendAndListProducts`), and refuses it as replayed when that inserts nothing.
    */
   async function verify(header: string | undefined): Promise<{ ok: true; spend: CaptchaSpend } | { ok: false; reason: Exclude<CaptchaRefusal, 'replayed'> }> {
     if (!header) return { ok: false, reason: 'missing' };
