@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCoordinateCard } from '../apps/api/src/db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { businessNoon, E2E_ADMIN_TOKEN, freePort } from './support/product';
 
 // Two API processes behind nginx on one PostgreSQL, rate limits in Redis: what a deployment with replicas is.

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, openTestDatabase } from '../test/test-app';
 import type { Database } from './client';
-import { DEMO_MEMBERS } from './demo-data';
+import { DEMO_MEMBERS } from '@pago/domain/demo-members';
 import { seedDemoMembers, seedParameters } from './seed';
 import { accounts, auditLog, coordinateCards, instalments, members, parameters, products } from './schema';
 

@@ -3,7 +3,7 @@ import { businessToday } from '@pago/domain/business-time';
 import { addDaysWire } from '@pago/domain/dates';
 import { eq } from 'drizzle-orm';
 import type { Db } from './client';
-import { DEFAULT_PARAMETERS, DEMO_MEMBERS, demoCoordinateCard, type DemoMember } from './demo-data';
+import { DEFAULT_PARAMETERS, DEMO_MEMBERS, demoCoordinateCard, type DemoMember } from '@pago/domain/demo-members';
 import { PASSWORD_HASH_OPTIONS } from './password';
 import {
   accounts,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCoordinateCard } from '../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { CSP_NONCE_PLACEHOLDER } from '../plugins/external/web-app';
 import { accounts, auditLog, coordinateCards, members, sessions, transactions } from '../db/schema';
 import type { WebpayClient } from '../services/webpay-client';

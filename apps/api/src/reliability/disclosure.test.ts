@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoCoordinateCard } from '../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { members, products, transactions } from '../db/schema';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postConsultarPago, postPagar, postSeleccionar, postListar, productNumbered, solveCaptcha } from '../test/member-calls';
 import { readPdf } from '../test/pdf-text';

@@ -2,7 +2,7 @@ import { hash } from '@node-rs/argon2';
 import { addDaysWire } from '@pago/domain/dates';
 import type { Family } from '@pago/domain/families';
 import type { Db } from '../db/client';
-import { demoCoordinateCard } from '../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { PASSWORD_HASH_OPTIONS } from '../db/password';
 import { accounts, coordinateCards, instalments, members, products } from '../db/schema';
 

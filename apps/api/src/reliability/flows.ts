@@ -3,7 +3,7 @@ import type { Family } from '@pago/domain/families';
 import { detallesOf, type Producto } from '@pago/domain/products';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { demoCoordinateCard } from '../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { JSON_HEADERS, jsonOf, type HttpResponse, type Target } from './http';
 
 // The member's browser, call by call, over any target (an app in this process or a server over the network).

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { shiftedClock } from '../clock';
 import type { Database } from '../db/client';
-import { demoCoordinateCard } from '../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { loggerOptions } from '../logging';
 import { createWebpayClient } from '../services/webpay-client';

@@ -2,7 +2,7 @@ import { buildSimulator } from '@pago/webpay-sim/app';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoCoordinateCard } from '../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { accounts, members, sessions, transactions } from '../db/schema';
 import { createWebpayClient } from '../services/webpay-client';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../test/member-calls';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCoordinateCard } from '../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { openDatabase } from '../db/client';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { createPostgresDatabase, type ScratchDatabase } from '../test/scratch-database';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { demoCoordinateCard } from '../../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { members } from '../../db/schema';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../test/member-calls';
 import { appPerTest, TEST_ADMIN_TOKEN } from '../../test/test-app';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { demoCoordinateCard } from '../../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { outbox } from '../../db/schema';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar, productNumbered } from '../../test/member-calls';
 import { readPdf } from '../../test/pdf-text';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-card';
 import { errorEnvelope } from '@pago/domain/envelope';
 import { PROTOCOL } from '@pago/domain/call-autorizador';
-import { DEMO_MEMBERS } from '../../db/demo-data';
+import { DEMO_MEMBERS } from '@pago/domain/demo-members';
 import { coordinateCardOfRut } from '../../repositories/member-repository';
 import { latestMails, mailById } from '../../repositories/outbox-repository';
 import { DEFAULT_RESPONSE_NAME } from '../../plugins/app/error-handler';

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { demoCoordinateCard } from '../../../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { auditLog, authorizations, coordinateCards, members } from '../../../db/schema';
 import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../../test/member-calls';
 import { appPerTest, DATABASE_KINDS } from '../../../test/test-app';

@@ -1,7 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { demoCoordinateCard } from '../../../db/demo-data';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { PASSWORD_HASH_OPTIONS } from '../../../db/password';
 import { accounts, auditLog, authoriserDevices, authorizations, coordinateCards, instalments, members, products, transactionItems, transactions, vouchers } from '../../../db/schema';
 import {

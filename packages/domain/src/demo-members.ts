@@ -1,6 +1,6 @@
-import type { Family } from '@pago/domain/families';
-import type { ParameterMap } from '@pago/domain/parameters';
-import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-card';
+import type { Family } from './families';
+import type { ParameterMap } from './parameters';
+import { COORDINATE_COLUMNS, COORDINATE_ROWS } from './coordinate-card';
 
 /**
  * Parameters a new installation starts with (../shared/demo-members.md, "Seed parameters"). Loaded on every boot
