@@ -14,7 +14,7 @@ import { rateLimitGauge, registerRateLimit } from './plugins/external/rate-limit
 import { captchaRoutes } from './routes/api/captcha';
 import { listarProductosRoute } from './routes/prod/producto/listar';
 import { seleccionarProductoRoute } from './routes/prod/producto/seleccionar';
-import { createCaptchaService } from './services/captcha-service';
+import { createCaptchaService, PRUNE_INTERVAL_MS } from './services/captcha-service';
 import { createParametersService } from './services/parameters-service';
 import { createProductService } from './services/product-service';
 import { createSelectionService } from './services/selection-service';
@@ -36,6 +36,14 @@ import { createNotificationService } from './services/notification-service';
 import { createCardPaymentService } from './services/card-payment-service';
 import { createWebpayClient, type WebpayClient } from './services/webpay-client';
 import { clockFromConfig, type Clock } from './clock';
+import { createScheduler, type Job, type Scheduler } from './scheduler';
+import { pruneBrowserReports } from './repositories/audit-repository';
+import type { CoreBanking } from './services/core-banking';
+import { createCorePostings, type CorePostings } from './services/core-postings';
+import { createFineractClient } from './services/fineract-client';
+
+/** Within call 6, the core is asked again after these pauses while it gives no answer. */
+const CORE_RETRY_PAUSES_MS = [250, 1_000] as const;
 
 export interface AppServices {
   parameters: ReturnType<typeof createParametersService>;
@@ -47,6 +55,7 @@ export interface AppServices {
   authoriser: ReturnType<typeof createAuthoriserService>;
   authoriserWebhook: WebhookDelivery;
   card: ReturnType<typeof createCardPaymentService>;
+  corePostings: CorePostings;
   notifications: ReturnType<typeof createNotificationService>;
   mailer: Mailer;
 }
@@ -59,6 +68,8 @@ declare module 'fastify' {
     config: Config;
     /** Where the admin API, /metrics and /docs are served: this instance, or the operator's own listener. */
     operator: FastifyInstance;
+    /** The background jobs; server.ts starts them, tests run one with runNow. */
+    scheduler: Scheduler;
   }
 }
 
@@ -70,6 +81,8 @@ export interface BuildAppOptions {
   clock?: Clock;
   /** Webpay; defaults to transbank-sdk against WEBPAY_BASE_URL. */
   webpay?: WebpayClient;
+  /** The core banking system; defaults to the Fineract adapter against CORE_BASE_URL. */
+  core?: CoreBanking;
 }
 
 // Anything a member, a card or a secret could leak through: never written to a log line.
@@ -96,12 +109,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('database', database);
   const clock = options.clock ?? clockFromConfig(config);
   const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const core = options.core ?? createFineractClient(config.core);
+  // Call 6 asks the core itself first; the background job leaves it this long before asking too.
+  const coreLeaseSeconds = Math.ceil((config.core.timeoutMs * (1 + CORE_RETRY_PAUSES_MS.length) + CORE_RETRY_PAUSES_MS.reduce((a, b) => a + b, 0)) / 1000) + 5;
+  const corePostings = createCorePostings(database.db, clock, core, { leaseSeconds: coreLeaseSeconds, retryPausesMs: CORE_RETRY_PAUSES_MS }, app.log);
   app.decorate('services', {
     parameters: createParametersService(database.db, { cacheMs: config.parametersCacheMs }),
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
-    ownAccount: createOwnAccountService(database.db, clock, { passwordLockMinutes: config.passwordLockMinutes, notifyDevices: config.authoriser.webhook !== null }),
+    ownAccount: createOwnAccountService(database.db, clock, corePostings, { passwordLockMinutes: config.passwordLockMinutes, notifyDevices: config.authoriser.webhook !== null, coreLeaseSeconds }),
     vouchers: createVoucherService(database.db),
     authoriser: createAuthoriserService(database.db, { enrolmentCodeDays: config.authoriser.enrolmentCodeDays }),
     authoriserWebhook: createWebhookDelivery(database.db, config.authoriser.webhook, app.log),
@@ -112,11 +129,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       { publicBaseUrl: config.publicBaseUrl, settleAfterSeconds: config.webpay.settleAfterSeconds },
       app.log,
     ),
+    corePostings,
     notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, app.log),
     mailer,
   });
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
+  app.decorate('scheduler', createScheduler(backgroundJobs(app), app.log, app.metrics.registry));
+  app.addHook('onClose', () => app.scheduler.stop());
   await registerOpenApi(app);
   headers.register(app);
   const rateLimits = await registerRateLimit(app, config.redisUrl);
@@ -165,6 +185,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   if (operator !== app) await operator.ready();
   return app;
+}
+
+/** Every replica's background work (scheduler.ts): each job shares its rows out with the other replicas. */
+function backgroundJobs(app: FastifyInstance): Job[] {
+  const { config, services, database, metrics } = app;
+  const jobs: Job[] = [
+    {
+      name: 'webpay-reconciliation',
+      everyMs: config.webpay.reconcileIntervalSeconds * 1000,
+      run: async () => {
+        const { failed } = await services.card.reconcileOnce();
+        metrics.reconciliationFailures.inc(failed);
+      },
+    },
+    { name: 'core-postings', everyMs: config.core.postIntervalSeconds * 1000, run: async () => void (await services.corePostings.postDue()) },
+    { name: 'captcha-pruning', everyMs: PRUNE_INTERVAL_MS, run: () => services.captcha.pruneSpent() },
+    { name: 'browser-log-pruning', everyMs: 60 * 60_000, run: async () => void (await pruneBrowserReports(database.db, config.browserLogRetentionDays)) },
+  ];
+  if (config.authoriser.webhook) jobs.push({ name: 'authoriser-webhook', everyMs: 1000, run: async () => void (await services.authoriserWebhook.deliverDue()) });
+  return jobs;
 }
 
 /** One Fastify instance with the API's conventions: the member's listener, and the operator's when it has its own. */

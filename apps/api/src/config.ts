@@ -124,6 +124,16 @@ const envSchema = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     MAIL_FROM: z.string().min(3).default('Pago Online <no-reply@cooperativa.example>'),
+    /** The core banking system's Fineract API, up to and including `/api`: the core simulator by default. */
+    CORE_BASE_URL: z.url().optional(),
+    CORE_USERNAME: z.string().min(1).optional(),
+    CORE_PASSWORD: z.string().min(1).optional(),
+    CORE_TENANT: z.string().min(1).optional(),
+    CORE_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
+    /** The core's payment type (Fineract's paymentTypeId) for money Webpay took. */
+    CORE_WEBPAY_PAYMENT_TYPE_ID: z.coerce.number().int().min(1).default(1),
+    /** How often each replica sends the core the postings due (card credits, debits left without an answer). */
+    CORE_POST_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(5),
     /** Sandbox only: the business clock starts at this instant (ISO 8601) and runs from there. */
     SANDBOX_CLOCK: z.iso.datetime({ offset: true }).optional(),
   })
@@ -139,6 +149,7 @@ const envSchema = z
       ['SANDBOX', env.SANDBOX, 'must be off in production (the sandbox shows coordinate cards and approves pushes)'],
       ['SEED_DEMO', env.SEED_DEMO === true, 'must be off in production (the demo members have password 1234)'],
       ['WEBPAY_BASE_URL', isLocalUrl(env.WEBPAY_BASE_URL), "must be Transbank's host in production, not the simulator"],
+      ['CORE_BASE_URL', env.CORE_BASE_URL !== undefined && isLocalUrl(env.CORE_BASE_URL), "must be the core banking system's host in production, not the simulator"],
       ['PUBLIC_BASE_URL', !env.PUBLIC_BASE_URL || isLocalUrl(env.PUBLIC_BASE_URL), 'must be the public origin members use in production'],
       ['ADMIN_TOKEN', env.ADMIN_TOKEN === SANDBOX_ADMIN_TOKEN, 'must not be the sandbox token in production'],
       // Unset, the member's links lead to the sandbox's stand-in pages, which production does not serve.
@@ -155,6 +166,10 @@ const envSchema = z
     if (env.NODE_ENV === 'production' && !env.ALTCHA_HMAC_SECRET) problem('ALTCHA_HMAC_SECRET', 'is required in production');
     if (env.NODE_ENV === 'production' && !env.WEBPAY_COMMERCE_CODE) problem('WEBPAY_COMMERCE_CODE', 'is required in production');
     if (env.NODE_ENV === 'production' && !env.WEBPAY_API_KEY) problem('WEBPAY_API_KEY', 'is required in production');
+    // The core owns the money: production names its host and credentials, never the simulator's defaults.
+    for (const name of ['CORE_BASE_URL', 'CORE_USERNAME', 'CORE_PASSWORD', 'CORE_TENANT'] as const) {
+      if (env.NODE_ENV === 'production' && !env[name]) problem(name, 'is required in production');
+    }
     if (env.NODE_ENV === 'production' && !env.SANDBOX && !env.SMTP_URL) problem('SMTP_URL', 'is required in production (the sandbox outbox delivers nothing)');
     if (env.AUTHORISER_WEBHOOK_URL && !env.AUTHORISER_WEBHOOK_SECRET) problem('AUTHORISER_WEBHOOK_SECRET', 'is required with AUTHORISER_WEBHOOK_URL');
     if (env.SANDBOX_CLOCK && !env.SANDBOX) problem('SANDBOX_CLOCK', 'is only allowed in sandbox mode (SANDBOX=1)');
@@ -242,6 +257,16 @@ const envSchema = z
         timeoutMs: env.WEBPAY_TIMEOUT_MS,
         settleAfterSeconds: env.WEBPAY_SETTLE_AFTER_SECONDS,
         reconcileIntervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
+      },
+      core: {
+        baseUrl: (env.CORE_BASE_URL ?? 'http://localhost:3002/fineract-provider/api').replace(/\/$/, ''),
+        // Fineract's own demo credentials and tenant: what the core simulator accepts.
+        username: env.CORE_USERNAME ?? 'mifos',
+        password: env.CORE_PASSWORD ?? 'password',
+        tenant: env.CORE_TENANT ?? 'default',
+        timeoutMs: env.CORE_TIMEOUT_MS,
+        webpayPaymentTypeId: env.CORE_WEBPAY_PAYMENT_TYPE_ID,
+        postIntervalSeconds: env.CORE_POST_INTERVAL_SECONDS,
       },
       smtpUrl: env.SMTP_URL,
       mailFrom: env.MAIL_FROM,

@@ -4,7 +4,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { loggerOptions } from './logging';
-import { loggableError } from './loggable-error';
 import { clockFromConfig } from './clock';
 import { ConfigError, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
 import { openDatabase } from './db/client';
@@ -65,32 +64,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
-  /** Runs `task` every `ms` until the app closes; the timer alone keeps no process alive. */
-  const every = (ms: number, task: () => void) => {
-    const timer = setInterval(task, ms);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
-  };
-
-  // Every replica runs the reconciliation: each pending card payment is taken by one of them (SKIP LOCKED).
-  if (config.webpay.reconcileIntervalSeconds > 0) {
-    every(config.webpay.reconcileIntervalSeconds * 1000, () => {
-      app.services.card
-        .reconcileOnce()
-        .then(({ failed }) => app.metrics.reconciliationFailures.inc(failed))
-        .catch((error: unknown) => {
-          app.metrics.reconciliationFailures.inc();
-          logger.error({ error: loggableError(error) }, 'webpay reconciliation failed');
-        });
-    });
-  }
-
-  // Every replica tells the app's backend of new pushes; each delivery is claimed by one of them.
-  if (config.authoriser.webhook) {
-    every(1000, () => {
-      app.services.authoriserWebhook.deliverDue().catch((error: unknown) => logger.error({ error: loggableError(error) }, 'authoriser webhook delivery failed'));
-    });
-  }
+  // Reconciliation, core postings, webhook deliveries and pruning, on every replica (scheduler.ts).
+  app.scheduler.start();
 
   const address = await app.listen({ host: config.host, port: config.port });
   const operator = config.operatorListener ? await app.operator.listen(config.operatorListener) : address;

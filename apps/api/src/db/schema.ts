@@ -249,7 +249,8 @@ export const transactions = pgTable(
   (t) => [
     index('transactions_member_idx').on(t.memberId),
     index('transactions_status_idx').on(t.status, t.createdAt),
-    check('transactions_status_chk', sql`${t.status} in ('pending','paid','rejected','cancelled','expired')`),
+    // posting: call 6 asked the core to debit the account and has not yet heard that it did (core-operations.ts).
+    check('transactions_status_chk', sql`${t.status} in ('pending','posting','paid','rejected','cancelled','expired')`),
     check('transactions_total_chk', sql`${t.total} > 0`),
   ],
 );
@@ -355,6 +356,50 @@ export interface WebpayStore {
   amount: number;
   commerceCode: string;
   buyOrder: string;
+}
+
+/**
+ * One operation asked of the core banking system, keyed by its idempotency key: the own-account debit of call 6
+ * (`cuenta_vista`, one per try of a transaction) or the credit of one Webpay store line (`abono_webpay`). Written
+ * before the core is called, and moved only as core-operations.ts allows, so a crash between is finished later.
+ */
+export const coreOperations = pgTable(
+  'core_operations',
+  {
+    key: text('key').primaryKey(),
+    idTransaccion: text('id_transaccion')
+      .notNull()
+      .references(() => transactions.idTransaccion),
+    kind: text('kind').notNull(),
+    status: text('status').notNull().default('pending'),
+    amount: money('amount').notNull(),
+    /** The products credited: [{ productId, numeroProducto, family, amount }]. */
+    lines: jsonb('lines').$type<CoreLineRow[]>().notNull(),
+    /** Own account: the cuenta vista debited. */
+    sourceAccount: text('source_account'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    /** The core's own ids of what it booked, per product number. */
+    coreRefs: jsonb('core_refs').$type<Record<string, string>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    bookedAt: timestamp('booked_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('core_operations_trx_idx').on(t.idTransaccion),
+    index('core_operations_due_idx').on(t.status, t.nextAttemptAt),
+    check('core_operations_kind_chk', sql`${t.kind} in ('cuenta_vista','abono_webpay')`),
+    check('core_operations_status_chk', sql`${t.status} in ('pending','booked','refused')`),
+    check('core_operations_amount_chk', sql`${t.amount} > 0`),
+  ],
+);
+
+export interface CoreLineRow {
+  productId: string;
+  numeroProducto: string;
+  family: string;
+  amount: number;
 }
 
 /** What the member was told they paid: written once, in the same database transaction as the money. */

@@ -89,9 +89,10 @@ export async function payInstalment(tx: Tx, id: string, monto: number): Promise<
   await tx
     .update(instalments)
     .set({
-      montoPendiente: sql`${instalments.montoPendiente} - ${monto}`,
+      // Never below zero: a debit the core booked is applied even if a load said meanwhile that it was paid.
+      montoPendiente: sql`greatest(${instalments.montoPendiente} - ${monto}, 0)`,
       pagoMinimo: sql`greatest(${instalments.pagoMinimo} - ${monto}, 0)`,
-      paidAt: sql`case when ${instalments.montoPendiente} - ${monto} = 0 then now() else null end`,
+      paidAt: sql`case when ${instalments.montoPendiente} - ${monto} <= 0 then now() else null end`,
     })
     .where(eq(instalments.id, id));
 }

@@ -1,6 +1,7 @@
 import type { Pago } from '@pago/domain/call-consultar-pago';
 import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '@pago/domain/voucher-verification';
-import { and, asc, desc, eq, notExists, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
+import { assertMove, TRANSACTION_MOVES, type TransactionStatus } from '@pago/domain/payment-states';
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
 import { products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
@@ -74,7 +75,18 @@ export async function markPaid(tx: Tx, idTransaccion: string, medioPago: string)
   await tx
     .update(transactions)
     .set({ status: 'paid', medioPago, settledAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.status, 'pending')));
+    .where(and(eq(transactions.idTransaccion, idTransaccion), inArray(transactions.status, ['pending', 'posting'])));
+}
+
+/** A move of the transaction's state that TRANSACTION_MOVES allows: made only from `from`; answers whether it was. */
+export async function moveTransaction(tx: Tx, idTransaccion: string, from: TransactionStatus, to: TransactionStatus): Promise<boolean> {
+  assertMove(TRANSACTION_MOVES, from, to);
+  const moved = await tx
+    .update(transactions)
+    .set({ status: to, updatedAt: sql`now()` })
+    .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.status, from)))
+    .returning({ id: transactions.idTransaccion });
+  return moved.length > 0;
 }
 
 export function itemsOf(db: DbOrTx, idTransaccion: string): Promise<ItemRow[]> {

@@ -1,11 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createChallenge, randomInt, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { pruneSpentCaptchas, spendCaptcha } from '../repositories/captcha-repository';
-import { loggableError } from '../loggable-error';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 // SHA-256 with one iteration per attempt and 5–10 thousand attempts: ~60 ms in Node here, well under a second
@@ -65,7 +63,6 @@ export type CaptchaService = ReturnType<typeof createCaptchaService>;
 export function createCaptchaService(db: Db, options: { secret: string; counter: { min: number; max: number } }) {
   // The key-signature secret is derived so that one configured secret is enough.
   const secrets = { signature: options.secret, keySignature: `${options.secret}:key` };
-  let pruning: { timer: NodeJS.Timeout; running: Promise<void> | null } | null = null;
 
   // Spent solutions of expired challenges can no longer be replayed (verification refuses them first).
   const pruneSpent = () => pruneSpentCaptchas(db);
@@ -121,35 +118,5 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
     verify,
 
     pruneSpent,
-
-    /**
-     * Keeps the table of spent solutions bounded, off the request path: every replica prunes on its own timer, which
-     * never holds the process open. A failure (the database away) is logged and tried again at the next tick.
-     */
-    startPruning(log: FastifyBaseLogger, intervalMs = PRUNE_INTERVAL_MS): void {
-      if (pruning) return;
-      const state: { timer: NodeJS.Timeout; running: Promise<void> | null } = {
-        timer: setInterval(() => {
-          if (state.running) return;
-          state.running = pruneSpent()
-            .catch((error: unknown) => log.error({ error: loggableError(error) }, 'pruning spent captchas failed'))
-            .finally(() => {
-              state.running = null;
-            });
-        }, intervalMs),
-        running: null,
-      };
-      state.timer.unref();
-      pruning = state;
-    },
-
-    /** Stops the timer and waits for a pruning under way, so that the database can be closed after it. */
-    async stopPruning(): Promise<void> {
-      const state = pruning;
-      pruning = null;
-      if (!state) return;
-      clearInterval(state.timer);
-      await state.running;
-    },
   };
 }

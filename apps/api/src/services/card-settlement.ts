@@ -109,10 +109,12 @@ export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: Fa
       const approvedProducts = new Set(approved.map((d) => storeOf(d).productId));
       const codes = Object.fromEntries(approved.map((d) => [storeOf(d).numeroProducto, d.authorization_code ?? '']));
       const card = result.card_detail?.card_number ?? '';
+      // Each store line's credit goes to the core under the line's own buy order: one key per line, end to end.
+      const coreKeys = new Map(approved.map((d) => [storeOf(d).productId, storeOf(d).buyOrder]));
       try {
         // A savepoint: if the instalments were paid meanwhile, only the application rolls back, not the bookkeeping.
         await tx.transaction((sp) =>
-          applyPayment(sp, trx, { medioPago: 'WEBPAY', cuentaPago: card ? `**** ${card}` : 'Webpay', authorizationCodes: codes, productIds: approvedProducts }, clock()),
+          applyPayment(sp, trx, { medioPago: 'WEBPAY', cuentaPago: card ? `**** ${card}` : 'Webpay', authorizationCodes: codes, productIds: approvedProducts, coreKeys }, clock()),
         );
       } catch (error) {
         // The database gone decides nothing: the attempt stays as it was and is asked about again.

@@ -14,7 +14,9 @@ import * as transactions from '../repositories/transaction-repository';
 import { createPush, pushDeviceActive } from './authoriser-push';
 import { countCoordinateFailure, MAX_CHALLENGES_PER_LOGIN, pickCells } from './coordinate-challenge';
 import { dummyCheck, MAX_PASSWORD_FAILURES, passwordLockMinutes, passwordMatches } from './password-check';
-import { applyPayment, maskAccount, PaymentRefused, toProductosPagados, voucherOf } from './payment-service';
+import { checkPayable, PaymentRefused, toProductosPagados, voucherOf } from './payment-service';
+import type { CorePostings } from './core-postings';
+import { insertOperation, ownAccountTriesOf, type CoreOperationRow } from '../repositories/core-operation-repository';
 import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
 import { touchSession, type SessionRow } from './session-service';
@@ -37,9 +39,11 @@ export interface OwnAccountOptions {
   passwordLockMinutes: number;
   /** Each push is also posted to the app's backend (AUTHORISER_WEBHOOK_URL); else devices only poll. */
   notifyDevices: boolean;
+  /** How long the background job leaves a debit to the call that wrote it before asking the core itself. */
+  coreLeaseSeconds: number;
 }
 
-export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccountOptions) {
+export function createOwnAccountService(db: Db, clock: Clock, postings: CorePostings, options: OwnAccountOptions) {
   /**
    * The call's live session, with the parameters it runs under. `rut` undefined: the call names no member RUT;
    * null: it named one that is not a valid RUT.
@@ -165,8 +169,11 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
     },
 
     /**
-     * Call 6, exactly once: under the transaction row's lock, a paid transaction answers its voucher again;
-     * otherwise the factor is checked and the payment applied in the same database transaction.
+     * Call 6, exactly once. Under the transaction row's lock a paid transaction answers its voucher again, and one
+     * whose debit is at the core asks the core again with the same key; otherwise the factor is checked, the items
+     * are checked still owed, and the debit is written as the transaction's next try (`posting`). The core is then
+     * asked with no lock held (core-postings.ts): the payment is applied, with its voucher, only once the core
+     * booked it; insufficient funds is the core's answer.
      */
     async pay(request: PagarRequest['pagarProductoCVRequest'], requestId: string): Promise<PayResult> {
       const s = await session(request.token, canonicalRut(request.rutTitular));
@@ -174,14 +181,20 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
       const payerRut = canonicalRut(request.rutPago);
       const factor = request.factor ?? 1;
       let idTransaccion: string | null = null;
+      let next: { send: CoreOperationRow } | { resume: CoreOperationRow } | PayResult;
       try {
-        return await db.transaction(async (tx) => {
+        next = await db.transaction(async (tx): Promise<typeof next> => {
           const trx = await transactions.lockLatestOfSession(tx, s.id);
           if (!trx) return refuse('515');
           idTransaccion = trx.idTransaccion;
           if (trx.status === 'paid') {
             const pagos = await voucherOf(tx, trx.idTransaccion);
             return pagos ? { ok: true as const, pagados: toProductosPagados(pagos) } : refuse('500');
+          }
+          if (trx.status === 'posting') {
+            const tries = await ownAccountTriesOf(tx, trx.idTransaccion);
+            const last = tries.at(-1);
+            return last ? { resume: last } : refuse('503');
           }
           if (trx.status !== 'pending') return refuse('442');
           const closed = closedFor(s, trx);
@@ -226,9 +239,21 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
             await authorizations.decideAuthorization(tx, auth.id, 'used');
           }
 
-          await appendAudit(tx, { kind: 'pago.cuentavista', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total } });
-          const pagos = await applyPayment(tx, trx, { medioPago: 'CUENTA VISTA', accountId: trx.accountId, cuentaPago: maskAccount(accountNumber) }, clock());
-          return { ok: true as const, pagados: toProductosPagados(pagos) };
+          const items = await transactions.itemsOf(tx, trx.idTransaccion);
+          const { productRows } = await checkPayable(tx, trx, items);
+          const tries = await ownAccountTriesOf(tx, trx.idTransaccion);
+          const lines = productRows.map((p) => ({
+            productId: p.id,
+            numeroProducto: p.numeroProducto,
+            family: p.family,
+            amount: items.filter((i) => i.productId === p.id).reduce((sum, i) => sum + i.monto, 0),
+          }));
+          const key = `${trx.idTransaccion}-${tries.length + 1}`;
+          // The request asks the core itself; the background job waits a lease before it asks too.
+          const op = await insertOperation(tx, { key, idTransaccion: trx.idTransaccion, kind: 'cuenta_vista', amount: trx.total, lines, sourceAccount: accountNumber, firstTryAfterSeconds: options.coreLeaseSeconds });
+          await transactions.moveTransaction(tx, trx.idTransaccion, 'pending', 'posting');
+          await appendAudit(tx, { kind: 'pago.cuentavista.enviado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total, clave: key } });
+          return { send: op };
         });
       } catch (error) {
         if (!(error instanceof PaymentRefused)) throw error;
@@ -236,6 +261,9 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
         if (error.codigo === '442' && idTransaccion) await transactions.closeIfPending(db, idTransaccion, 'rejected');
         return refuse(error.codigo);
       }
+      if ('ok' in next) return next;
+      const outcome = 'send' in next ? await postings.payOwnAccount(next.send, requestId) : await postings.resume(next.resume, requestId);
+      return outcome.ok ? { ok: true as const, pagados: toProductosPagados(outcome.pagos) } : refuse(outcome.codigo);
     },
   };
 }

@@ -10,6 +10,7 @@ import { formatRut } from '@pago/domain/rut';
 import { randomInt } from 'node:crypto';
 import type { Tx } from '../db/client';
 import { findMemberById, lockAccount, setAccountBalance } from '../repositories/member-repository';
+import { insertOperation, reservedByPosting } from '../repositories/core-operation-repository';
 import { applyToProduct, lockInstalments, lockProducts, payInstalment } from '../repositories/product-repository';
 import { insertVoucher, itemsOf, markPaid, settleItem, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
 
@@ -33,40 +34,57 @@ export interface PaymentMethod {
   authorizationCodes?: Record<string, string>;
   /** Only these products are paid (a Mall payment approved store by store); all when absent. */
   productIds?: ReadonlySet<string>;
+  /** The core already booked this debit: what it took is applied here whatever changed meanwhile, never refused. */
+  bookedByCore?: boolean;
+  /** Webpay: per product id, the key of its credit to the core, written to the outbox with the payment. */
+  coreKeys?: ReadonlyMap<string, string>;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * Applies a pending transaction's frozen items exactly once. Must run inside the database transaction that holds
- * the transaction row's lock (`FOR UPDATE`). Locks the account, then the products, then the instalments (each by
- * id: the same order on every path, so payments never deadlock), re-checks that every item is still owed, debits
- * the account, reduces instalments or card debt or credits savings, writes the voucher and marks the transaction
- * paid. Throws PaymentRefused (and so rolls back) when an item is no longer owed (442) or the balance is short (47203).
+ * Checks, under locks, that a transaction's items can still be paid: locks the products, then the instalments
+ * (each by id: the same order on every path, so payments never deadlock), and refuses (PaymentRefused) an item no
+ * longer owed (442: paid since the selection, or held by another transaction whose debit is at the core) or a
+ * deposit past what a number holds (463).
+ */
+export async function checkPayable(tx: Tx, trx: TransactionRow, items: ItemRow[]) {
+  const owedByInstalment = sumBy(items, (i) => i.instalmentId);
+  const productRows = await lockProducts(tx, [...new Set(items.map((i) => i.productId))].sort());
+  const credits = sumBy(items, (i) => (i.instalmentId ? null : i.productId));
+  // A deposit that would take a balance past what a number holds exactly is refused, never stored rounded.
+  if (productRows.some((p) => p.saldo + (credits.get(p.id) ?? 0) > MAX_AMOUNT)) throw new PaymentRefused('463');
+  const instalmentIds = [...owedByInstalment.keys()].sort();
+  const instalmentRows = await lockInstalments(tx, instalmentIds);
+  const reserved = await reservedByPosting(tx, instalmentIds, trx.idTransaccion);
+  for (const [instalmentId, monto] of owedByInstalment) {
+    const row = instalmentRows.find((r) => r.id === instalmentId);
+    // Paid or reduced since the selection (another tab, another transaction): money must not move twice.
+    if (!row || row.montoPendiente - (reserved.get(instalmentId) ?? 0) < monto) throw new PaymentRefused('442');
+  }
+  return { productRows, owedByInstalment, credits };
+}
+
+/**
+ * Applies a transaction's frozen items exactly once. Must run inside the database transaction that holds the
+ * transaction row's lock (`FOR UPDATE`). Locks the account, then checks the items (checkPayable), debits our copy of
+ * the account, reduces instalments or card debt or credits savings, writes the voucher, marks the transaction paid
+ * and, for a card payment, writes each product's credit to the core's outbox. Throws PaymentRefused (and so rolls
+ * back) when an item is no longer owed (442). The account's balance is the core's to judge (core-postings.ts): here it
+ * is our copy, lowered by what the core took.
  */
 export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentMethod, now: Date): Promise<Pago[]> {
   const allItems = await itemsOf(tx, trx.idTransaccion);
   const items = method.productIds ? allItems.filter((i) => method.productIds!.has(i.productId)) : allItems;
   const total = items.reduce((sum, i) => sum + i.monto, 0);
-  const owedByInstalment = sumBy(items, (i) => i.instalmentId);
 
   const account = method.accountId ? await lockAccount(tx, method.accountId) : null;
-  if (method.accountId) {
-    if (!account) throw new PaymentRefused('440');
-    if (account.saldo < total) throw new PaymentRefused('47203');
-  }
-  const productRows = await lockProducts(tx, [...new Set(items.map((i) => i.productId))].sort());
-  const credits = sumBy(items, (i) => (i.instalmentId ? null : i.productId));
-  // A deposit that would take a balance past what a number holds exactly is refused, never stored rounded.
-  if (productRows.some((p) => p.saldo + (credits.get(p.id) ?? 0) > MAX_AMOUNT)) throw new PaymentRefused('463');
-  const instalmentRows = await lockInstalments(tx, [...owedByInstalment.keys()].sort());
-  for (const [instalmentId, monto] of owedByInstalment) {
-    const row = instalmentRows.find((r) => r.id === instalmentId);
-    // Paid or reduced since the selection (another tab, another transaction): money must not move twice.
-    if (!row || row.montoPendiente < monto) throw new PaymentRefused('442');
-  }
+  if (method.accountId && !account) throw new PaymentRefused('440');
+  const { productRows, owedByInstalment, credits } = method.bookedByCore
+    ? { productRows: await lockProducts(tx, [...new Set(items.map((i) => i.productId))].sort()), owedByInstalment: sumBy(items, (i) => i.instalmentId), credits: sumBy(items, (i) => (i.instalmentId ? null : i.productId)) }
+    : await checkPayable(tx, trx, items);
 
-  if (account) await setAccountBalance(tx, account.id, account.saldo - total);
+  if (account) await setAccountBalance(tx, account.id, Math.max(0, account.saldo - total));
   for (const [instalmentId, monto] of owedByInstalment) await payInstalment(tx, instalmentId, monto);
   const debts = sumBy(items, (i) => (i.instalmentId ? i.productId : null));
   for (const product of productRows) await applyToProduct(tx, product.id, { debt: debts.get(product.id), credit: credits.get(product.id) });
@@ -99,6 +117,20 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   }));
   await insertVoucher(tx, trx.idTransaccion, pagos);
   await markPaid(tx, trx.idTransaccion, method.medioPago);
+  if (method.coreKeys) {
+    for (const product of productRows) {
+      const key = method.coreKeys.get(product.id);
+      const amount = items.filter((i) => i.productId === product.id).reduce((sum, i) => sum + i.monto, 0);
+      if (!key) throw new Error(`no core key for product ${product.id}`);
+      await insertOperation(tx, {
+        key,
+        idTransaccion: trx.idTransaccion,
+        kind: 'abono_webpay',
+        amount,
+        lines: [{ productId: product.id, numeroProducto: product.numeroProducto, family: product.family, amount }],
+      });
+    }
+  }
   return pagos;
 }
 

@@ -6,10 +6,6 @@ export const CAPTCHA_CHALLENGE_PATH = '/api/captcha/challenge';
 
 /** Issues ALTCHA proof-of-work challenges for the invisible captcha of the product list and the login. */
 export async function captchaRoutes(app: FastifyInstance): Promise<void> {
-  // The spent solutions are pruned by each replica in the background, for as long as the app is open.
-  app.services.captcha.startPruning(app.log);
-  app.addHook('onClose', () => app.services.captcha.stopPruning());
-
   app.get(
     CAPTCHA_CHALLENGE_PATH,
     {

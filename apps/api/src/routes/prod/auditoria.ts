@@ -3,26 +3,15 @@ import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { loggableError } from '../../loggable-error';
 import { allLimits } from '../../plugins/external/rate-limit';
-import { appendAudit, BROWSER_REPORT_KIND, pruneBrowserReports } from '../../repositories/audit-repository';
+import { appendAudit, BROWSER_REPORT_KIND } from '../../repositories/audit-repository';
 import { envelopeResponses } from '../responses';
-
-const PRUNE_EVERY_MS = 60 * 60_000;
 
 /**
  * Call 11 (spec §7.11): the browser's reports join the audit trail, scrubbed of personal data, for
- * BROWSER_LOG_RETENTION_DAYS; each replica prunes older ones hourly, off the request path.
+ * BROWSER_LOG_RETENTION_DAYS; the scheduler prunes older ones hourly, off the request path.
  */
 export async function auditoriaRoutes(app: FastifyInstance): Promise<void> {
-  const timer = setInterval(() => {
-    pruneBrowserReports(app.database.db, app.config.browserLogRetentionDays).catch((error: unknown) =>
-      app.log.error({ error: loggableError(error) }, 'pruning browser reports failed'),
-    );
-  }, PRUNE_EVERY_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
-
   app.withTypeProvider<ZodTypeProvider>().post(
     GUARDAR_LOG_PATH,
     {

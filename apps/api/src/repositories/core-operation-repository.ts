@@ -1,0 +1,154 @@
+import { and, asc, count, eq, inArray, isNotNull, lte, min, ne, or, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client';
+import { coreOperations, transactionItems, transactions, type CoreLineRow } from '../db/schema';
+
+export type CoreOperationRow = typeof coreOperations.$inferSelect;
+export type CoreOperationStatus = 'pending' | 'booked' | 'refused';
+export type CoreOperationKind = 'cuenta_vista' | 'abono_webpay';
+
+export async function insertOperation(
+  tx: Tx,
+  op: { key: string; idTransaccion: string; kind: CoreOperationKind; amount: number; lines: CoreLineRow[]; sourceAccount?: string | null; firstTryAfterSeconds?: number },
+): Promise<CoreOperationRow> {
+  const [row] = await tx.insert(coreOperations).values({
+    key: op.key,
+    idTransaccion: op.idTransaccion,
+    kind: op.kind,
+    amount: op.amount,
+    lines: op.lines,
+    sourceAccount: op.sourceAccount ?? null,
+    nextAttemptAt: sql`now() + make_interval(secs => ${op.firstTryAfterSeconds ?? 0})`,
+  }).returning();
+  return row!;
+}
+
+export async function lockOperation(tx: Tx, key: string): Promise<CoreOperationRow | null> {
+  const [row] = await tx.select().from(coreOperations).where(eq(coreOperations.key, key)).for('update');
+  return row ?? null;
+}
+
+/** The transaction's own-account debits, oldest first: the last one is the try call 6 acts on. */
+export function ownAccountTriesOf(db: DbOrTx, idTransaccion: string): Promise<CoreOperationRow[]> {
+  return db
+    .select()
+    .from(coreOperations)
+    .where(and(eq(coreOperations.idTransaccion, idTransaccion), eq(coreOperations.kind, 'cuenta_vista')))
+    .orderBy(asc(coreOperations.createdAt));
+}
+
+export function operationsOf(db: DbOrTx, idTransaccion: string): Promise<CoreOperationRow[]> {
+  return db.select().from(coreOperations).where(eq(coreOperations.idTransaccion, idTransaccion)).orderBy(asc(coreOperations.createdAt));
+}
+
+/** Moves a pending operation to its outcome; the caller has checked the move against the state table. */
+export async function settleOperation(tx: Tx, key: string, to: 'booked' | 'refused', fields: { coreRefs?: Record<string, string>; lastError?: string }): Promise<void> {
+  await tx
+    .update(coreOperations)
+    .set({
+      status: to,
+      ...(fields.coreRefs && { coreRefs: fields.coreRefs }),
+      ...(fields.lastError !== undefined && { lastError: fields.lastError }),
+      ...(to === 'booked' && { bookedAt: sql`now()` }),
+      attempts: sql`${coreOperations.attempts} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(coreOperations.key, key), eq(coreOperations.status, 'pending')));
+}
+
+/** The core gave no answer: asked again after a back-off that doubles from 5 s up to 10 minutes. */
+export async function recordUnanswered(db: DbOrTx, key: string, error: string): Promise<void> {
+  await db
+    .update(coreOperations)
+    .set({
+      attempts: sql`${coreOperations.attempts} + 1`,
+      lastError: error.slice(0, 500),
+      nextAttemptAt: sql`now() + make_interval(secs => least(600, 5 * power(2, least(${coreOperations.attempts}, 10))))`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(coreOperations.key, key), eq(coreOperations.status, 'pending')));
+}
+
+/**
+ * Claims the next pending operation due: its next try moves `leaseSeconds` ahead, so no other replica takes it
+ * while this one calls the core (outside any database transaction); a replica that dies leaves it to the next lease.
+ */
+export async function claimDue(tx: Tx, leaseSeconds: number): Promise<CoreOperationRow | null> {
+  const [row] = await tx
+    .select()
+    .from(coreOperations)
+    .where(and(eq(coreOperations.status, 'pending'), lte(coreOperations.nextAttemptAt, sql`now()`)))
+    .orderBy(asc(coreOperations.nextAttemptAt))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  if (!row) return null;
+  await tx
+    .update(coreOperations)
+    .set({ nextAttemptAt: sql`now() + make_interval(secs => ${leaseSeconds})` })
+    .where(eq(coreOperations.key, row.key));
+  return row;
+}
+
+/** Postings not yet acknowledged by the core: how many, and the oldest one's age in seconds. */
+export async function pendingStats(db: DbOrTx): Promise<{ pending: number; oldestSeconds: number; refused: number }> {
+  const [p] = await db
+    .select({ n: count(), oldest: min(coreOperations.createdAt) })
+    .from(coreOperations)
+    .where(eq(coreOperations.status, 'pending'));
+  const [r] = await db
+    .select({ n: count() })
+    .from(coreOperations)
+    .where(and(eq(coreOperations.status, 'refused'), eq(coreOperations.kind, 'abono_webpay')));
+  const oldest = p?.oldest ? (Date.now() - new Date(p.oldest).getTime()) / 1000 : 0;
+  return { pending: Number(p?.n ?? 0), oldestSeconds: Math.max(0, oldest), refused: Number(r?.n ?? 0) };
+}
+
+/** Instalment amounts held by other transactions whose own-account debit is at the core right now. */
+export async function reservedByPosting(tx: Tx, instalmentIds: string[], exceptTransaction: string): Promise<Map<string, number>> {
+  if (instalmentIds.length === 0) return new Map();
+  const rows = await tx
+    .select({ instalmentId: transactionItems.instalmentId, monto: sql<string>`sum(${transactionItems.monto})` })
+    .from(transactionItems)
+    .innerJoin(transactions, eq(transactions.idTransaccion, transactionItems.idTransaccion))
+    .where(and(eq(transactions.status, 'posting'), ne(transactions.idTransaccion, exceptTransaction), inArray(transactionItems.instalmentId, instalmentIds)))
+    .groupBy(transactionItems.instalmentId);
+  return new Map(rows.map((r) => [r.instalmentId!, Number(r.monto)]));
+}
+
+/**
+ * What the core's extract taken at `corte` cannot show yet: money moved here whose posting the core acknowledged
+ * after the cut, or not yet (a card credit still in the outbox). Per instalment, per product and per debited account.
+ */
+export async function unreflectedSince(db: DbOrTx, corte: Date): Promise<{
+  instalments: Map<string, number>;
+  products: Map<string, { debt: number; credit: number }>;
+  accounts: Map<string, number>;
+}> {
+  const notReflected = or(
+    and(eq(coreOperations.status, 'booked'), isNotNull(coreOperations.bookedAt), sql`${coreOperations.bookedAt} > ${corte.toISOString()}::timestamptz`),
+    and(eq(coreOperations.status, 'pending'), eq(coreOperations.kind, 'abono_webpay')),
+  );
+  const items = await db
+    .select({ instalmentId: transactionItems.instalmentId, productId: transactionItems.productId, monto: transactionItems.monto, lines: coreOperations.lines })
+    .from(coreOperations)
+    .innerJoin(transactionItems, and(eq(transactionItems.idTransaccion, coreOperations.idTransaccion), eq(transactionItems.status, 'paid')))
+    .where(notReflected);
+  const instalments = new Map<string, number>();
+  const products = new Map<string, { debt: number; credit: number }>();
+  for (const item of items) {
+    // An abono_webpay operation carries one product: only that product's items are its own.
+    if (!item.lines.some((l) => l.productId === item.productId)) continue;
+    const p = products.get(item.productId) ?? { debt: 0, credit: 0 };
+    if (item.instalmentId) {
+      instalments.set(item.instalmentId, (instalments.get(item.instalmentId) ?? 0) + item.monto);
+      p.debt += item.monto;
+    } else p.credit += item.monto;
+    products.set(item.productId, p);
+  }
+  const debits = await db
+    .select({ account: coreOperations.sourceAccount, amount: sql<string>`sum(${coreOperations.amount})` })
+    .from(coreOperations)
+    .where(and(notReflected, eq(coreOperations.kind, 'cuenta_vista')))
+    .groupBy(coreOperations.sourceAccount);
+  const accounts = new Map(debits.filter((d) => d.account).map((d) => [d.account!, Number(d.amount)]));
+  return { instalments, products, accounts };
+}

@@ -1,0 +1,239 @@
+import { santiagoParts } from '@pago/domain/business-time';
+import type { CoreAnswer, CoreBanking, CoreCall, CoreLine } from './core-banking';
+
+export interface FineractOptions {
+  /** Up to and including `/api`, e.g. https://core.example.cl/fineract-provider/api. */
+  baseUrl: string;
+  username: string;
+  password: string;
+  tenant: string;
+  timeoutMs: number;
+  /** The core's payment type for money Webpay took (Fineract's `paymentTypeId`). */
+  webpayPaymentTypeId: number;
+}
+
+/** Fineract answers errors as {httpStatusCode, errors: [{userMessageGlobalisationCode, …}]}. */
+interface FineractError {
+  httpStatusCode?: number;
+  userMessageGlobalisationCode?: string;
+  developerMessage?: string;
+  errors?: { userMessageGlobalisationCode?: string; parameterName?: string }[];
+}
+
+/** What came back: `status` 0 when nothing did (a timeout, a refused or dropped connection). */
+type Answer = { status: number; body: unknown; fromCache: boolean; error?: undefined } | { status: 0; body?: undefined; error: string };
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DATE_FORMAT = { locale: 'en', dateFormat: 'dd MMMM yyyy' } as const;
+const INSUFFICIENT = /insufficient.account.balance/;
+
+/** The business day in Fineract's body format, e.g. "27 November 2026". */
+export function fineractDate(instant: Date): string {
+  const p = santiagoParts(instant);
+  return `${String(p.day).padStart(2, '0')} ${MONTHS[p.month - 1]} ${p.year}`;
+}
+
+// Loans in the core: the credits. Participation shares, card payments and savings are savings accounts
+// (docs/decisions/029-the-core-banking-port.md says why).
+const isLoan = (line: CoreLine) => line.family === 'PC' || line.family === 'HI' || line.family === 'PM';
+
+/** The port over Apache Fineract's REST API (1.9+): Basic auth, the tenant header, an Idempotency-Key on every write. */
+export function createFineractClient(options: FineractOptions): CoreBanking {
+  const auth = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString('base64')}`;
+  // Fineract's ids never change for an external id: asked once per process.
+  const ids = new Map<string, { id: number; clientId: number; officeId: number }>();
+
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown, key?: string): Promise<Answer> {
+    try {
+      const res = await fetch(`${options.baseUrl}/v1/${path}`, {
+        method,
+        headers: {
+          authorization: auth,
+          'fineract-platform-tenantid': options.tenant,
+          accept: 'application/json',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...(key && { 'idempotency-key': key }),
+        },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      const text = await res.text();
+      let parsed: unknown = null;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        parsed = text;
+      }
+      return { status: res.status, body: parsed, fromCache: res.headers.get('x-served-from-cache') === 'true' };
+    } catch (error) {
+      return { status: 0, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  const detailOf = (answer: Answer) => (answer.error !== undefined ? answer.error : `HTTP ${answer.status} ${codesOf(answer.body).join(' ')}`.trim());
+
+  /** The account's ids, by its external id (our product or account number). */
+  async function resolve(kind: 'savingsaccounts' | 'loans', externalId: string): Promise<CoreCall<{ id: number; clientId: number; officeId: number }>> {
+    const cacheKey = `${kind}:${externalId}`;
+    const known = ids.get(cacheKey);
+    if (known) return { ok: true, data: known };
+    const account = await call('GET', `${kind}/external-id/${encodeURIComponent(externalId)}`);
+    if (account.status !== 200) return { ok: false, detail: `${kind} ${detailOf(account)}` };
+    const a = account.body as { id: number; clientId: number; clientOfficeId?: number; officeId?: number };
+    let officeId = a.clientOfficeId ?? a.officeId;
+    if (officeId === undefined) {
+      const client = await call('GET', `clients/${a.clientId}`);
+      if (client.status !== 200) return { ok: false, detail: `client ${detailOf(client)}` };
+      officeId = (client.body as { officeId: number }).officeId;
+    }
+    const data = { id: a.id, clientId: a.clientId, officeId };
+    ids.set(cacheKey, data);
+    return { ok: true, data };
+  }
+
+  /** What an answer to a write means: booked, refused by the core, or no answer the core gave. */
+  function outcomeOf(answer: Answer, refs: () => Record<string, string>): CoreAnswer {
+    if (answer.status === 200) return { outcome: 'booked', refs: refs() };
+    if (answer.status === 0 || answer.status >= 500 || answer.status === 425 || answer.status === 401 || answer.status === 409 || answer.status === 429) {
+      return { outcome: 'unknown', detail: detailOf(answer) };
+    }
+    const codes = codesOf(answer.body);
+    return { outcome: 'refused', reason: codes.some((c) => INSUFFICIENT.test(c)) ? 'insufficient_funds' : 'refused', detail: detailOf(answer) };
+  }
+
+  function transferBody(from: { id: number; clientId: number; officeId: number }, to: { id: number; clientId: number; officeId: number }, line: CoreLine, date: Date, key: string) {
+    return {
+      fromOfficeId: from.officeId,
+      fromClientId: from.clientId,
+      fromAccountType: 2,
+      fromAccountId: from.id,
+      toOfficeId: to.officeId,
+      toClientId: to.clientId,
+      toAccountType: isLoan(line) ? 1 : 2,
+      toAccountId: to.id,
+      transferDate: fineractDate(date),
+      transferAmount: line.amount,
+      transferDescription: `Pago Online ${key}`,
+      ...DATE_FORMAT,
+    };
+  }
+
+  const target = (line: CoreLine) => resolve(isLoan(line) ? 'loans' : 'savingsaccounts', line.numeroProducto);
+
+  return {
+    async memberProducts(rut) {
+      const client = await call('GET', `clients/external-id/${encodeURIComponent(rut)}`);
+      if (client.status === 404) return { ok: true, data: null };
+      if (client.status !== 200) return { ok: false, detail: detailOf(client) };
+      const accounts = await call('GET', `clients/${(client.body as { id: number }).id}/accounts`);
+      if (accounts.status !== 200) return { ok: false, detail: detailOf(accounts) };
+      const body = accounts.body as {
+        savingsAccounts?: { externalId?: string; productName: string; accountBalance?: number }[];
+        loanAccounts?: { externalId?: string; productName: string; loanBalance?: number }[];
+      };
+      return {
+        ok: true,
+        data: {
+          savings: (body.savingsAccounts ?? []).map((s) => ({ externalId: s.externalId ?? '', productName: s.productName, balance: s.accountBalance ?? 0 })),
+          loans: (body.loanAccounts ?? []).map((l) => ({ externalId: l.externalId ?? '', productName: l.productName, outstanding: l.loanBalance ?? 0 })),
+        },
+      };
+    },
+
+    async payFromAccount(key, payment) {
+      const from = await resolve('savingsaccounts', payment.numeroCuenta);
+      if (!from.ok) return { outcome: 'unknown', detail: from.detail };
+      const targets = [];
+      for (const line of payment.lines) {
+        const to = await target(line);
+        if (!to.ok) return { outcome: 'unknown', detail: to.detail };
+        targets.push({ line, to: to.data });
+      }
+      if (targets.length === 1) {
+        const { line, to } = targets[0]!;
+        const answer = await call('POST', 'accounttransfers', transferBody(from.data, to, line, payment.date, key), key);
+        return outcomeOf(answer, () => ({ [line.numeroProducto]: String((answer as { body: { resourceId?: number } }).body?.resourceId ?? '') }));
+      }
+      // Several products: one batch in one core transaction, all booked or none; each item keyed of its own.
+      const items = targets.map(({ line, to }, i) => ({
+        requestId: i + 1,
+        relativeUrl: 'accounttransfers',
+        method: 'POST',
+        headers: [
+          { name: 'Content-Type', value: 'application/json' },
+          { name: 'Idempotency-Key', value: `${key}.${i + 1}` },
+        ],
+        body: JSON.stringify(transferBody(from.data, to, line, payment.date, key)),
+      }));
+      const answer = await call('POST', 'batches?enclosingTransaction=true', items, key);
+      if (answer.status !== 200 || !Array.isArray(answer.body)) return outcomeOf(answer.status === 200 ? { status: 502, body: answer.body, fromCache: false } : answer, () => ({}));
+      const results = answer.body as { requestId: number; statusCode: number; body?: string }[];
+      const failed = results.find((r) => r.statusCode !== 200);
+      if (failed) return outcomeOf({ status: failed.statusCode, body: parseBody(failed.body), fromCache: false }, () => ({}));
+      const refs: Record<string, string> = {};
+      for (const r of results) refs[targets[r.requestId - 1]!.line.numeroProducto] = String((parseBody(r.body) as { resourceId?: number } | null)?.resourceId ?? '');
+      return { outcome: 'booked', refs };
+    },
+
+    async credit(key, line, date) {
+      const to = await target(line);
+      if (!to.ok) return { outcome: 'unknown', detail: to.detail };
+      const common = { transactionDate: fineractDate(date), transactionAmount: line.amount, paymentTypeId: options.webpayPaymentTypeId, receiptNumber: key, note: `Pago Online Webpay ${key}`, ...DATE_FORMAT };
+      const answer = isLoan(line)
+        ? await call('POST', `loans/${to.data.id}/transactions?command=repayment`, { ...common, externalId: key }, key)
+        : await call('POST', `savingsaccounts/${to.data.id}/transactions?command=deposit`, common, key);
+      // The loan already has a repayment with our key (booked under an idempotency record the core no longer has).
+      if (answer.status === 400 && isLoan(line) && codesOf(answer.body).some((c) => /must.be.unique/.test(c))) {
+        const found = await call('GET', `loans/${to.data.id}/transactions/external-id/${encodeURIComponent(key)}`);
+        if (found.status === 200) return { outcome: 'booked', refs: { [line.numeroProducto]: String((found.body as { id: number }).id) } };
+      }
+      return outcomeOf(answer, () => ({ [line.numeroProducto]: String((answer as { body: { resourceId?: number } }).body?.resourceId ?? '') }));
+    },
+
+    async reverse(key, line, date) {
+      const to = await target(line);
+      if (!to.ok) return { outcome: 'unknown', detail: to.detail };
+      const found = await this.findCredit(key, line);
+      if (!found.ok) return { outcome: 'unknown', detail: found.detail };
+      if (!found.data) return { outcome: 'refused', reason: 'refused', detail: 'no credit with this key' };
+      const txId = (found.data as { amount: number; reversed: boolean; id?: string }).id;
+      const undoKey = `${key}.undo`;
+      const answer = isLoan(line)
+        ? await call('POST', `loans/${to.data.id}/transactions/${txId}`, { transactionDate: fineractDate(date), transactionAmount: 0, ...DATE_FORMAT }, undoKey)
+        : await call('POST', `savingsaccounts/${to.data.id}/transactions/${txId}?command=undo`, {}, undoKey);
+      return outcomeOf(answer, () => ({ [line.numeroProducto]: String(txId) }));
+    },
+
+    async findCredit(key, line) {
+      const to = await target(line);
+      if (!to.ok) return { ok: false, detail: to.detail };
+      if (isLoan(line)) {
+        const found = await call('GET', `loans/${to.data.id}/transactions/external-id/${encodeURIComponent(key)}`);
+        if (found.status === 404) return { ok: true, data: null };
+        if (found.status !== 200) return { ok: false, detail: detailOf(found) };
+        const t = found.body as { id: number; amount: number; manuallyReversed?: boolean };
+        return { ok: true, data: { id: String(t.id), amount: t.amount, reversed: t.manuallyReversed === true } };
+      }
+      const account = await call('GET', `savingsaccounts/${to.data.id}?associations=transactions`);
+      if (account.status !== 200) return { ok: false, detail: detailOf(account) };
+      const transactions = (account.body as { transactions?: { id: number; amount: number; reversed?: boolean; paymentDetailData?: { receiptNumber?: string } }[] }).transactions ?? [];
+      const t = transactions.find((tr) => tr.paymentDetailData?.receiptNumber === key);
+      return { ok: true, data: t ? { id: String(t.id), amount: t.amount, reversed: t.reversed === true } : null };
+    },
+  };
+}
+
+function parseBody(body: string | undefined): unknown {
+  try {
+    return body ? JSON.parse(body) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Fineract's error codes of an answer, the top-level one and each of errors[]. */
+function codesOf(body: unknown): string[] {
+  if (!body || typeof body !== 'object') return [];
+  const e = body as FineractError;
+  return [e.userMessageGlobalisationCode, ...(e.errors ?? []).map((x) => x.userMessageGlobalisationCode)].filter((c): c is string => typeof c === 'string');
+}

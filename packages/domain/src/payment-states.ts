@@ -1,0 +1,32 @@
+/**
+ * The allowed moves of the states that money passes through, in one place. A repository update names the state it
+ * moves from in its WHERE clause, so a move that lost a race changes nothing; `assertMove` refuses a move the table
+ * does not allow before it is written.
+ */
+export const TRANSACTION_MOVES = {
+  pending: ['posting', 'paid', 'rejected', 'cancelled', 'expired'],
+  // The core was asked to debit the account: it booked it (paid) or refused it (pending again, the member may retry).
+  posting: ['paid', 'pending'],
+  paid: [],
+  rejected: [],
+  cancelled: [],
+  expired: [],
+} as const satisfies Record<string, readonly string[]>;
+
+export const CORE_OPERATION_MOVES = {
+  // A pending operation may be sent any number of times under its key; the core's answer settles it.
+  pending: ['booked', 'refused'],
+  booked: [],
+  refused: [],
+} as const satisfies Record<string, readonly string[]>;
+
+export type TransactionStatus = keyof typeof TRANSACTION_MOVES;
+export type CoreOperationStatus = keyof typeof CORE_OPERATION_MOVES;
+
+export function canMove<T extends Record<string, readonly string[]>>(table: T, from: string, to: string): boolean {
+  return (table[from] ?? []).includes(to);
+}
+
+export function assertMove<T extends Record<string, readonly string[]>>(table: T, from: string, to: string): void {
+  if (!canMove(table, from, to)) throw new Error(`move not allowed: ${from} → ${to}`);
+}
