@@ -1,7 +1,7 @@
 // Operator's command line over the admin API: `npm run admin -- params list | params set NAME VALUE`.
 import { readFile } from 'node:fs/promises';
 import { SANDBOX_ADMIN_TOKEN } from '../config';
-import { readLoad } from './import-file';
+import { readLoadWithCut } from './import-file';
 
 const USAGE = `usage:
   npm run admin -- params list
@@ -13,7 +13,7 @@ const USAGE = `usage:
   npm run admin -- authoriser revoke DEVICE_ID
   npm run admin -- tx show ID_TRANSACCION
   npm run admin -- audit [KIND]
-  npm run admin -- import FILE.json|FILE.csv
+  npm run admin -- import FILE.json|FILE.csv [--corte ISO_INSTANT]   (when the core took the extract; a JSON extract may carry it)
 
 environment: API_URL (default http://localhost:3000), ADMIN_TOKEN (default: the sandbox token)`;
 
@@ -74,13 +74,19 @@ async function main(argv: string[]): Promise<number> {
     console.log(`${rest[0]}: revoked`);
     return 0;
   }
-  if (group === 'import' && action && rest.length === 0) {
-    const rows = readLoad(action, await readFile(action, 'utf8'));
+  if (group === 'import' && action && (rest.length === 0 || (rest.length === 2 && rest[0] === '--corte'))) {
+    const load = readLoadWithCut(action, await readFile(action, 'utf8'));
+    const corte = rest[1] ?? load.corte;
+    if (!corte) {
+      console.error('the load needs --corte: when the core took the extract (what was paid here after it is kept)');
+      return 2;
+    }
+    const rows = load.socios;
     let aceptados = 0;
     const rechazados: unknown[] = [];
     // Sent in batches: a night's load can be large, each call stays small.
     for (let i = 0; i < rows.length; i += 1_000) {
-      const body = (await call('POST', '/importacion', { socios: rows.slice(i, i + 1_000) })) as {
+      const body = (await call('POST', '/importacion', { corte, socios: rows.slice(i, i + 1_000) })) as {
         operacionesResponse: { aceptados: number; rechazados: { fila: number }[] };
       };
       aceptados += body.operacionesResponse.aceptados;

@@ -8,12 +8,24 @@ import { parse } from 'csv-parse/sync';
  * codigoEnrolamiento (optional: the authoriser app's one-time code the member was sent)
  */
 export function readLoad(fileName: string, text: string): unknown[] {
+  return readLoadWithCut(fileName, text).socios;
+}
+
+/** The load's rows and, for a JSON extract `{"corte": …, "socios": [...]}`, when the core took it. */
+export function readLoadWithCut(fileName: string, text: string): { corte?: string; socios: unknown[] } {
   if (fileName.toLowerCase().endsWith('.json')) {
     const data: unknown = JSON.parse(text);
-    if (Array.isArray(data)) return data;
-    if (data && typeof data === 'object' && Array.isArray((data as { socios?: unknown }).socios)) return (data as { socios: unknown[] }).socios;
-    throw new Error('JSON load must be a list or {"socios": [...]}');
+    if (Array.isArray(data)) return { socios: data };
+    if (data && typeof data === 'object' && Array.isArray((data as { socios?: unknown }).socios)) {
+      const { corte, socios } = data as { corte?: unknown; socios: unknown[] };
+      return { ...(typeof corte === 'string' && { corte }), socios };
+    }
+    throw new Error('JSON load must be a list or {"corte": "...", "socios": [...]}');
   }
+  return { socios: readCsv(text) };
+}
+
+function readCsv(text: string): unknown[] {
   const rows = parse(text, { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
   const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
   const bool = (v: string | undefined) => (v === undefined || v === '' ? undefined : ['1', 'true', 'si', 'sí'].includes(v.toLowerCase()));

@@ -114,9 +114,13 @@ export async function reservedByPosting(tx: Tx, instalmentIds: string[], exceptT
   return new Map(rows.map((r) => [r.instalmentId!, Number(r.monto)]));
 }
 
+/** An instalment by its product and number, as a load names it. */
+export const instalmentKey = (productId: string, numeroCuota: number) => `${productId}:${numeroCuota}`;
+
 /**
  * What the core's extract taken at `corte` cannot show yet: money moved here whose posting the core acknowledged
- * after the cut, or not yet (a card credit still in the outbox). Per instalment, per product and per debited account.
+ * after the cut, or not yet (a card credit still in the outbox). Per instalment (instalmentKey), per product and per
+ * debited account number.
  */
 export async function unreflectedSince(db: DbOrTx, corte: Date): Promise<{
   instalments: Map<string, number>;
@@ -128,7 +132,7 @@ export async function unreflectedSince(db: DbOrTx, corte: Date): Promise<{
     and(eq(coreOperations.status, 'pending'), eq(coreOperations.kind, 'abono_webpay')),
   );
   const items = await db
-    .select({ instalmentId: transactionItems.instalmentId, productId: transactionItems.productId, monto: transactionItems.monto, lines: coreOperations.lines })
+    .select({ instalmentId: transactionItems.instalmentId, productId: transactionItems.productId, numeroCuota: transactionItems.numeroCuota, monto: transactionItems.monto, lines: coreOperations.lines })
     .from(coreOperations)
     .innerJoin(transactionItems, and(eq(transactionItems.idTransaccion, coreOperations.idTransaccion), eq(transactionItems.status, 'paid')))
     .where(notReflected);
@@ -139,7 +143,8 @@ export async function unreflectedSince(db: DbOrTx, corte: Date): Promise<{
     if (!item.lines.some((l) => l.productId === item.productId)) continue;
     const p = products.get(item.productId) ?? { debt: 0, credit: 0 };
     if (item.instalmentId) {
-      instalments.set(item.instalmentId, (instalments.get(item.instalmentId) ?? 0) + item.monto);
+      const at = instalmentKey(item.productId, item.numeroCuota);
+      instalments.set(at, (instalments.get(at) ?? 0) + item.monto);
       p.debt += item.monto;
     } else p.credit += item.monto;
     products.set(item.productId, p);

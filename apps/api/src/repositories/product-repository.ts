@@ -110,8 +110,8 @@ export async function applyToProduct(tx: Tx, id: string, change: { debt?: number
     .where(eq(products.id, id));
 }
 
-export async function productByNumber(db: DbOrTx, numeroProducto: string): Promise<Pick<ProductRow, 'memberId' | 'family'> | null> {
-  const [row] = await db.select({ memberId: products.memberId, family: products.family }).from(products).where(eq(products.numeroProducto, numeroProducto));
+export async function productByNumber(db: DbOrTx, numeroProducto: string): Promise<Pick<ProductRow, 'id' | 'memberId' | 'family'> | null> {
+  const [row] = await db.select({ id: products.id, memberId: products.memberId, family: products.family }).from(products).where(eq(products.numeroProducto, numeroProducto));
   return row ?? null;
 }
 

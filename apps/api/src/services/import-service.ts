@@ -12,6 +12,9 @@ import { enrolmentCodeHash } from './device-signature';
 import * as devices from '../repositories/authoriser-repository';
 import * as members from '../repositories/member-repository';
 import * as products from '../repositories/product-repository';
+import { instalmentKey, unreflectedSince } from '../repositories/core-operation-repository';
+
+type Unreflected = Awaited<ReturnType<typeof unreflectedSince>>;
 
 // Amounts stay numbers that hold every peso exactly: a larger one is refused here, as a row's own fault.
 const money = z.number().max(MAX_AMOUNT, 'monto fuera de rango').pipe(z.number().int().min(0));
@@ -93,7 +96,7 @@ class RowRefused extends Error {}
  * (RUT, account number, product number, instalment number), so loading the same file twice changes nothing.
  */
 export function createImportService(db: Db, options: { enrolmentCodeDays: number }) {
-  async function upsert(member: ImportedMember): Promise<void> {
+  async function upsert(member: ImportedMember, unreflected: Unreflected): Promise<void> {
     const rut = canonicalRut(member.rut)!;
     await db.transaction(async (tx) => {
       const memberId = await members.upsertMember(tx, { rut, name: member.nombre, email: member.correo ?? null });
@@ -103,13 +106,17 @@ export function createImportService(db: Db, options: { enrolmentCodeDays: number
       if (member.cuenta) {
         const owner = await members.ownerOfAccount(tx, member.cuenta.numeroCuenta);
         if (owner && owner !== memberId) throw new RowRefused(`la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`);
-        await members.upsertAccount(tx, { memberId, numeroCuenta: member.cuenta.numeroCuenta, saldo: member.cuenta.saldo });
+        // A debit made here that the extract cannot show yet stays made.
+        const saldo = Math.max(0, member.cuenta.saldo - (unreflected.accounts.get(member.cuenta.numeroCuenta) ?? 0));
+        await members.upsertAccount(tx, { memberId, numeroCuenta: member.cuenta.numeroCuenta, saldo });
       }
       for (const p of member.productos) {
         const existing = await products.productByNumber(tx, p.numeroProducto);
         if (existing && (existing.memberId !== memberId || existing.family !== p.familia)) {
           throw new RowRefused(`el producto ${p.numeroProducto} pertenece a otro socio o familia`);
         }
+        const moved = existing ? unreflected.products.get(existing.id) : undefined;
+        const deudaTotal = p.deudaTotal ?? p.cuotas.reduce((sum, c) => sum + (c.montoPendiente ?? c.monto), 0);
         const productId = await products.upsertProduct(tx, {
           memberId,
           family: p.familia,
@@ -119,18 +126,20 @@ export function createImportService(db: Db, options: { enrolmentCodeDays: number
           montoMinimoAbonoMultiple: p.montoMinimoAbonoMultiple,
           fechaVigenciaAbono: p.fechaVigenciaAbono ? toIso(p.fechaVigenciaAbono) : null,
           fechaFacturacion: p.fechaFacturacion ? toIso(p.fechaFacturacion) : null,
-          deudaTotal: p.deudaTotal ?? p.cuotas.reduce((sum, c) => sum + (c.montoPendiente ?? c.monto), 0),
+          deudaTotal: Math.max(0, deudaTotal - (moved?.debt ?? 0)),
           cupoTotal: p.cupoTotal,
           numeroCuotasPactadas: p.numeroCuotasPactadas,
-          saldo: p.saldo,
+          saldo: Math.min(MAX_AMOUNT, p.saldo + (moved?.credit ?? 0)),
         });
         for (const c of p.cuotas) {
+          // Paid here and not yet in the extract: it stays paid (or as reduced) until the core's data shows it.
+          const paidHere = unreflected.instalments.get(instalmentKey(productId, c.numeroCuota)) ?? 0;
           await products.upsertInstalment(tx, {
             productId,
             numeroCuota: c.numeroCuota,
             montoOriginal: c.monto,
-            montoPendiente: c.montoPendiente ?? c.monto,
-            pagoMinimo: c.pagoMinimo ?? c.monto,
+            montoPendiente: Math.max(0, (c.montoPendiente ?? c.monto) - paidHere),
+            pagoMinimo: Math.max(0, (c.pagoMinimo ?? c.monto) - paidHere),
             fechaVencimiento: toIso(c.fechaVencimiento),
             medioPago: c.medioPago ?? null,
           });
@@ -140,8 +149,14 @@ export function createImportService(db: Db, options: { enrolmentCodeDays: number
   }
 
   return {
-    async importMembers(rows: unknown[], requestId: string, log?: FastifyBaseLogger): Promise<ImportReport> {
+    /**
+     * Loads the core's extract taken at `corte`. What was paid here and is not in it yet (a posting the core
+     * acknowledged after the cut, or still in the outbox) is taken off what the extract says is owed or held, so
+     * no load shows a paid instalment as owed again or undoes a debit (docs/decisions/030-loads-never-undo-a-payment.md).
+     */
+    async importMembers(rows: unknown[], corte: Date, requestId: string, log?: FastifyBaseLogger): Promise<ImportReport> {
       const report: ImportReport = { recibidos: rows.length, aceptados: 0, rechazados: [] };
+      const unreflected = await unreflectedSince(db, corte);
       for (const [index, raw] of rows.entries()) {
         const rutHint = typeof (raw as { rut?: unknown })?.rut === 'string' ? (raw as { rut: string }).rut : '';
         const masked = canonicalRut(rutHint) ? maskRut(canonicalRut(rutHint)!) : '';
@@ -151,7 +166,7 @@ export function createImportService(db: Db, options: { enrolmentCodeDays: number
           continue;
         }
         try {
-          await upsert(parsed.data);
+          await upsert(parsed.data, unreflected);
           report.aceptados++;
         } catch (error) {
           // With the database gone every later row would fail too: the call fails (503) and the idempotent load is
@@ -165,7 +180,7 @@ export function createImportService(db: Db, options: { enrolmentCodeDays: number
           report.rechazados.push({ fila: index + 1, rut: masked, motivos: [error instanceof RowRefused ? error.message : 'la fila no se pudo guardar'] });
         }
       }
-      await appendAudit(db, { kind: 'admin.importacion', requestId, detail: { recibidos: report.recibidos, aceptados: report.aceptados, rechazados: report.rechazados.length } });
+      await appendAudit(db, { kind: 'admin.importacion', requestId, detail: { corte: corte.toISOString(), recibidos: report.recibidos, aceptados: report.aceptados, rechazados: report.rechazados.length } });
       return report;
     },
   };

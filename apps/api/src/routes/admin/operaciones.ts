@@ -83,8 +83,8 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
   // Up to 5.000 members per call (the CLI splits bigger loads); each row is validated and written on its own.
   r.post(
     '/importacion',
-    { schema: { body: z.object({ socios: z.array(z.unknown()).min(1).max(5_000) }).strict(), response: importReport }, config: { responseName: RESPONSE }, bodyLimit: 20 * 1024 * 1024 },
-    async (request) => ({ [RESPONSE]: await importer.importMembers(request.body.socios, request.id, request.log) }),
+    { schema: { body: z.object({ corte: z.iso.datetime({ offset: true }), socios: z.array(z.unknown()).min(1).max(5_000) }).strict(), response: importReport }, config: { responseName: RESPONSE }, bodyLimit: 20 * 1024 * 1024 },
+    async (request) => ({ [RESPONSE]: await importer.importMembers(request.body.socios, new Date(request.body.corte), request.id, request.log) }),
   );
 
   r.get(
