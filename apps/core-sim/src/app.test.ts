@@ -74,7 +74,7 @@ describe('core banking simulator (Fineract subset)', () => {
     const { cv } = await camila(call);
     const deposit = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1000, paymentTypeId: 1, receiptNumber: 'R-1' });
     expect(deposit.status).toBe(200);
-    expect(deposit.body).toMatchObject({ savingsId: cv.id, clientId: cv.id === undefined ? 0 : expect.any(Number), officeId: 1, resourceId: expect.any(Number) });
+    expect(deposit.body).toMatchObject({ savingsId: cv.id, clientId: expect.any(Number), officeId: 1, resourceId: expect.any(Number) });
     const withdrawal = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=withdrawal`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 2000, paymentTypeId: 1 });
     expect(withdrawal.status).toBe(200);
     const refused = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=withdrawal`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 10_000_000, paymentTypeId: 1 });
