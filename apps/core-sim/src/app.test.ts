@@ -1,0 +1,298 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addDaysWire } from '@pago/domain/dates';
+import { DEMO_MEMBERS } from '@pago/domain/demo-members';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BASE, buildCoreSim, type CoreSimOptions } from './app';
+
+const TODAY = '20260310';
+const AUTH = { authorization: `Basic ${Buffer.from('mifos:password').toString('base64')}`, 'fineract-platform-tenantid': 'default' };
+const DATE = { locale: 'en', dateFormat: 'dd MMMM yyyy' };
+const open: FastifyInstance[] = [];
+// Fineract's answers are read as loose JSON: each assertion names the fields it checks.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = any;
+
+/** A listening simulator; each test starts its own, so none depends on another's bookings. */
+async function start(options: Partial<CoreSimOptions> = {}) {
+  const app = buildCoreSim({ today: TODAY, ...options });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  open.push(app);
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${base}${path.startsWith('/__sim') ? '' : BASE}${path}`, {
+      method,
+      headers: { ...AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Loose };
+  };
+  return { app, base, call };
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((a) => a.close()));
+});
+
+/** Camila's cuenta vista and products, by Fineract's ids. */
+async function camila(call: Awaited<ReturnType<typeof start>>['call']) {
+  const client = (await call('GET', '/clients/external-id/11111111-1')).body;
+  const accounts = (await call('GET', `/clients/${client.id}/accounts`)).body;
+  const savings = (ext: string) => accounts.savingsAccounts.find((s: Loose) => s.externalId === ext);
+  const loan = (ext: string) => accounts.loanAccounts.find((l: Loose) => l.externalId === ext);
+  return { client, accounts, cv: savings('000031245601'), cp: savings('700011111111'), tc: savings('5412751234567890'), ah: savings('800012340001'), pc: loan('410012345678') };
+}
+
+describe('core banking simulator (Fineract subset)', () => {
+  it('refuses a missing or unknown tenant (400) before credentials, and wrong credentials with 401', async () => {
+    const { base } = await start();
+    const noTenant = await fetch(`${base}${BASE}/clients/external-id/11111111-1`, { headers: { authorization: AUTH.authorization } });
+    expect(noTenant.status).toBe(400);
+    const unknown = await fetch(`${base}${BASE}/clients/external-id/11111111-1`, { headers: { ...AUTH, 'fineract-platform-tenantid': 'other' } });
+    expect(unknown.status).toBe(400);
+    const wrong = await fetch(`${base}${BASE}/clients/external-id/11111111-1`, { headers: { ...AUTH, authorization: `Basic ${Buffer.from('mifos:nope').toString('base64')}` } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toContain('Basic');
+    expect(await wrong.json()).toMatchObject({ status: 401, error: 'Unauthorized' });
+  });
+
+  it("reads a client by RUT and its accounts with Fineract's summary fields", async () => {
+    const { call } = await start();
+    const { client, accounts, cv, pc } = await camila(call);
+    expect(client).toMatchObject({ externalId: '11111111-1', displayName: 'Camila Rojas Fuentes', officeId: 1 });
+    expect(cv).toMatchObject({ accountNo: '000031245601', productName: 'Cuenta Vista', accountBalance: 5_000_000, status: { active: true } });
+    expect(pc).toMatchObject({ productName: 'Crédito de consumo', loanBalance: 4 * 85_430 });
+    expect(accounts.savingsAccounts.map((s: Loose) => s.productName)).toEqual(['Cuenta Vista', 'Cuotas de participación', 'Recaudación tarjeta de crédito', 'Ahorro', 'Ahorro']);
+    const missing = await call('GET', '/clients/external-id/1-9');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ httpStatusCode: '404', userMessageGlobalisationCode: 'error.msg.resource.not.found', errors: [{ userMessageGlobalisationCode: 'error.msg.client.id.invalid' }] });
+  });
+
+  it('deposits, withdraws, refuses a withdrawal beyond the balance with 403, and validates like Fineract', async () => {
+    const { call } = await start();
+    const { cv } = await camila(call);
+    const deposit = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1000, paymentTypeId: 1, receiptNumber: 'R-1' });
+    expect(deposit.status).toBe(200);
+    expect(deposit.body).toMatchObject({ savingsId: cv.id, clientId: expect.any(Number), officeId: 1, resourceId: expect.any(Number) });
+    const withdrawal = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=withdrawal`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 2000, paymentTypeId: 1 });
+    expect(withdrawal.status).toBe(200);
+    const refused = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=withdrawal`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 10_000_000, paymentTypeId: 1 });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ httpStatusCode: '403', userMessageGlobalisationCode: 'validation.msg.domain.rule.violation', errors: [{ userMessageGlobalisationCode: 'error.msg.savingsaccount.transaction.insufficient.account.balance' }] });
+    const read = await call('GET', `/savingsaccounts/external-id/000031245601?associations=transactions`);
+    expect(read.body.summary.accountBalance).toBe(4_999_000);
+    expect(read.body.transactions[1]).toMatchObject({ transactionType: { deposit: true }, amount: 1000, date: [2026, 3, 10], runningBalance: 5_001_000, reversed: false, paymentDetailData: { receiptNumber: 'R-1' } });
+
+    const unknownKey = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1, paymentTypeId: 1, externalId: 'x' });
+    expect(unknownKey.status).toBe(400);
+    expect(unknownKey.body.errors[0]).toMatchObject({ userMessageGlobalisationCode: 'error.msg.parameter.unsupported', parameterName: 'externalId' });
+    const noFormat = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, { transactionDate: '10 March 2026', transactionAmount: 0 });
+    expect(noFormat.status).toBe(400);
+    expect(noFormat.body.errors.map((e: Loose) => e.userMessageGlobalisationCode)).toEqual([
+      'validation.msg.missing.dateFormat.parameter',
+      'validation.msg.missing.locale.parameter',
+      'validation.msg.savingsaccount.transaction.transactionAmount.not.greater.than.zero',
+      'validation.msg.savingsaccount.transaction.paymentTypeId.cannot.be.blank',
+    ]);
+    expect((await call('POST', `/savingsaccounts/9999/transactions?command=deposit`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1, paymentTypeId: 1 })).status).toBe(404);
+  });
+
+  it('repays a loan oldest instalment first, looks the repayment up by externalId, and refuses a repeated externalId', async () => {
+    const { call } = await start();
+    const { pc } = await camila(call);
+    const paid = await call('POST', `/loans/external-id/410012345678/transactions?command=repayment`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 100_000, externalId: 'pago-1', paymentTypeId: 1, receiptNumber: 'R-9' });
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ loanId: pc.id, resourceExternalId: 'pago-1' });
+    const loan = (await call('GET', `/loans/${pc.id}?associations=repaymentSchedule,transactions`)).body;
+    expect(loan.repaymentSchedule.periods.slice(0, 2)).toMatchObject([
+      { period: 21, dueDate: [2026, 3, 16], totalOutstandingForPeriod: 0, complete: true },
+      { period: 22, totalOutstandingForPeriod: 2 * 85_430 - 100_000, complete: false },
+    ]);
+    expect(loan.summary.totalOutstanding).toBe(4 * 85_430 - 100_000);
+    expect(loan.transactions[0]).toMatchObject({ externalId: 'pago-1', amount: 100_000 });
+    expect((await call('GET', `/loans/${pc.id}/transactions/external-id/pago-1`)).body).toMatchObject({ id: paid.body.resourceId, amount: 100_000 });
+    const again = await call('POST', `/loans/${pc.id}/transactions?command=repayment`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1, externalId: 'pago-1' });
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0]).toMatchObject({ parameterName: 'externalId', userMessageGlobalisationCode: 'validation.msg.loan.transaction.externalId.value.must.be.unique' });
+  });
+
+  it('transfers savings → loan and savings → savings atomically, refuses insufficient funds, and shows the transfer', async () => {
+    const { call } = await start();
+    const { client, cv, pc, cp } = await camila(call);
+    const transfer = (toAccountType: number, toAccountId: number, amount: number) =>
+      call('POST', '/accounttransfers', { ...DATE, fromOfficeId: 1, fromClientId: client.id, fromAccountType: 2, fromAccountId: cv.id, toOfficeId: 1, toClientId: client.id, toAccountType, toAccountId, transferDate: '10 March 2026', transferAmount: amount, transferDescription: 'Pago Online' });
+    const toLoan = await transfer(1, pc.id, 85_430);
+    expect(toLoan.status).toBe(200);
+    expect(toLoan.body).toEqual({ savingsId: cv.id, resourceId: expect.any(Number) });
+    const toShares = await transfer(2, cp.id, 7_000);
+    expect(toShares.status).toBe(200);
+    const refused = await transfer(1, pc.id, 6_000_000);
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0].userMessageGlobalisationCode).toBe('error.msg.savingsaccount.transaction.insufficient.account.balance');
+    const books = (await call('GET', '/__sim/books')).body;
+    expect(books.savings.find((s: Loose) => s.id === cv.id).balance).toBe(5_000_000 - 85_430 - 7_000);
+    expect(books.loans.find((l: Loose) => l.id === pc.id).totalOutstanding).toBe(3 * 85_430);
+    expect(books.savings.find((s: Loose) => s.id === cp.id).plan.map((c: Loose) => c.outstanding)).toEqual([0, 3_000, 5_000, 5_000, 5_000, 5_000]);
+    expect((await call('GET', `/accounttransfers/${toLoan.body.resourceId}`)).body).toMatchObject({ transferAmount: 85_430, transferDescription: 'Pago Online', toAccountType: { id: 1 }, reversed: false });
+    const cvTx = (await call('GET', `/savingsaccounts/${cv.id}?associations=transactions`)).body.transactions[0];
+    expect(cvTx.transfer).toMatchObject({ transferDescription: 'Pago Online', transferAmount: 7_000 });
+    // Legs of a transfer cannot be undone one by one (Fineract answers 503).
+    const undoLeg = await call('POST', `/savingsaccounts/${cv.id}/transactions/${cvTx.id}?command=undo`, {});
+    expect(undoLeg.status).toBe(503);
+    expect(undoLeg.body.errors[0].userMessageGlobalisationCode).toBe('error.msg.saving.account.transfer.transaction.update.not.allowed');
+  });
+
+  it('undoes a savings transaction and a loan repayment (amount 0); unknown ids answer 404', async () => {
+    const { call } = await start();
+    const { cv, pc } = await camila(call);
+    const dep = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 500, paymentTypeId: 1 });
+    expect((await call('POST', `/savingsaccounts/${cv.id}/transactions/${dep.body.resourceId}?command=undo`, {})).status).toBe(200);
+    expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000);
+    const rep = await call('POST', `/loans/${pc.id}/transactions?command=repayment`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 85_430 });
+    const undo = await call('POST', `/loans/${pc.id}/transactions/${rep.body.resourceId}`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 0 });
+    expect(undo.status).toBe(200);
+    expect((await call('GET', `/loans/${pc.id}`)).body.summary.totalOutstanding).toBe(4 * 85_430);
+    expect((await call('POST', `/savingsaccounts/${cv.id}/transactions/99999?command=undo`, {})).status).toBe(404);
+    expect((await call('POST', `/loans/${pc.id}/transactions/99999`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 0 })).status).toBe(404);
+  });
+
+  it('applies a batch under enclosingTransaction all or nothing, answering only the failed item', async () => {
+    const { call } = await start();
+    const { cv, pc, tc } = await camila(call);
+    const item = (requestId: number, relativeUrl: string, body: unknown, key?: string) => ({
+      requestId,
+      relativeUrl,
+      method: 'POST',
+      headers: key ? [{ name: 'Idempotency-Key', value: key }] : [],
+      body: JSON.stringify(body),
+    });
+    const withdraw = (amount: number) => ({ ...DATE, transactionDate: '10 March 2026', transactionAmount: amount, paymentTypeId: 1 });
+    const ok = await call('POST', '/batches?enclosingTransaction=true', [
+      item(1, `savingsaccounts/${cv.id}/transactions?command=withdrawal`, withdraw(100_000), 'b-1'),
+      item(2, `loans/${pc.id}/transactions?command=repayment`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 85_430, externalId: 'batch-1' }, 'b-2'),
+      item(3, `savingsaccounts/${tc.id}/transactions?command=deposit`, withdraw(14_570), 'b-3'),
+    ]);
+    expect(ok.status).toBe(200);
+    expect(ok.body.map((r: Loose) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(JSON.parse(ok.body[1].body)).toMatchObject({ loanId: pc.id, resourceExternalId: 'batch-1' });
+
+    const failed = await call('POST', '/batches?enclosingTransaction=true', [
+      item(1, `savingsaccounts/${cv.id}/transactions?command=withdrawal`, withdraw(1_000)),
+      item(2, `savingsaccounts/${cv.id}/transactions?command=withdrawal`, withdraw(99_000_000)),
+    ]);
+    expect(failed.status).toBe(200);
+    expect(failed.body).toHaveLength(1);
+    expect(failed.body[0]).toMatchObject({ requestId: 2, statusCode: 403 });
+    expect(JSON.parse(failed.body[0].body).errors[0].userMessageGlobalisationCode).toBe('error.msg.savingsaccount.transaction.insufficient.account.balance');
+    const books = (await call('GET', '/__sim/books')).body;
+    expect(books.savings.find((s: Loose) => s.id === cv.id).balance).toBe(4_900_000);
+    expect(books.savings.find((s: Loose) => s.id === tc.id).statement.owed.deudaTotal).toBe(512_340 - 14_570);
+
+    // Repeating the first batch's items answers them from the records, booking nothing again.
+    const repeat = await call('POST', '/batches?enclosingTransaction=true', [item(1, `savingsaccounts/${cv.id}/transactions?command=withdrawal`, withdraw(100_000), 'b-1')]);
+    expect(repeat.body[0]).toMatchObject({ statusCode: 200, headers: [{ name: 'x-served-from-cache', value: 'true' }] });
+    expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_900_000);
+
+    // Fineract's batch has no strategy for accounttransfers: 501 and the whole batch rolled back.
+    const transfer = await call('POST', '/batches?enclosingTransaction=true', [item(1, `savingsaccounts/${cv.id}/transactions?command=withdrawal`, withdraw(1)), item(2, 'accounttransfers', {})]);
+    expect(transfer.body.map((r: Loose) => r.statusCode)).toEqual([200, 501]);
+    expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_900_000);
+  });
+
+  it('answers a repeated key from its record: same body and x-served-from-cache, 425 while running, the stored error after a failure', async () => {
+    const { call } = await start();
+    const { cv } = await camila(call);
+    const body = { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1_000, paymentTypeId: 1 };
+    const path = `/savingsaccounts/${cv.id}/transactions?command=withdrawal`;
+    const first = await call('POST', path, body, { 'Idempotency-Key': 'k-1' });
+    const second = await call('POST', path, body, { 'Idempotency-Key': 'k-1' });
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('x-served-from-cache')).toBe('true');
+    expect(first.headers.get('x-served-from-cache')).toBeNull();
+    expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_999_000);
+
+    await call('POST', '/__sim/faults', { latencyMs: 300 });
+    const [a, b] = await Promise.all([
+      call('POST', path, body, { 'Idempotency-Key': 'k-2' }),
+      new Promise((r) => setTimeout(r, 50)).then(() => call('POST', path, body, { 'Idempotency-Key': 'k-2' })),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 425]);
+    expect(b.headers.get('x-served-from-cache')).toBe('true');
+    await call('POST', '/__sim/faults', { reset: true });
+
+    const tooMuch = { ...body, transactionAmount: 90_000_000 };
+    const failed = await call('POST', path, tooMuch, { 'Idempotency-Key': 'k-3' });
+    const repeated = await call('POST', path, body, { 'Idempotency-Key': 'k-3' });
+    expect([failed.status, repeated.status]).toEqual([403, 403]);
+    expect(repeated.body).toEqual(failed.body);
+    expect(repeated.headers.get('x-served-from-cache')).toBe('true');
+    // The key's scope is action + entity, as in Fineract: the same key on a deposit is a new command.
+    expect((await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, body, { 'Idempotency-Key': 'k-1' })).headers.get('x-served-from-cache')).toBeNull();
+  });
+
+  it('fault switches: failNext answers 500 without booking; loseNext books, records and drops the answer, and the repeat is served from cache', async () => {
+    const { call } = await start();
+    const { cv } = await camila(call);
+    const body = { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1_000, paymentTypeId: 1 };
+    const path = `/savingsaccounts/${cv.id}/transactions?command=withdrawal`;
+    expect((await call('POST', '/__sim/faults', { failNext: 1 })).body).toEqual({ latencyMs: 0, failNext: 1, loseNext: 0 });
+    expect((await call('POST', path, body, { 'Idempotency-Key': 'f-1' })).status).toBe(500);
+    expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000);
+
+    await call('POST', '/__sim/faults', { loseNext: 1 });
+    await expect(call('POST', path, body, { 'Idempotency-Key': 'f-2' })).rejects.toThrow();
+    expect((await call('GET', '/__sim/faults')).body.loseNext).toBe(0);
+    const repeat = await call('POST', path, body, { 'Idempotency-Key': 'f-2' });
+    expect(repeat.status).toBe(200);
+    expect(repeat.headers.get('x-served-from-cache')).toBe('true');
+    expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_999_000);
+    const writes = (await call('GET', '/__sim/books')).body.writes;
+    expect(writes.filter((w: Loose) => w.idempotencyKey === 'f-2').map((w: Loose) => w.statusCode)).toEqual([200, 200]);
+  });
+
+  it('keeps its books and keys across a restart on the same data file', async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'core-sim-')), 'books.json');
+    const first = await start({ dataFile });
+    const { cv } = await camila(first.call);
+    const body = { ...DATE, transactionDate: '10 March 2026', transactionAmount: 2_500, paymentTypeId: 1 };
+    const path = `/savingsaccounts/${cv.id}/transactions?command=withdrawal`;
+    const original = await first.call('POST', path, body, { 'Idempotency-Key': 'r-1' });
+    await first.app.close();
+
+    const second = await start({ dataFile });
+    expect((await second.call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_997_500);
+    const repeat = await second.call('POST', path, body, { 'Idempotency-Key': 'r-1' });
+    expect(repeat.body).toEqual(original.body);
+    expect(repeat.headers.get('x-served-from-cache')).toBe('true');
+    expect((await second.call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_997_500);
+  });
+
+  it("takes the nightly extract in the import format, equal to the demo data right after seeding", async () => {
+    const { call, base } = await start();
+    const extract = (await call('GET', '/__sim/extract')).body;
+    expect(Date.parse(extract.corte)).not.toBeNaN();
+    expect(extract.socios.map((s: Loose) => s.rut)).toEqual(DEMO_MEMBERS.map((m) => m.rut));
+    const day = (n: number) => addDaysWire(TODAY, n);
+    for (const member of DEMO_MEMBERS) {
+      const socio = extract.socios.find((s: Loose) => s.rut === member.rut);
+      expect(socio).toMatchObject({ nombre: member.name, correo: member.email });
+      expect(socio.cuenta).toEqual(member.account);
+      for (const p of member.products) {
+        const prod = socio.productos.find((x: Loose) => x.numeroProducto === p.numeroProducto);
+        expect(prod).toMatchObject({ familia: p.family, permiteAbono: p.permiteAbono ?? false, permiteMultipleAbono: p.permiteMultipleAbono ?? false, montoMinimoAbonoMultiple: p.montoMinimoAbonoMultiple ?? 0 });
+        if (p.vigenciaAbonoInDays !== undefined) expect(prod.fechaVigenciaAbono).toBe(day(p.vigenciaAbonoInDays));
+        if (p.family === 'AH') expect(prod.saldo).toBe(p.saldo);
+        if (p.family === 'TC') expect(prod).toMatchObject({ deudaTotal: p.deudaTotal, cupoTotal: p.cupoTotal, fechaFacturacion: day(-p.facturadoHaceDias!) });
+        const unpaid = p.instalments.filter((c) => c.monto > 0);
+        expect(prod.cuotas).toEqual(
+          unpaid.map((c) => ({ numeroCuota: c.numeroCuota, monto: c.monto, montoPendiente: c.monto, pagoMinimo: c.pagoMinimo ?? c.monto, fechaVencimiento: day(c.dueInDays), ...(c.medioPago ? { medioPago: c.medioPago } : {}) })),
+        );
+      }
+    }
+    const page = await fetch(`${base}/`);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('<caption>Socios (clientes)</caption>');
+  });
+});

@@ -1,0 +1,321 @@
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { businessToday } from '@pago/domain/business-time';
+import { FineractError, serverError, type Json } from './fineract';
+import * as ledger from './ledger';
+import { loadBooks, planOutstanding, saveBooks, savingsBalance, seedBooks, statementOwed, type Books, type IdempotencyRecord } from './store';
+import { booksPage } from './page';
+
+export const BASE = '/fineract-provider/api/v1';
+
+export interface CoreSimOptions {
+  username: string;
+  password: string;
+  tenant: string;
+  /** Pins the business date (yyyymmdd or yyyy-mm-dd); the real date in Santiago otherwise. */
+  today?: string;
+  /** Where the whole state is kept between runs; in memory when unset. */
+  dataFile?: string;
+  logger?: boolean;
+}
+
+export const DEFAULT_CORE_SIM_OPTIONS: CoreSimOptions = { username: 'mifos', password: 'password', tenant: 'default' };
+
+export interface Faults {
+  latencyMs: number;
+  failNext: number;
+  loseNext: number;
+}
+
+interface WriteAnswer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+const sameText = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Spring Boot's error body: what Fineract's servlet filters send for a refused tenant or credentials. */
+const springError = (status: number, error: string, path: string) => ({ timestamp: new Date().toISOString(), status, error, path });
+
+/** A Fineract write the simulator plays: the command's action and entity (its idempotency scope) and what it does. */
+interface WriteRoute {
+  scope: string;
+  run: (books: Books, body: unknown) => Json;
+}
+
+/** Finds the write for a path relative to /v1 (also how batch items name it) and its query. */
+function matchWrite(method: string, path: string, query: URLSearchParams, inBatch = false): WriteRoute | null {
+  if (method !== 'POST') return null;
+  const command = query.get('command') ?? '';
+  let m: RegExpMatchArray | null;
+  // Fineract's CommandStrategyProvider has no strategy for account transfers: inside a batch they are unknown (501).
+  if (path === 'accounttransfers' && !inBatch) return { scope: 'CREATE:ACCOUNTTRANSFER', run: (b, body) => ledger.createTransfer(b, body) };
+  if ((m = path.match(/^savingsaccounts\/(\d+)\/transactions$/)) && (command === 'deposit' || command === 'withdrawal')) {
+    const id = Number(m[1]);
+    return { scope: `${command.toUpperCase()}:SAVINGSACCOUNT`, run: (b, body) => ledger.savingsTransaction(b, id, command, body) };
+  }
+  if ((m = path.match(/^savingsaccounts\/(\d+)\/transactions\/(\d+)$/)) && command === 'undo') {
+    const [id, tx] = [Number(m[1]), Number(m[2])];
+    return { scope: 'UNDOTRANSACTION:SAVINGSACCOUNT', run: (b) => ledger.undoSavingsTransaction(b, id, tx) };
+  }
+  if ((m = path.match(/^loans\/(\d+)\/transactions$/)) && command === 'repayment') {
+    const id = Number(m[1]);
+    return { scope: 'REPAYMENT:LOAN', run: (b, body) => ledger.loanRepayment(b, ledger.loanById(b, id), body) };
+  }
+  if ((m = path.match(/^loans\/external-id\/([\w-]+)\/transactions$/)) && command === 'repayment') {
+    const ext = m[1]!;
+    return { scope: 'REPAYMENT:LOAN', run: (b, body) => ledger.loanRepayment(b, ledger.loanByExternalId(b, ext), body) };
+  }
+  if ((m = path.match(/^loans\/(\d+)\/transactions\/(\d+)$/)) && command === '') {
+    const [id, tx] = [Number(m[1]), Number(m[2])];
+    return { scope: 'ADJUST:LOAN', run: (b, body) => ledger.adjustLoanTransaction(b, id, tx, body) };
+  }
+  return null;
+}
+
+/**
+ * Plays the cooperative's core banking system through the subset of Apache Fineract's REST API (1.9+) the product
+ * uses, seeded with the demo members. Never for production.
+ */
+export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInstance {
+  const options = { ...DEFAULT_CORE_SIM_OPTIONS, ...partial };
+  const today = () => (options.today ? options.today.replaceAll('-', '') : businessToday(new Date()));
+  let books: Books = (options.dataFile && loadBooks(options.dataFile)) || seedBooks(today());
+  const faults: Faults = { latencyMs: 0, failNext: 0, loseNext: 0 };
+  const persist = () => {
+    if (options.dataFile) saveBooks(options.dataFile, books);
+  };
+  persist();
+
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 256 * 1024 });
+
+  // Basic auth and the tenant header guard every Fineract route; the tenant is checked first, as Fineract's filter does.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith(`${BASE}/`)) return;
+    const path = request.url.split('?')[0]!;
+    const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const header = request.headers['fineract-platform-tenantid'];
+    const tenant = (typeof header === 'string' && header.trim() !== '' ? header : null) ?? query.get('tenantIdentifier');
+    if (tenant === null || tenant !== options.tenant) {
+      return reply.code(400).header('www-authenticate', 'Basic realm="Fineract Platform API"').send(springError(400, 'Bad Request', path));
+    }
+    const auth = request.headers.authorization ?? '';
+    const decoded = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString('utf8') : '';
+    const expected = `${options.username}:${options.password}`;
+    if (!sameText(decoded, expected)) {
+      return reply.code(401).header('www-authenticate', 'Basic realm="Fineract Platform API"').send(springError(401, 'Unauthorized', path));
+    }
+    if (faults.latencyMs > 0 && request.method === 'GET') await sleep(faults.latencyMs);
+  });
+
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof FineractError) return reply.code(error.status).send(error.body);
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status === 400) {
+      return reply.code(400).send({ developerMessage: 'The request was invalid.', httpStatusCode: '400', defaultUserMessage: 'Invalid JSON.', userMessageGlobalisationCode: 'error.msg.invalid.json', errors: [] });
+    }
+    const failure = serverError(String((error as Error).message));
+    return reply.code(500).send(failure.body);
+  });
+
+  // ---- Reads
+
+  app.get(`${BASE}/clients/external-id/:externalId`, async (request) => ledger.clientView(books, (request.params as { externalId: string }).externalId));
+  app.get(`${BASE}/clients/:clientId/accounts`, async (request) => ledger.clientAccounts(books, Number((request.params as { clientId: string }).clientId)));
+  const associations = (query: unknown) => String((query as { associations?: string }).associations ?? '').split(',').map((s) => s.trim());
+  app.get(`${BASE}/savingsaccounts/:id`, async (request) => {
+    const account = ledger.savingsById(books, Number((request.params as { id: string }).id));
+    return ledger.savingsView(books, account, associations(request.query).includes('transactions'));
+  });
+  app.get(`${BASE}/savingsaccounts/external-id/:externalId`, async (request) => {
+    const account = ledger.savingsByExternalId(books, (request.params as { externalId: string }).externalId);
+    return ledger.savingsView(books, account, associations(request.query).includes('transactions'));
+  });
+  app.get(`${BASE}/loans/:id`, async (request) => ledger.loanView(books, ledger.loanById(books, Number((request.params as { id: string }).id)), associations(request.query)));
+  app.get(`${BASE}/loans/external-id/:externalId`, async (request) =>
+    ledger.loanView(books, ledger.loanByExternalId(books, (request.params as { externalId: string }).externalId), associations(request.query)),
+  );
+  app.get(`${BASE}/loans/:loanId/transactions/external-id/:externalId`, async (request) => {
+    const { loanId, externalId } = request.params as { loanId: string; externalId: string };
+    return ledger.loanTransactionByExternalId(books, Number(loanId), externalId);
+  });
+  app.get(`${BASE}/accounttransfers/:id`, async (request) => ledger.transferView(books, Number((request.params as { id: string }).id)));
+
+  // ---- Writes
+
+  /**
+   * One command, as Fineract's command pipeline runs it: a repeat of a key (per action and entity) answers the
+   * stored outcome; a new one is marked running, applied to a copy of the books and kept only if it succeeded.
+   * Inside an enclosing batch a failure is not recorded (Fineract rolls its record back with the batch).
+   */
+  async function runCommand(route: WriteRoute, body: unknown, key: string | null, path: string, enclosing: boolean): Promise<WriteAnswer> {
+    const record = key ? books.idempotency.find((r) => r.scope === route.scope && r.key === key) : undefined;
+    if (record) {
+      const cached = { 'x-served-from-cache': 'true' };
+      if (record.state === 'running') return { status: 425, body: record.request, headers: cached };
+      return { status: record.statusCode, body: record.body, headers: cached };
+    }
+    let running: IdempotencyRecord | undefined;
+    if (key) {
+      running = { scope: route.scope, key, state: 'running', statusCode: 0, body: null, request: body, path, at: new Date().toISOString() };
+      books.idempotency.push(running);
+    }
+    if (faults.latencyMs > 0 && !enclosing) await sleep(faults.latencyMs);
+    const before = JSON.stringify(books);
+    try {
+      const result = route.run(books, body);
+      if (running) Object.assign(running, { state: 'done', statusCode: 200, body: result });
+      return { status: 200, body: result, headers: {} };
+    } catch (error) {
+      // Nothing of a failed command stays in the books.
+      const keep = books.idempotency;
+      books = JSON.parse(before) as Books;
+      books.idempotency = keep;
+      const failure = error instanceof FineractError ? error : serverError(String((error as Error).message));
+      if (running) {
+        if (enclosing) books.idempotency = books.idempotency.filter((r) => r !== running);
+        else Object.assign(running, { state: 'failed', statusCode: failure.status, body: failure.body });
+      }
+      return { status: failure.status, body: failure.body, headers: {} };
+    }
+  }
+
+  function logWrite(method: string, path: string, key: string | null, statusCode: number, note?: string) {
+    books.writes.push({ at: new Date().toISOString(), method, path, idempotencyKey: key, statusCode, ...(note ? { note } : {}) });
+  }
+
+  /** Fault switches shared by single writes and batches: failNext before anything, loseNext after booking. */
+  async function answerWrite(reply: FastifyReply, path: string, key: string | null, work: () => Promise<WriteAnswer>) {
+    if (faults.failNext > 0) {
+      faults.failNext--;
+      return reply.code(500).send(serverError('Simulated failure: nothing was applied.').body);
+    }
+    const answer = await work();
+    logWrite('POST', path, key, answer.status, answer.headers['x-served-from-cache'] ? 'served from cache' : undefined);
+    persist();
+    if (faults.loseNext > 0) {
+      faults.loseNext--;
+      reply.hijack();
+      reply.raw.socket?.destroy();
+      return reply;
+    }
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  }
+
+  app.post(`${BASE}/batches`, async (request, reply) => {
+    const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const enclosing = query.get('enclosingTransaction') === 'true';
+    const items = request.body;
+    if (!Array.isArray(items)) {
+      throw new FineractError(400, { developerMessage: 'Batch body must be an array.', httpStatusCode: '400', defaultUserMessage: 'Invalid JSON.', userMessageGlobalisationCode: 'error.msg.invalid.json', errors: [] });
+    }
+    return answerWrite(reply, `${BASE}/batches${enclosing ? '?enclosingTransaction=true' : ''}`, null, () => runBatch(items as Json[], enclosing));
+  });
+
+  /** BatchApiServiceImpl: items in requestId order; under enclosingTransaction a failed command rolls all back and only its answer is returned. */
+  async function runBatch(items: Json[], enclosing: boolean): Promise<WriteAnswer> {
+    const snapshot = JSON.stringify(books);
+    const responses: Json[] = [];
+    let failed = false;
+    for (const item of [...items].sort((a, b) => Number(a.requestId) - Number(b.requestId))) {
+      const headers = Array.isArray(item.headers) ? (item.headers as { name?: string; value?: string }[]) : [];
+      const key = headers.find((h) => String(h.name).toLowerCase() === 'idempotency-key')?.value ?? null;
+      const [rawPath, rawQuery] = String(item.relativeUrl ?? '').replace(/^\/?(v1\/)?/, '').split('?');
+      const route = matchWrite(String(item.method ?? '').toUpperCase(), rawPath!, new URLSearchParams(rawQuery ?? ''), true);
+      if (!route) {
+        // UnknownCommandStrategy: a 501 answer (not an exception), so the other items still run before the rollback.
+        responses.push({ requestId: item.requestId, statusCode: 501, body: `Resource with method ${String(item.method)} and relativeUrl ${String(item.relativeUrl)} doesn't exist` });
+        failed = true;
+        continue;
+      }
+      let body: unknown;
+      try {
+        body = typeof item.body === 'string' ? JSON.parse(item.body) : (item.body ?? {});
+      } catch {
+        body = null;
+      }
+      const answer = await runCommand(route, body, key, `${BASE}/${String(item.relativeUrl)}`, enclosing);
+      const cacheHeader = answer.headers['x-served-from-cache'] ? [{ name: 'x-served-from-cache', value: 'true' }] : [];
+      if (answer.status !== 200 && enclosing) {
+        books = JSON.parse(snapshot) as Books;
+        return { status: 200, body: [{ requestId: item.requestId, statusCode: answer.status, headers: [...headers, ...cacheHeader], body: JSON.stringify(answer.body) }], headers: {} };
+      }
+      responses.push({ requestId: item.requestId, statusCode: answer.status, headers: cacheHeader, body: JSON.stringify(answer.body) });
+    }
+    if (failed && enclosing) books = JSON.parse(snapshot) as Books;
+    return { status: 200, body: responses, headers: {} };
+  }
+
+  app.post(`${BASE}/*`, async (request, reply) => {
+    const [fullPath, rawQuery] = request.url.split('?');
+    const path = fullPath!.slice(BASE.length + 1);
+    const route = matchWrite('POST', path, new URLSearchParams(rawQuery ?? ''));
+    if (!route) {
+      throw new FineractError(404, { developerMessage: 'The requested resource is not available.', httpStatusCode: '404', defaultUserMessage: 'The requested resource is not available.', userMessageGlobalisationCode: 'error.msg.resource.not.found', errors: [] });
+    }
+    const header = request.headers['idempotency-key'];
+    const key = typeof header === 'string' && header !== '' ? header : null;
+    return answerWrite(reply, request.url, key, () => runCommand(route, request.body, key, request.url, false));
+  });
+
+  // ---- The simulator's own routes: no auth, never Fineract's.
+
+  app.get('/__sim/books', async () => simBooks());
+  app.get('/__sim/extract', async () => ledger.extract(books));
+  app.get('/__sim/faults', async () => faults);
+  app.post('/__sim/faults', async (request, reply) => {
+    const body = (request.body ?? {}) as Partial<Faults> & { reset?: boolean };
+    if (body.reset) Object.assign(faults, { latencyMs: 0, failNext: 0, loseNext: 0 });
+    for (const name of ['latencyMs', 'failNext', 'loseNext'] as const) {
+      const value = body[name];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return reply.code(400).send({ error: `${name} must be a whole number ≥ 0` });
+      faults[name] = value;
+    }
+    return faults;
+  });
+  app.get('/health', async () => ({ status: 'ok', service: 'core-sim' }));
+  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(booksPage(simBooks())));
+
+  function simBooks() {
+    return {
+      today: today(),
+      clients: books.clients,
+      savings: books.savings.map((s) => ({
+        id: s.id,
+        accountNo: s.accountNo,
+        externalId: s.externalId,
+        clientId: s.clientId,
+        productName: s.productName,
+        balance: savingsBalance(s),
+        transactions: s.transactions,
+        ...(s.plan ? { plan: s.plan.map((c, i) => ({ ...c, outstanding: planOutstanding(s)[i] })) } : {}),
+        ...(s.statement ? { statement: { ...s.statement, owed: statementOwed(s) } } : {}),
+      })),
+      loans: books.loans.map((l) => {
+        const view = ledger.loanView(books, l, ['repaymentSchedule']);
+        return {
+          id: l.id,
+          externalId: l.externalId,
+          clientId: l.clientId,
+          productName: l.productName,
+          totalOutstanding: (view.summary as { totalOutstanding: number }).totalOutstanding,
+          periods: (view.repaymentSchedule as { periods: unknown[] }).periods,
+          transactions: l.transactions,
+        };
+      }),
+      transfers: books.transfers,
+      idempotency: books.idempotency,
+      writes: books.writes,
+    };
+  }
+
+  return app;
+}

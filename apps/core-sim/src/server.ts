@@ -1,0 +1,22 @@
+import { buildCoreSim } from './app';
+
+if (process.env.NODE_ENV === 'production') {
+  console.error('The core banking simulator refuses to run with NODE_ENV=production: it is a test double holding demo money.');
+  process.exit(1);
+}
+
+const port = Number(process.env.CORE_SIM_PORT ?? process.env.PORT ?? 3002);
+const host = process.env.HOST ?? '0.0.0.0';
+
+const app = buildCoreSim({
+  ...(process.env.CORE_SIM_DATA_FILE ? { dataFile: process.env.CORE_SIM_DATA_FILE } : {}),
+  ...(process.env.CORE_SIM_TODAY ? { today: process.env.CORE_SIM_TODAY } : {}),
+});
+app
+  .listen({ host, port })
+  .then((address) => console.log(`Core banking simulator (Fineract) listening on ${address}`))
+  .catch((error: unknown) => {
+    console.error('Core banking simulator failed to start:', error);
+    process.exit(1);
+  });
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void app.close().then(() => process.exit(0)));
