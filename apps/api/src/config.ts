@@ -132,6 +132,8 @@ const envSchema = z
     CORE_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
     /** The core's payment type (Fineract's paymentTypeId) for money Webpay took. */
     CORE_WEBPAY_PAYMENT_TYPE_ID: z.coerce.number().int().min(1).default(1),
+    /** The core's payment type of an own-account payment of several products (a batch of a withdrawal and credits). */
+    CORE_TRANSFER_PAYMENT_TYPE_ID: z.coerce.number().int().min(1).default(2),
     /** How often each replica sends the core the postings due (card credits, debits left without an answer). */
     CORE_POST_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(5),
     /** Sandbox only: the business clock starts at this instant (ISO 8601) and runs from there. */
@@ -266,6 +268,7 @@ const envSchema = z
         tenant: env.CORE_TENANT ?? 'default',
         timeoutMs: env.CORE_TIMEOUT_MS,
         webpayPaymentTypeId: env.CORE_WEBPAY_PAYMENT_TYPE_ID,
+        transferPaymentTypeId: env.CORE_TRANSFER_PAYMENT_TYPE_ID,
         postIntervalSeconds: env.CORE_POST_INTERVAL_SECONDS,
       },
       smtpUrl: env.SMTP_URL,

@@ -128,6 +128,7 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
   // ---- Reads
 
   app.get(`${BASE}/clients/external-id/:externalId`, async (request) => ledger.clientView(books, (request.params as { externalId: string }).externalId));
+  app.get(`${BASE}/clients/:clientId`, async (request) => ledger.clientView(books, Number((request.params as { clientId: string }).clientId)));
   app.get(`${BASE}/clients/:clientId/accounts`, async (request) => ledger.clientAccounts(books, Number((request.params as { clientId: string }).clientId)));
   const associations = (query: unknown) => String((query as { associations?: string }).associations ?? '').split(',').map((s) => s.trim());
   app.get(`${BASE}/savingsaccounts/:id`, async (request) => {

@@ -375,9 +375,10 @@ export function loanView(books: Books, loan: Loan, associations: string[]): Json
   return view;
 }
 
-export function clientView(books: Books, externalId: string): Json {
-  const client = books.clients.find((c) => c.externalId === externalId);
-  if (!client) throw notFound('error.msg.client.id.invalid', `Client with identifier ${externalId} does not exist`, externalId);
+/** A client by its external id (a string) or by Fineract's own id (a number). */
+export function clientView(books: Books, by: string | number): Json {
+  const client = books.clients.find((c) => (typeof by === 'number' ? c.id === by : c.externalId === by));
+  if (!client) throw notFound('error.msg.client.id.invalid', `Client with identifier ${by} does not exist`, by);
   return { id: client.id, accountNo: String(client.id).padStart(9, '0'), externalId: client.externalId, status: { id: 300, code: 'clientStatusType.active', value: 'Active' }, active: true, displayName: client.displayName, officeId: client.officeId, officeName: 'Head Office' };
 }
 

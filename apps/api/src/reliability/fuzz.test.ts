@@ -725,7 +725,7 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
       path: fixed('/admin/importacion'),
       responseName: 'operacionesResponse',
       shape: 'admin',
-      valid: fc.record({ socios: fc.array(importedMember, { minLength: 1, maxLength: 3 }) }),
+      valid: fc.record({ corte: fc.constant(new Date().toISOString()), socios: fc.array(importedMember, { minLength: 1, maxLength: 3 }) }),
       headers: json(adminAuth),
       grows: ['members', 'accounts', 'products', 'instalments'],
       writes: {

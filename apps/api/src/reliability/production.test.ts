@@ -70,7 +70,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     const imported = await post(
       operator,
       '/admin/importacion',
-      { socios: [{ rut: RUT, nombre: 'Socia Importada', productos: [{ familia: 'PC', numeroProducto: PRODUCT, cupoTotal: 9_000_000, cuotas: [{ numeroCuota: 1, monto: 50_000, fechaVencimiento: dueSoon }] }] }] },
+      { corte: new Date().toISOString(), socios: [{ rut: RUT, nombre: 'Socia Importada', productos: [{ familia: 'PC', numeroProducto: PRODUCT, cupoTotal: 9_000_000, cuotas: [{ numeroCuota: 1, monto: 50_000, fechaVencimiento: dueSoon }] }] }] },
       { authorization: `Bearer ${ADMIN_TOKEN}` },
     );
     expect(imported.status).toBe(200);

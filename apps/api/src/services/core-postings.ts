@@ -65,7 +65,8 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
         return { ok: false, codigo: answer.reason === 'insufficient_funds' ? '47203' : '502' };
       }
       await settleOperation(tx, op.key, 'booked', { coreRefs: answer.refs });
-      const codes = Object.fromEntries(Object.entries(answer.refs).filter(([, ref]) => ref !== ''));
+      // The voucher's authorisation number is the core's own id of what it booked (at least six digits, as Webpay's).
+      const codes = Object.fromEntries(Object.entries(answer.refs).filter(([, ref]) => ref !== '').map(([n, ref]) => [n, ref.padStart(6, '0')]));
       const pagos = await applyPayment(
         tx,
         trx,

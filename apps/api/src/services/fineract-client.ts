@@ -10,6 +10,8 @@ export interface FineractOptions {
   timeoutMs: number;
   /** The core's payment type for money Webpay took (Fineract's `paymentTypeId`). */
   webpayPaymentTypeId: number;
+  /** The core's payment type of an own-account payment's debit and credits when they go as a batch. */
+  transferPaymentTypeId: number;
 }
 
 /** Fineract answers errors as {httpStatusCode, errors: [{userMessageGlobalisationCode, …}]}. */
@@ -154,24 +156,42 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
         const answer = await call('POST', 'accounttransfers', transferBody(from.data, to, line, payment.date, key), key);
         return outcomeOf(answer, () => ({ [line.numeroProducto]: String((answer as { body: { resourceId?: number } }).body?.resourceId ?? '') }));
       }
-      // Several products: one batch in one core transaction, all booked or none; each item keyed of its own.
-      const items = targets.map(({ line, to }, i) => ({
+      // Several products: Fineract's batches take no transfers, so the withdrawal and each credit go as one batch in
+      // one core transaction (enclosingTransaction), all booked or none, each item keyed of its own.
+      const date = fineractDate(payment.date);
+      const total = payment.lines.reduce((sum, l) => sum + l.amount, 0);
+      const withdrawal = { transactionDate: date, transactionAmount: total, paymentTypeId: options.transferPaymentTypeId, receiptNumber: key, note: `Pago Online ${key}`, ...DATE_FORMAT };
+      const writes = [
+        { relativeUrl: `savingsaccounts/${from.data.id}/transactions?command=withdrawal`, body: withdrawal },
+        ...targets.map(({ line, to }, i) => {
+          const credit = { transactionDate: date, transactionAmount: line.amount, paymentTypeId: options.transferPaymentTypeId, receiptNumber: `${key}.${i + 1}`, note: `Pago Online ${key}`, ...DATE_FORMAT };
+          return isLoan(line)
+            ? { relativeUrl: `loans/${to.id}/transactions?command=repayment`, body: { ...credit, externalId: `${key}.${i + 1}` } }
+            : { relativeUrl: `savingsaccounts/${to.id}/transactions?command=deposit`, body: credit };
+        }),
+      ];
+      const items = writes.map((w, i) => ({
         requestId: i + 1,
-        relativeUrl: 'accounttransfers',
+        relativeUrl: w.relativeUrl,
         method: 'POST',
         headers: [
           { name: 'Content-Type', value: 'application/json' },
-          { name: 'Idempotency-Key', value: `${key}.${i + 1}` },
+          { name: 'Idempotency-Key', value: `${key}.${i}` },
         ],
-        body: JSON.stringify(transferBody(from.data, to, line, payment.date, key)),
+        body: JSON.stringify(w.body),
       }));
-      const answer = await call('POST', 'batches?enclosingTransaction=true', items, key);
+      const answer = await call('POST', 'batches?enclosingTransaction=true', items);
       if (answer.status !== 200 || !Array.isArray(answer.body)) return outcomeOf(answer.status === 200 ? { status: 502, body: answer.body, fromCache: false } : answer, () => ({}));
+      // A failed batch answers 200 with the failed item alone, under its own status.
       const results = answer.body as { requestId: number; statusCode: number; body?: string }[];
       const failed = results.find((r) => r.statusCode !== 200);
       if (failed) return outcomeOf({ status: failed.statusCode, body: parseBody(failed.body), fromCache: false }, () => ({}));
+      if (results.length !== items.length) return { outcome: 'unknown', detail: `batch answered ${results.length} of ${items.length} items` };
       const refs: Record<string, string> = {};
-      for (const r of results) refs[targets[r.requestId - 1]!.line.numeroProducto] = String((parseBody(r.body) as { resourceId?: number } | null)?.resourceId ?? '');
+      for (const r of results) {
+        if (r.requestId < 2) continue;
+        refs[targets[r.requestId - 2]!.line.numeroProducto] = String((parseBody(r.body) as { resourceId?: number } | null)?.resourceId ?? '');
+      }
       return { outcome: 'booked', refs };
     },
 

@@ -7,6 +7,9 @@ import type pg from 'pg';
 import { buildApp } from '../app';
 import { shiftedClock, type Clock } from '../clock';
 import type { WebpayClient } from '../services/webpay-client';
+import { buildCoreSim } from '@pago/core-sim/app';
+import type { CoreBanking } from '../services/core-banking';
+import { createFineractClient } from '../services/fineract-client';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, pgliteDatabase, type Database, type Db } from '../db/client';
 import * as schema from '../db/schema';
@@ -82,7 +85,46 @@ export function testConfig(overrides: Partial<Config> = {}, rateLimits: Partial<
 export interface TestApp {
   app: Awaited<ReturnType<typeof buildApp>>;
   database: Database;
+  /** The core simulator the app books in, seeded with the demo members on the app's business day. */
+  core: CoreSimHandle;
   close(): Promise<void>;
+}
+
+export interface CoreSimHandle {
+  /** The simulator's origin, e.g. http://127.0.0.1:41234. */
+  origin: string;
+  /** The books as the simulator's read API gives them. */
+  books(): Promise<CoreBooks>;
+  /** Sets the simulator's fault switches (latencyMs, failNext, loseNext, reset). */
+  faults(switches: Record<string, unknown>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface CoreBooks {
+  savings: { externalId: string; balance: number; transactions: { amount: number; reversed?: boolean }[] }[];
+  loans: { externalId: string; periods: { period: number; totalOutstandingForPeriod: number }[] }[];
+  writes: { key?: string | null; path: string; status: number }[];
+  [other: string]: unknown;
+}
+
+/** A core simulator of the test's own, listening on a free loopback port. */
+export async function startCoreSim(today: string, options: { dataFile?: string } = {}): Promise<CoreSimHandle> {
+  const sim = buildCoreSim({ today, ...options });
+  const origin = await sim.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    origin,
+    books: async () => (await (await fetch(`${origin}/__sim/books`)).json()) as CoreBooks,
+    async faults(switches) {
+      const res = await fetch(`${origin}/__sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(switches) });
+      if (!res.ok) throw new Error(`core simulator faults: ${res.status}`);
+    },
+    close: () => sim.close(),
+  };
+}
+
+/** The Fineract adapter pointed at a simulator, with short timeouts for tests. */
+export function coreClientFor(origin: string, timeoutMs = 3_000): CoreBanking {
+  return createFineractClient({ baseUrl: `${origin}/fineract-provider/api`, username: 'mifos', password: 'password', tenant: 'default', timeoutMs, webpayPaymentTypeId: 1, transferPaymentTypeId: 2 });
 }
 
 /** Today at 13:00 UTC-ish in Santiago: inside every family's opening hours, whenever the suite runs. */
@@ -98,6 +140,8 @@ export interface TestAppOptions {
   now?: Date;
   /** Webpay client; defaults to the SDK against the configured base URL. */
   webpay?: WebpayClient;
+  /** The core; defaults to the Fineract adapter against a core simulator of the test's own. */
+  core?: CoreBanking;
 }
 
 /** The whole API on a seeded database of its own, driven through inject. */
@@ -110,14 +154,23 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
 }
 
 async function startOn(database: Database, clock: Clock, options: TestAppOptions): Promise<TestApp & { clock: Clock }> {
-  const app = await buildApp({ config: testConfig(options.config, options.rateLimits), database, clock, ...(options.webpay ? { webpay: options.webpay } : {}) });
+  const core = await startCoreSim(businessToday(clock()));
+  const app = await buildApp({
+    config: testConfig(options.config, options.rateLimits),
+    database,
+    clock,
+    core: options.core ?? coreClientFor(core.origin),
+    ...(options.webpay ? { webpay: options.webpay } : {}),
+  });
   await app.ready();
   return {
     app,
     database,
+    core,
     clock,
     async close() {
       await app.close();
+      await core.close();
       await database.close();
     },
   };
@@ -159,6 +212,9 @@ export function appPerTest(kind: DatabaseKind, options: Omit<TestAppOptions, 'no
     },
     get database() {
       return current().database;
+    },
+    get core() {
+      return current().core;
     },
     get clock() {
       return current().clock;

@@ -18,7 +18,7 @@ describe.each(DATABASE_KINDS)('nightly import on %s', (kind) => {
   const t = appPerTest(kind);
 
   const post = (socios: unknown[]) =>
-    t.app.inject({ method: 'POST', url: '/admin/importacion', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { socios } });
+    t.app.inject({ method: 'POST', url: '/admin/importacion', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { corte: new Date().toISOString(), socios } });
 
   it('imports valid rows, reports the rejected ones row by row, and is idempotent', async () => {
     const rows = readLoad('carga.csv', CSV);

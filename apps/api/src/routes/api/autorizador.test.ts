@@ -109,7 +109,7 @@ describe.each(DATABASE_KINDS)('the mobile authoriser protocol on %s', (kind) => 
       expect((await t.app.inject({ method: 'POST', url: '/admin/socios/1-9/autorizador/codigo', headers: admin })).statusCode).toBe(404);
 
       const letter = 'QRST-MNOP-IJKL-EFGH-ABCD';
-      const load = { socios: [{ rut: '7654321-6', nombre: 'Socio con carta', codigoEnrolamiento: letter }, { rut: '12345678-5', nombre: 'Código ilegible', codigoEnrolamiento: 'ABC' }] };
+      const load = { corte: new Date().toISOString(), socios: [{ rut: '7654321-6', nombre: 'Socio con carta', codigoEnrolamiento: letter }, { rut: '12345678-5', nombre: 'Código ilegible', codigoEnrolamiento: 'ABC' }] };
       const imported = await t.app.inject({ method: 'POST', url: '/admin/importacion', headers: { ...admin, ...json }, payload: load });
       expect(imported.json().operacionesResponse).toMatchObject({ aceptados: 1, rechazados: [{ fila: 2, motivos: ['codigoEnrolamiento: código de enrolamiento inválido'] }] });
       const device = await AuthoriserDevice.create();
