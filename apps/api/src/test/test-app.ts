@@ -103,7 +103,8 @@ export interface CoreSimHandle {
 export interface CoreBooks {
   savings: { externalId: string; balance: number; transactions: { amount: number; reversed?: boolean }[] }[];
   loans: { externalId: string; periods: { period: number; totalOutstandingForPeriod: number }[] }[];
-  writes: { key?: string | null; path: string; status: number }[];
+  /** Every write the simulator received; `note` says 'served from cache' for a repeat answered from its record. */
+  writes: { idempotencyKey: string | null; path: string; statusCode: number; note?: string }[];
   [other: string]: unknown;
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { countOverdue, countSetAside } from '../../repositories/webpay-attempt-repository';
+import { pendingStats } from '../../repositories/core-operation-repository';
 
 export interface Metrics {
   registry: Registry;
@@ -46,6 +47,31 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     registers: [registry],
     async collect() {
       await readInto(this, () => countSetAside(db));
+    },
+  });
+  // The outbox of the core: what it has not acknowledged yet, how long the oldest has waited, and credits it refused.
+  new Gauge({
+    name: 'pago_online_core_postings_pending',
+    help: 'Operations asked of the core banking system and not yet acknowledged (card credits, unanswered debits)',
+    registers: [registry],
+    async collect() {
+      await readInto(this, async () => (await pendingStats(db)).pending);
+    },
+  });
+  new Gauge({
+    name: 'pago_online_core_postings_oldest_seconds',
+    help: 'Age of the oldest operation the core has not acknowledged yet',
+    registers: [registry],
+    async collect() {
+      await readInto(this, async () => Math.round((await pendingStats(db)).oldestSeconds));
+    },
+  });
+  new Gauge({
+    name: 'pago_online_core_postings_refused',
+    help: 'Card credits the core refused: money Webpay took that an operator must post again or refund',
+    registers: [registry],
+    async collect() {
+      await readInto(this, async () => (await pendingStats(db)).refused);
     },
   });
   const reconciliationFailures = new Counter({

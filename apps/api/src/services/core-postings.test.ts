@@ -1,0 +1,209 @@
+import { demoCoordinateCard } from '@pago/domain/demo-members';
+import { buildSimulator } from '@pago/webpay-sim/app';
+import { SimStore } from '@pago/webpay-sim/store';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../config';
+import { accounts, coreOperations, instalments, members, products, transactions } from '../db/schema';
+import { listProducts, oldest, postAutentica, postAutorizar, postConsultarPago, postPagar, postSeleccionar, productNumbered } from '../test/member-calls';
+import { anotherReplica, appPerTest, coreClientFor, DATABASE_KINDS, TEST_ADMIN_TOKEN, type CoreBooks } from '../test/test-app';
+import { createCorePostings } from './core-postings';
+
+const PAG = 'pagarProductoCVResponse';
+const AUZ = 'autorizarPagoProductoCVResponse';
+const VISA = '4051885600446623';
+
+describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s', (kind) => {
+  let sim: FastifyInstance;
+  let webpay: Config['webpay'];
+  const store = new SimStore();
+  beforeAll(async () => {
+    sim = buildSimulator({ publicUrl: 'http://sim.test', store });
+    const url = await sim.listen({ host: '127.0.0.1', port: 0 });
+    webpay = { baseUrl: url, commerceCode: '597055555535', apiKey: '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C', timeoutMs: 5_000, settleAfterSeconds: 0, reconcileIntervalSeconds: 0 };
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  // Each test on its own copy of the seeded members and a core simulator of its own.
+  const t = appPerTest(kind, { config: { get webpay() { return webpay; } } as Partial<Config> });
+
+  const localBalance = async (rut: string) =>
+    (await t.database.db.select({ saldo: accounts.saldo }).from(accounts).innerJoin(members, eq(members.id, accounts.memberId)).where(eq(members.rut, rut)))[0]!.saldo;
+  const localPending = async (numeroProducto: string) =>
+    (await t.database.db
+      .select({ cuota: instalments.numeroCuota })
+      .from(instalments)
+      .innerJoin(products, eq(products.id, instalments.productId))
+      .where(and(eq(products.numeroProducto, numeroProducto), sql`${instalments.montoPendiente} > 0`))
+      .orderBy(instalments.numeroCuota)).map((r) => r.cuota);
+  const coreSavings = (books: CoreBooks, externalId: string) => books.savings.find((s) => s.externalId === externalId)!;
+  const coreOutstanding = (books: CoreBooks, externalId: string) =>
+    books.loans.find((l) => l.externalId === externalId)!.periods.filter((p) => p.totalOutstandingForPeriod > 0).map((p) => p.period);
+  const bookedWrites = (books: CoreBooks, key: string) => books.writes.filter((w) => w.idempotencyKey === key && w.statusCode === 200 && w.note !== 'served from cache');
+  const statusOf = async (idTransaccion: string) => (await t.database.db.select({ s: transactions.status }).from(transactions).where(eq(transactions.idTransaccion, idTransaccion)))[0]!.s;
+  const opsOf = (idTransaccion: string) => t.database.db.select().from(coreOperations).where(eq(coreOperations.idTransaccion, idTransaccion));
+
+  /** Lists, selects the oldest `count` instalments, logs in and answers the coordinates: ready for call 6. */
+  async function readyToPay(rut: string, numeroProducto: string, count: number) {
+    const { token, productos } = await listProducts(t.app, rut);
+    const sel = await postSeleccionar(t.app, token, rut, [oldest(productNumbered(productos, numeroProducto), count)]);
+    const { idTransaccion, montoTotal } = sel.json().seleccionarProductoResponse as { idTransaccion: string; montoTotal: number };
+    const login = await postAutentica(t.app, token, rut, '1234');
+    const numeroCuenta = login.json().autenticaConsultaFactoresResponse.numeroCuenta as string;
+    const cells = (await postAutorizar(t.app, token, rut, rut, 1)).json()[AUZ].desafio.item as { valor: string }[];
+    const card = demoCoordinateCard(rut);
+    const valores = cells.map((c) => card[c.valor]!);
+    const pay = () => postPagar(t.app, { token, rutTitular: rut, rutPago: rut, numeroCuenta, factor: 1, valores });
+    return { token, idTransaccion, total: montoTotal, numeroCuenta, pay };
+  }
+
+  it('pays from the cuenta vista only once the core booked the debit, keyed by the transaction, and shows it in the core’s books', async () => {
+    const before = coreSavings(await t.core.books(), '000031245601').balance;
+    const { idTransaccion, total, pay } = await readyToPay('11111111-1', '630055667788', 1);
+    const paid = await pay();
+    expect(paid.json()[PAG].productoPagadoCV).toMatchObject({ idTransaccion, montoPagado: total });
+    const books = await t.core.books();
+    expect(coreSavings(books, '000031245601').balance).toBe(before - total);
+    expect(coreOutstanding(books, '630055667788')).toEqual([10]);
+    expect(bookedWrites(books, `${idTransaccion}-1`)).toHaveLength(1);
+    // A repeated call 6 answers the voucher and asks nothing of the core.
+    const writes = books.writes.length;
+    expect((await pay()).json()[PAG].productoPagadoCV).toEqual(paid.json()[PAG].productoPagadoCV);
+    expect((await t.core.books()).writes).toHaveLength(writes);
+    expect(await opsOf(idTransaccion)).toMatchObject([{ status: 'booked', kind: 'cuenta_vista', amount: total }]);
+  });
+
+  it('pays two products of one selection in one batch, both or neither', async () => {
+    const { token, productos } = await listProducts(t.app, '11111111-1');
+    const sel = await postSeleccionar(t.app, token, '11111111-1', [oldest(productNumbered(productos, '410012345678'), 1), oldest(productNumbered(productos, '410087654321'), 1)]);
+    const { idTransaccion, montoTotal } = sel.json().seleccionarProductoResponse as { idTransaccion: string; montoTotal: number };
+    const numeroCuenta = (await postAutentica(t.app, token, '11111111-1', '1234')).json().autenticaConsultaFactoresResponse.numeroCuenta as string;
+    const cells = (await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1)).json()[AUZ].desafio.item as { valor: string }[];
+    const card = demoCoordinateCard('11111111-1');
+    const before = coreSavings(await t.core.books(), '000031245601').balance;
+    const paid = await postPagar(t.app, { token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta, factor: 1, valores: cells.map((c) => card[c.valor]!) });
+    expect(paid.json()[PAG].productoPagadoCV).toHaveLength(2);
+    const books = await t.core.books();
+    expect(coreSavings(books, '000031245601').balance).toBe(before - montoTotal);
+    expect(coreOutstanding(books, '410012345678')).toEqual([22, 23, 24]);
+    expect(coreOutstanding(books, '410087654321')).toEqual([12]);
+    expect(await statusOf(idTransaccion)).toBe('paid');
+  });
+
+  it('leads to insufficient funds when the core says so, even when our copy of the balance would cover it', async () => {
+    // Our copy is only a copy: here it says plenty, the core holds $1.000.
+    await t.database.db.update(accounts).set({ saldo: 10_000_000 }).where(eq(accounts.numeroCuenta, '000031245606'));
+    const { idTransaccion, pay } = await readyToPay('16789012-1', '410016789012', 1);
+    const res = await pay();
+    expect(res.json()[PAG].error.errores.detalleError.codigo).toBe('47203');
+    expect(await statusOf(idTransaccion)).toBe('pending');
+    expect(await localPending('410016789012')).toEqual([4, 5, 6]);
+    expect(await opsOf(idTransaccion)).toMatchObject([{ status: 'refused', lastError: 'insufficient_funds' }]);
+    const books = await t.core.books();
+    expect(coreSavings(books, '000031245606').balance).toBe(1_000);
+    expect(coreOutstanding(books, '410016789012')).toEqual([4, 5, 6]);
+  });
+
+  it('asks again with the same key when the answer is lost after the core applied it: one debit, one voucher', async () => {
+    const { idTransaccion, total, pay } = await readyToPay('11111111-1', '630055667788', 1);
+    const before = coreSavings(await t.core.books(), '000031245601').balance;
+    await t.core.faults({ loseNext: 1 });
+    const paid = await pay();
+    expect(paid.json()[PAG].productoPagadoCV).toMatchObject({ idTransaccion, montoPagado: total });
+    const books = await t.core.books();
+    expect(coreSavings(books, '000031245601').balance).toBe(before - total);
+    expect(bookedWrites(books, `${idTransaccion}-1`)).toHaveLength(1);
+    expect(await localBalance('11111111-1')).toBe(5_000_000 - total);
+  });
+
+  it('with the core down refuses with the general failure, keeps the debit pending, and books it once when the core returns', async () => {
+    const { idTransaccion, total, pay } = await readyToPay('11111111-1', '630055667788', 1);
+    await t.core.faults({ failNext: 1_000 });
+    const res = await pay();
+    expect(res.json()[PAG].error.errores.detalleError.codigo).toBe('503');
+    expect(await statusOf(idTransaccion)).toBe('posting');
+    expect(await localPending('630055667788')).toEqual([9, 10]);
+    // A second card or own-account start of the same instalment is refused while the debit is at the core.
+    const again = await pay();
+    expect(again.json()[PAG].error.errores.detalleError.codigo).toBe('503');
+
+    await t.core.faults({ reset: true });
+    // The member's next call 6 asks the core again with the same key and gets the voucher.
+    const paid = await pay();
+    expect(paid.json()[PAG].productoPagadoCV).toMatchObject({ idTransaccion, montoPagado: total });
+    expect(await localPending('630055667788')).toEqual([10]);
+    expect(bookedWrites(await t.core.books(), `${idTransaccion}-1`)).toHaveLength(1);
+  });
+
+  it('finishes a debit left without an answer in the background, with its voucher, when the member never comes back', async () => {
+    const { idTransaccion, token: session, pay } = await readyToPay('11111111-1', '630055667788', 1);
+    await t.core.faults({ failNext: 1_000 });
+    await pay();
+    await t.core.faults({ reset: true });
+    // The lease the call took has not passed: the job leaves the debit alone.
+    expect(await t.app.services.corePostings.postDue()).toEqual({ booked: 0, refused: 0, unanswered: 0 });
+    await t.database.db.update(coreOperations).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(coreOperations.idTransaccion, idTransaccion));
+    expect(await t.app.services.corePostings.postDue()).toEqual({ booked: 1, refused: 0, unanswered: 0 });
+    expect(await statusOf(idTransaccion)).toBe('paid');
+    const voucher = (await postConsultarPago(t.app, session, idTransaccion)).json().consultarPagoResponse.listaPago.pago;
+    expect(voucher).toMatchObject({ medioPago: 'CUENTA VISTA', idTransaccion });
+    expect(bookedWrites(await t.core.books(), `${idTransaccion}-1`)).toHaveLength(1);
+  });
+
+  it('posts a card payment’s credit to the core through the outbox, once per store line, whoever delivers it', async () => {
+    const { token, productos } = await listProducts(t.app, '11111111-1');
+    const product = productNumbered(productos, '630055667788');
+    const sel = (await postSeleccionar(t.app, token, '11111111-1', [oldest(product, 1)])).json().seleccionarProductoResponse;
+    const auth = await t.app.inject({ method: 'POST', url: '/api/pagoexpress/auth', headers: { authorization: `Bearer ${token}` }, payload: { idTransaction: sel.idTransaccion } });
+    const init = await t.app.inject({
+      method: 'POST',
+      url: '/api/pagoexpress/initMall',
+      headers: { authorization: `Bearer ${auth.json().token as string}` },
+      payload: { sessionId: `${token}11111111-1`, transactionId: sel.idTransaccion, storesTransaction: [{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId: product.numeroProducto }] },
+    });
+    const webpayToken = init.json().token as string;
+    await sim.inject({ method: 'POST', url: '/webpayserver/pay', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token: webpayToken, card: VISA, expiry: '12/29', cvv: '123' }).toString() });
+    await t.core.faults({ failNext: 1 });
+    const back = await t.app.inject({ method: 'POST', url: '/api/pagoexpress/webpay/return', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token_ws: webpayToken }).toString() });
+    expect(back.headers.location).toContain('estado=aprobado');
+    const [op] = await opsOf(sel.idTransaccion);
+    expect(op).toMatchObject({ kind: 'abono_webpay', status: 'pending', amount: sel.montoTotal });
+    expect(coreOutstanding(await t.core.books(), '630055667788')).toEqual([9, 10]);
+
+    // Two replicas deliver at once, the first try fails at the core: booked once all the same.
+    const other = createCorePostings(anotherReplica(kind, t.database.db), t.clock, coreClientFor(t.core.origin), { leaseSeconds: 30, retryPausesMs: [] }, t.app.log);
+    await Promise.all([t.app.services.corePostings.postDue(), other.postDue()]);
+    await t.database.db.update(coreOperations).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(coreOperations.key, op!.key));
+    await Promise.all([t.app.services.corePostings.postDue(), other.postDue()]);
+    expect((await opsOf(sel.idTransaccion))[0]).toMatchObject({ status: 'booked' });
+    const books = await t.core.books();
+    expect(coreOutstanding(books, '630055667788')).toEqual([10]);
+    expect(bookedWrites(books, op!.key)).toHaveLength(1);
+
+    const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(/pago_online_core_postings_pending 0/);
+  });
+
+  it('keeps a payment made here when the core’s pre-payment extract is loaded afterwards', async () => {
+    const extract = (await (await fetch(`${t.core.origin}/__sim/extract`)).json()) as { corte: string; socios: unknown[] };
+    const { idTransaccion, total, pay } = await readyToPay('15432876-9', '630043218765', 1);
+    expect((await pay()).json()[PAG].productoPagadoCV).toBeDefined();
+    expect(await localPending('630043218765')).toEqual([6]);
+
+    const load = await t.app.inject({ method: 'POST', url: '/admin/importacion', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: extract });
+    expect(load.json().operacionesResponse).toMatchObject({ rechazados: [] });
+    // The extract was cut before the payment: the instalment stays paid and the debit stays made.
+    expect(await localPending('630043218765')).toEqual([6]);
+    const coreBalance = (extract.socios as { rut: string; cuenta?: { saldo: number } }[]).find((s) => s.rut.replace(/\./g, '') === '15432876-9')!.cuenta!.saldo;
+    expect(await localBalance('15432876-9')).toBe(coreBalance - total);
+
+    // An extract cut after the core booked it shows it itself: nothing is taken off twice.
+    const later = (await (await fetch(`${t.core.origin}/__sim/extract`)).json()) as { corte: string; socios: unknown[] };
+    await t.app.inject({ method: 'POST', url: '/admin/importacion', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: later });
+    expect(await localPending('630043218765')).toEqual([6]);
+    expect(await localBalance('15432876-9')).toBe(coreBalance - total);
+    expect(await statusOf(idTransaccion)).toBe('paid');
+  });
+});
