@@ -9,6 +9,8 @@ export interface Product {
   baseUrl: string;
   /** The Webpay simulator's origin (its hosted card form). */
   webpayUrl: string;
+  /** The core banking simulator's origin (its books at /__sim/books). */
+  coreUrl: string;
   /** Everything the API process wrote, for tests that read the logs. */
   output(): string;
   setParameter(nombre: string, valor: string): Promise<void>;
@@ -81,13 +83,15 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 /**
  * Starts the production build as `npm start` would, isolated per test file: the API (serving the built SPA) on a
- * port and an in-memory database of its own seeded with the demo members, and the Webpay simulator on its own.
+ * port and an in-memory database of its own seeded with the demo members, and the Webpay and core simulators on
+ * their own.
  */
 export async function startProduct(options: ProductOptions | Record<string, string> = {}): Promise<Product> {
   const opts: ProductOptions = 'env' in options || 'webpayEnv' in options ? (options as ProductOptions) : { env: options as Record<string, string> };
-  const [port, simPort] = [await freePort(), await freePort()];
+  const [port, simPort, corePort] = [await freePort(), await freePort(), await freePort()];
   const baseUrl = `http://127.0.0.1:${port}`;
   const webpayUrl = `http://127.0.0.1:${simPort}`;
+  const coreUrl = `http://127.0.0.1:${corePort}`;
 
   const sim = run('apps/webpay-sim/dist/server.js', {
     HOST: '127.0.0.1',
@@ -95,6 +99,8 @@ export async function startProduct(options: ProductOptions | Record<string, stri
     WEBPAY_SIM_PUBLIC_URL: webpayUrl,
     ...opts.webpayEnv,
   });
+  // The core's business day is the API's: the demo members' schedules agree on both sides.
+  const core = run('apps/core-sim/dist/server.js', { HOST: '127.0.0.1', CORE_SIM_PORT: String(corePort), CORE_SIM_TODAY: businessNoon().toISOString().slice(0, 10) });
   const api = run('apps/api/dist/server.js', {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -105,6 +111,7 @@ export async function startProduct(options: ProductOptions | Record<string, stri
     ADMIN_TOKEN: E2E_ADMIN_TOKEN,
     LOG_LEVEL: 'info',
     WEBPAY_BASE_URL: webpayUrl,
+    CORE_BASE_URL: `${coreUrl}/fineract-provider/api`,
     // Business time starts at today's noon in Santiago, so opening hours never depend on when the suite runs.
     SANDBOX_CLOCK: businessNoon().toISOString(),
     // The journeys list the same demo members many times from one address; the limits have tests of their own.
@@ -127,11 +134,12 @@ export async function startProduct(options: ProductOptions | Record<string, stri
     ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     ...opts.env,
   });
-  await Promise.all([waitHealthy(webpayUrl, sim, 'Webpay simulator'), waitHealthy(baseUrl, api, 'API')]);
+  await Promise.all([waitHealthy(webpayUrl, sim, 'Webpay simulator'), waitHealthy(coreUrl, core, 'core simulator'), waitHealthy(baseUrl, api, 'API')]);
 
   return {
     baseUrl,
     webpayUrl,
+    coreUrl,
     output: api.output,
     async setParameter(nombre, valor) {
       const res = await fetch(`${baseUrl}/admin/parametros/${nombre}`, {
@@ -142,7 +150,7 @@ export async function startProduct(options: ProductOptions | Record<string, stri
       if (!res.ok) throw new Error(`setParameter ${nombre}=${valor}: ${res.status} ${await res.text()}`);
     },
     async stop() {
-      await Promise.all([stopProcess(api.child), stopProcess(sim.child)]);
+      await Promise.all([stopProcess(api.child), stopProcess(sim.child), stopProcess(core.child)]);
     },
   };
 }

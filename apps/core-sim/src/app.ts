@@ -3,6 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { businessToday } from '@pago/domain/business-time';
 import { FineractError, serverError, type Json } from './fineract';
 import * as ledger from './ledger';
+import { DEMO_MEMBERS, type DemoMember } from '@pago/domain/demo-members';
 import { loadBooks, planOutstanding, saveBooks, savingsBalance, seedBooks, statementOwed, type Books, type IdempotencyRecord } from './store';
 import { booksPage } from './page';
 
@@ -17,6 +18,8 @@ export interface CoreSimOptions {
   /** Where the whole state is kept between runs; in memory when unset. */
   dataFile?: string;
   logger?: boolean;
+  /** Members to seed besides the demo members (load tests), in the demo members' shape. */
+  members?: readonly DemoMember[];
 }
 
 export const DEFAULT_CORE_SIM_OPTIONS: CoreSimOptions = { username: 'mifos', password: 'password', tenant: 'default' };
@@ -87,7 +90,7 @@ function matchWrite(method: string, path: string, query: URLSearchParams, inBatc
 export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInstance {
   const options = { ...DEFAULT_CORE_SIM_OPTIONS, ...partial };
   const today = () => (options.today ? options.today.replaceAll('-', '') : businessToday(new Date()));
-  let books: Books = (options.dataFile && loadBooks(options.dataFile)) || seedBooks(today());
+  let books: Books = (options.dataFile && loadBooks(options.dataFile)) || seedBooks(today(), [...DEMO_MEMBERS, ...(options.members ?? [])]);
   const faults: Faults = { latencyMs: 0, failNext: 0, loseNext: 0 };
   const persist = () => {
     if (options.dataFile) saveBooks(options.dataFile, books);

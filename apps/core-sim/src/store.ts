@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { addDaysWire } from '@pago/domain/dates';
-import { DEMO_MEMBERS, type DemoProduct } from '@pago/domain/demo-members';
+import { DEMO_MEMBERS, type DemoMember, type DemoProduct } from '@pago/domain/demo-members';
 
 /** A date as the core keeps it: wire `yyyymmdd`. */
 export type Wire = string;
@@ -180,7 +180,8 @@ function metaOf(p: DemoProduct, day: (offset: number) => Wire): ProductMeta {
  * The demo members as the core holds them, dates laid out from `today` exactly as the API's seed does
  * (apps/api/src/db/seed.ts), so the API's data and the core's agree.
  */
-export function seedBooks(today: Wire): Books {
+/** The books on `today`: the demo members, and any others a test adds (in the same shape). */
+export function seedBooks(today: Wire, members: readonly DemoMember[] = DEMO_MEMBERS): Books {
   const books: Books = {
     seededOn: today,
     nextId: { client: 1, savings: 1, loan: 1, savingsTx: 1, loanTx: 1, transfer: 1 },
@@ -196,7 +197,7 @@ export function seedBooks(today: Wire): Books {
   const openingDeposit = (saldo: number): SavingsTx[] =>
     saldo > 0 ? [{ id: books.nextId.savingsTx++, type: 'deposit', amount: saldo, date: today, reversed: false, note: 'Saldo inicial', submittedAt }] : [];
 
-  for (const member of DEMO_MEMBERS) {
+  for (const member of members) {
     const client: Client = { id: books.nextId.client++, externalId: member.rut, displayName: member.name, email: member.email, officeId: 1 };
     books.clients.push(client);
     if (member.account) {

@@ -9,8 +9,8 @@ import { appendFileSync } from 'node:fs';
 import { openDatabase, type Database } from '../db/client';
 import { webpayAttempts } from '../db/schema';
 import { seedDemoMembers, seedParameters } from '../db/seed';
-import { businessNoon, TEST_ADMIN_TOKEN } from '../test/test-app';
-import { insertLoadMembers, LOAD_PASSWORD, type LoadMember } from './fixtures';
+import { businessNoon, startCoreSim, TEST_ADMIN_TOKEN, type CoreSimHandle } from '../test/test-app';
+import { insertLoadMembers, LOAD_PASSWORD, loadMemberProfiles, type LoadMember } from './fixtures';
 import type { Target } from './http';
 import { captureLedger, type LedgerSnapshot } from './ledger';
 import { createPostgresDatabase } from '../test/scratch-database';
@@ -31,6 +31,8 @@ export interface Cluster {
   simProxy: FaultyProxy;
   /** Where the API processes reach PostgreSQL, when asked for. */
   pgProxy: FaultyProxy | null;
+  /** The core banking simulator the processes book in. */
+  core: CoreSimHandle;
   apis: ApiProcess[];
   baseline: LedgerSnapshot;
   /** Everything every API process wrote. */
@@ -68,6 +70,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await seedParameters(db.db);
     await seedDemoMembers(db.db, noon);
     const members = await insertLoadMembers(db.db, options.members, businessToday(noon));
+    // The core holds the same members: own-account payments are booked there, card credits posted there.
+    const core = await startCoreSim(businessToday(noon), { members: loadMemberProfiles(options.members) });
+    cleanups.push(() => core.close());
 
     const store = new SimStore();
     const sim: FastifyInstance = buildSimulator({ publicUrl: 'http://sim.test', store });
@@ -97,6 +102,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       LOG_LEVEL: 'info',
       WEBPAY_BASE_URL: simProxy.url,
+      CORE_BASE_URL: `${core.origin}/fineract-provider/api`,
+      CORE_POST_INTERVAL_SECONDS: '1',
       WEBPAY_TIMEOUT_MS: String(WEBPAY_TIMEOUT_MS),
       WEBPAY_SETTLE_AFTER_SECONDS: String(SETTLE_AFTER_SECONDS),
       RECONCILE_INTERVAL_SECONDS: '1',
@@ -136,6 +143,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       simUrl,
       simProxy,
       pgProxy,
+      core,
       apis,
       baseline,
       output: () => apis.map((a) => a.output()).join(''),

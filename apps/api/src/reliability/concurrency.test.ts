@@ -8,13 +8,13 @@ import { shiftedClock } from '../clock';
 import type { Database } from '../db/client';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { createWebpayClient } from '../services/webpay-client';
-import { businessNoon, DATABASE_KINDS, openTestDatabase, TEST_ADMIN_TOKEN, testConfig } from '../test/test-app';
+import { businessNoon, coreClientFor, DATABASE_KINDS, openTestDatabase, startCoreSim, TEST_ADMIN_TOKEN, testConfig } from '../test/test-app';
 import { AuthoriserDevice } from '../test/authoriser-device';
 import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type Solicitud } from '@pago/domain/call-autorizador';
 import { and, eq, sql } from 'drizzle-orm';
 import { authorizations } from '../db/schema';
 import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha } from './flows';
-import { insertLoadMembers, LOAD_PASSWORD, type LoadMember } from './fixtures';
+import { insertLoadMembers, LOAD_PASSWORD, loadMemberProfiles, type LoadMember } from './fixtures';
 import { personalDataIn, fromClient, startCluster, transactionStates, waitForSettlement, type Cluster } from './cluster';
 import { counted, fetchTarget, injectTarget, jsonOf, roundRobin, type Target } from './http';
 import { captureLedger, checkInvariants, type LedgerSnapshot } from './ledger';
@@ -52,11 +52,13 @@ async function inProcess(members: number): Promise<Setup> {
   await seedParameters(database.db);
   await seedDemoMembers(database.db, clock());
   const loadMembers = await insertLoadMembers(database.db, members, businessToday(clock()));
+  const core = await startCoreSim(businessToday(clock()), { members: loadMemberProfiles(members) });
   const base = testConfig({ altchaCounter: { min: 10, max: 50 } });
   const app = await buildApp({
     config: { ...base, webpay: { ...base.webpay, settleAfterSeconds: 0, reconcileIntervalSeconds: 0 } },
     database,
     clock,
+    core: coreClientFor(core.origin),
     webpay: createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: API_KEY, timeoutMs: 5_000 }),
   });
   await app.ready();
@@ -76,6 +78,7 @@ async function inProcess(members: number): Promise<Setup> {
       await app.close();
       await database.close();
       await sim.close();
+      await core.close();
     },
   };
 }

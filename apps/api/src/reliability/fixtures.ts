@@ -2,7 +2,7 @@ import { hash } from '@node-rs/argon2';
 import { addDaysWire } from '@pago/domain/dates';
 import type { Family } from '@pago/domain/families';
 import type { Db } from '../db/client';
-import { demoCoordinateCard } from '@pago/domain/demo-members';
+import { demoCoordinateCard, type DemoMember } from '@pago/domain/demo-members';
 import { PASSWORD_HASH_OPTIONS } from '../db/password';
 import { accounts, coordinateCards, instalments, members, products } from '../db/schema';
 
@@ -51,51 +51,65 @@ function seeded(seed: number) {
  */
 export async function insertLoadMembers(db: Db, count: number, today: string, firstBody = 30_000_000): Promise<LoadMember[]> {
   const passwordHash = await hash(LOAD_PASSWORD, PASSWORD_HASH_OPTIONS);
-  const rand = seeded(firstBody + count);
   const day = (offset: number) => wireToIso(addDaysWire(today, offset));
   const created: LoadMember[] = [];
-  for (let i = 0; i < count; i++) {
-    const body = firstBody + i;
-    const rut = rutOf(body);
-    const tag = String(body).padStart(8, '0');
-    const saldo = 60_000 + rand(40) * 10_000;
+  for (const profile of loadMemberProfiles(count, firstBody)) {
     const member: LoadMember = {
-      rut,
-      email: `socio.${tag}@carga.example`,
-      numeroCuenta: `9${tag}001`,
-      saldo,
-      products: { PC: `49${tag}01`, PM: `69${tag}01`, CP: `79${tag}01`, AH: `89${tag}01` },
+      rut: profile.rut,
+      email: profile.email,
+      numeroCuenta: profile.account!.numeroCuenta,
+      saldo: profile.account!.saldo,
+      products: Object.fromEntries(profile.products.map((p) => [p.family, p.numeroProducto])),
     };
     await db.transaction(async (tx) => {
-      const [m] = await tx
-        .insert(members)
-        .values({ rut, name: `Socio de carga ${i + 1}`, email: member.email, passwordHash })
-        .returning({ id: members.id });
+      const [m] = await tx.insert(members).values({ rut: profile.rut, name: profile.name, email: profile.email, passwordHash }).returning({ id: members.id });
       const memberId = m!.id;
-      await tx.insert(accounts).values({ memberId, numeroCuenta: member.numeroCuenta, saldo });
-      await tx.insert(coordinateCards).values({ memberId, serial: `CC-L${tag}`, cells: demoCoordinateCard(rut) });
-      const credit = async (family: Family, numeroProducto: string, amounts: number[], firstDue: number) => {
+      await tx.insert(accounts).values({ memberId, ...profile.account! });
+      await tx.insert(coordinateCards).values({ memberId, serial: `CC-L${profile.rut.split('-')[0]!.padStart(8, '0')}`, cells: demoCoordinateCard(profile.rut) });
+      for (const product of profile.products) {
+        const amounts = product.instalments.map((i) => i.monto);
         const [p] = await tx
           .insert(products)
-          .values({ memberId, family, numeroProducto, deudaTotal: amounts.reduce((s, a) => s + a, 0), numeroCuotasPactadas: amounts.length })
+          .values({ memberId, family: product.family, numeroProducto: product.numeroProducto, deudaTotal: amounts.reduce((sum, a) => sum + a, 0), numeroCuotasPactadas: amounts.length, saldo: product.saldo ?? 0 })
           .returning({ id: products.id });
+        if (product.instalments.length === 0) continue;
         await tx.insert(instalments).values(
-          amounts.map((monto, k) => ({
-            productId: p!.id,
-            numeroCuota: k + 1,
-            montoOriginal: monto,
-            montoPendiente: monto,
-            pagoMinimo: monto,
-            fechaVencimiento: day(firstDue + 30 * k),
-          })),
+          product.instalments.map((i) => ({ productId: p!.id, numeroCuota: i.numeroCuota, montoOriginal: i.monto, montoPendiente: i.monto, pagoMinimo: i.monto, fechaVencimiento: day(i.dueInDays) })),
         );
-      };
-      await credit('PC', member.products.PC!, Array.from({ length: 4 }, () => 20_000 + rand(60) * 1_000), 6);
-      await credit('PM', member.products.PM!, Array.from({ length: 3 }, () => 30_000 + rand(90) * 1_000), 8);
-      await credit('CP', member.products.CP!, Array.from({ length: 6 }, () => 5_000), 5);
-      await tx.insert(products).values({ memberId, family: 'AH', numeroProducto: member.products.AH!, saldo: 100_000 });
+      }
     });
     created.push(member);
   }
   return created;
+}
+
+/**
+ * The load members as the demo members are described, so that the core simulator holds the same accounts,
+ * schedules and balances (startCoreSim's `members`). Deterministic: the same count and first RUT give the same ones.
+ */
+export function loadMemberProfiles(count: number, firstBody = 30_000_000): DemoMember[] {
+  const rand = seeded(firstBody + count);
+  const monthly = (amounts: number[], firstDue: number) => amounts.map((monto, k) => ({ numeroCuota: k + 1, monto, dueInDays: firstDue + 30 * k }));
+  return Array.from({ length: count }, (_, i) => {
+    const body = firstBody + i;
+    const tag = String(body).padStart(8, '0');
+    const saldo = 60_000 + rand(40) * 10_000;
+    const pc = Array.from({ length: 4 }, () => 20_000 + rand(60) * 1_000);
+    const pm = Array.from({ length: 3 }, () => 30_000 + rand(90) * 1_000);
+    return {
+      rut: rutOf(body),
+      name: `Socio de carga ${i + 1}`,
+      email: `socio.${tag}@carga.example`,
+      scenario: 'load',
+      password: { plain: LOAD_PASSWORD },
+      account: { numeroCuenta: `9${tag}001`, saldo },
+      factors: [1],
+      products: [
+        { family: 'PC', numeroProducto: `49${tag}01`, instalments: monthly(pc, 6) },
+        { family: 'PM', numeroProducto: `69${tag}01`, instalments: monthly(pm, 8) },
+        { family: 'CP', numeroProducto: `79${tag}01`, instalments: monthly(Array.from({ length: 6 }, () => 5_000), 5) },
+        { family: 'AH', numeroProducto: `89${tag}01`, saldo: 100_000, instalments: [] },
+      ],
+    };
+  });
 }

@@ -10,11 +10,11 @@ import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { loggerOptions } from '../logging';
 import { createWebpayClient } from '../services/webpay-client';
-import { businessNoon, DATABASE_KINDS, openTestDatabase, TEST_ADMIN_TOKEN, testConfig } from '../test/test-app';
+import { businessNoon, coreClientFor, DATABASE_KINDS, openTestDatabase, startCoreSim, TEST_ADMIN_TOKEN, testConfig, type CoreSimHandle } from '../test/test-app';
 import { AuthoriserDevice } from '../test/authoriser-device';
 import { devicePending } from '../test/member-calls';
 import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH } from '@pago/domain/call-autorizador';
-import { insertLoadMembers, LOAD_PASSWORD, type LoadMember } from './fixtures';
+import { insertLoadMembers, LOAD_PASSWORD, loadMemberProfiles, type LoadMember } from './fixtures';
 import { codeOf, listar, oldestOf, post, postReturn, seleccionar, solveCaptcha, startCard, useCardForm, VISA_APPROVED } from './flows';
 import { injectTarget, jsonOf, type Target } from './http';
 import { recordFigures } from './settings';
@@ -32,6 +32,7 @@ describe.each(DATABASE_KINDS)('no personal data in any log line (%s)', (kind) =>
   let database: Database;
   let sim: FastifyInstance;
   let simUrl: string;
+  let core: CoreSimHandle;
   let smtp: SMTPServer;
   let member: LoadMember;
   let target: Target;
@@ -62,12 +63,14 @@ describe.each(DATABASE_KINDS)('no personal data in any log line (%s)', (kind) =>
     await seedDemoMembers(database.db, clock());
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(clock()).replaceAll('-', '');
     member = (await insertLoadMembers(database.db, 1, today, 27_364_519))[0]!;
+    core = await startCoreSim(today, { members: loadMemberProfiles(1, 27_364_519) });
 
     const port = (smtp.server.address() as { port: number }).port;
     app = await buildApp({
       config: testConfig({ smtpUrl: `smtp://127.0.0.1:${port}`, altchaCounter: { min: 10, max: 50 } }),
       database,
       clock,
+      core: coreClientFor(core.origin),
       webpay: createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: API_KEY, timeoutMs: 5_000 }),
       logger: { ...loggerOptions('trace'), stream: { write: (line: string) => void lines.push(line) } },
     });
@@ -79,6 +82,7 @@ describe.each(DATABASE_KINDS)('no personal data in any log line (%s)', (kind) =>
     await app?.close();
     await database?.close().catch(() => undefined);
     await sim?.close();
+    await core?.close();
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   });
 

@@ -8,6 +8,7 @@ import { buildApp } from '../app';
 import { shiftedClock, type Clock } from '../clock';
 import type { WebpayClient } from '../services/webpay-client';
 import { buildCoreSim } from '@pago/core-sim/app';
+import type { DemoMember } from '@pago/domain/demo-members';
 import type { CoreBanking } from '../services/core-banking';
 import { createFineractClient } from '../services/fineract-client';
 import { loadConfig, type Config } from '../config';
@@ -109,7 +110,7 @@ export interface CoreBooks {
 }
 
 /** A core simulator of the test's own, listening on a free loopback port. */
-export async function startCoreSim(today: string, options: { dataFile?: string } = {}): Promise<CoreSimHandle> {
+export async function startCoreSim(today: string, options: { dataFile?: string; members?: readonly DemoMember[] } = {}): Promise<CoreSimHandle> {
   const sim = buildCoreSim({ today, ...options });
   const origin = await sim.listen({ host: '127.0.0.1', port: 0 });
   return {
