@@ -20,6 +20,28 @@ export const CORE_OPERATION_MOVES = {
   refused: [],
 } as const satisfies Record<string, readonly string[]>;
 
+export const WEBPAY_ATTEMPT_MOVES = {
+  // The form is open, or Webpay's answer is not known yet.
+  pending: ['committed', 'rejected', 'cancelled', 'expired', 'refund_due', 'set_aside'],
+  // A browser's return said the member left; the reconciliation looks once more, and gives back what Webpay took after all.
+  cancelled: ['refund_due', 'set_aside'],
+  // Webpay took money that cannot be applied: refunded, or set aside when Webpay refuses the refund.
+  refund_due: ['refunded', 'set_aside'],
+  committed: [],
+  rejected: [],
+  expired: [],
+  refunded: [],
+  set_aside: [],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The states a move to `to` may start from, by the table. */
+export function movesInto<T extends Record<string, readonly string[]>>(table: T, to: string): string[] {
+  return Object.entries(table)
+    .filter(([, targets]) => (targets as readonly string[]).includes(to))
+    .map(([from]) => from);
+}
+
+export type WebpayAttemptStatus = keyof typeof WEBPAY_ATTEMPT_MOVES;
 export type TransactionStatus = keyof typeof TRANSACTION_MOVES;
 export type CoreOperationStatus = keyof typeof CORE_OPERATION_MOVES;
 

@@ -345,8 +345,9 @@ export const webpayAttempts = pgTable(
   (t) => [
     index('webpay_attempts_trx_idx').on(t.idTransaccion),
     index('webpay_attempts_pending_idx').on(t.status, t.createdAt),
+    // refund_due: money Webpay took that cannot be applied, being given back (card-settlement.ts refundDue).
     // set_aside: money Webpay took that could be neither applied nor given back; an operator settles it.
-    check('webpay_attempts_status_chk', sql`${t.status} in ('pending','committed','rejected','cancelled','expired','refunded','set_aside')`),
+    check('webpay_attempts_status_chk', sql`${t.status} in ('pending','committed','rejected','cancelled','expired','refund_due','refunded','set_aside')`),
   ],
 );
 

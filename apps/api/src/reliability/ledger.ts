@@ -102,6 +102,86 @@ export interface InvariantOptions {
   provider?: SimStore;
   /** No card payment may be left pending (after the reconciliation has had its chance). */
   noPendingCard?: boolean;
+  /** The core's books (the core simulator's /__sim/books): what it booked under our keys must be what we booked. */
+  core?: CoreLedgerBooks;
+  /** No posting to the core may be left unacknowledged (after the postings have drained). */
+  noPendingPostings?: boolean;
+}
+
+/** The part of the core simulator's books the ledger reads. */
+export interface CoreLedgerBooks {
+  savings: { externalId: string; transactions: { type: string; amount: number; reversed: boolean; receiptNumber?: string; transfer?: { transferId: number } }[] }[];
+  loans: { externalId: string; transactions: { amount: number; reversed: boolean; externalId?: string; receiptNumber?: string; transfer?: { transferId: number } }[] }[];
+  transfers: { id: number; amount: number; description: string; reversed: boolean }[];
+}
+
+const CHANNEL_KEY = /^Pago Online (\S+)$/;
+
+/**
+ * Money the core moved under our keys, read from its books: debits of a cuenta vista and credits of a product, per
+ * key. A transfer's key is in its description; a batch's withdrawal and credits carry it as receipt numbers.
+ */
+function coreMoneyByKey(core: CoreLedgerBooks): { debits: Map<string, number[]>; credits: Map<string, number[]> } {
+  const debits = new Map<string, number[]>();
+  const credits = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, amount: number) => map.set(key, [...(map.get(key) ?? []), amount]);
+  const transferKey = new Map(core.transfers.filter((t) => !t.reversed).map((t) => [t.id, CHANNEL_KEY.exec(t.description)?.[1]]));
+  for (const account of core.savings) {
+    for (const t of account.transactions) {
+      if (t.reversed) continue;
+      const key = t.transfer ? transferKey.get(t.transfer.transferId) : t.receiptNumber;
+      if (!key) continue;
+      if (t.type === 'withdrawal') add(debits, key, t.amount);
+      // A batch's credits are keyed `key.n`; a transfer's credit carries the transfer's key.
+      else add(credits, key.replace(/\.\d+$/, ''), t.amount);
+    }
+  }
+  for (const loan of core.loans) {
+    for (const t of loan.transactions) {
+      if (t.reversed) continue;
+      const key = t.transfer ? transferKey.get(t.transfer.transferId) : (t.externalId ?? t.receiptNumber);
+      if (key) add(credits, key.replace(/\.\d+$/, ''), t.amount);
+    }
+  }
+  return { debits, credits };
+}
+
+/** The core's books against ours: every debit and credit booked once under its key, for what we booked, and no other. */
+async function coreViolations(tx: Db, core: CoreLedgerBooks, noPendingPostings: boolean): Promise<string[]> {
+  const violations: string[] = [];
+  const ops = await rows<{ key: string; kind: string; status: string; amount: unknown; id: string; trx_status: string }>(
+    tx,
+    sql`select o.key, o.kind, o.status, o.amount, o.id_transaccion as id, t.status as trx_status from core_operations o join transactions t on t.id_transaccion = o.id_transaccion`,
+  );
+  const { debits, credits } = coreMoneyByKey(core);
+  const known = new Set(ops.map((o) => o.key));
+  for (const op of ops) {
+    const amount = num(op.amount);
+    const debited = debits.get(op.key) ?? [];
+    const credited = credits.get(op.key) ?? [];
+    const sum = (list: number[]) => list.reduce((a, b) => a + b, 0);
+    if (op.kind === 'cuenta_vista') {
+      if (op.status === 'booked' && (debited.length !== 1 || debited[0] !== amount)) violations.push(`own-account debit ${op.key}: booked here for ${amount}, the core debited [${debited.join(', ')}]`);
+      if (op.status === 'booked' && sum(credited) !== amount) violations.push(`own-account debit ${op.key}: booked here for ${amount}, the core credited ${sum(credited)}`);
+      if (op.status === 'refused' && debited.length > 0) violations.push(`own-account debit ${op.key}: refused here, but the core debited [${debited.join(', ')}]`);
+      if (op.status === 'booked' && op.trx_status !== 'paid') violations.push(`own-account debit ${op.key}: booked by the core, but its transaction is ${op.trx_status}`);
+    } else {
+      if (op.status === 'booked' && (credited.length !== 1 || credited[0] !== amount)) violations.push(`card credit ${op.key}: booked here for ${amount}, the core credited [${credited.join(', ')}]`);
+      if (op.status !== 'booked' && credited.length > 0 && op.status !== 'pending') violations.push(`card credit ${op.key}: ${op.status} here, but the core credited [${credited.join(', ')}]`);
+      if (op.status === 'pending' && credited.length > 1) violations.push(`card credit ${op.key}: the core credited it ${credited.length} times`);
+    }
+    if (noPendingPostings && op.status === 'pending') violations.push(`${op.kind} ${op.key} still unacknowledged by the core`);
+  }
+  for (const key of new Set([...debits.keys(), ...credits.keys()])) {
+    if (!known.has(key)) violations.push(`the core moved money under ${key}, which nothing here knows`);
+  }
+  const paidOwn = await rows<{ id: string; booked: unknown }>(
+    tx,
+    sql`select t.id_transaccion as id, (select count(*) from core_operations o where o.id_transaccion = t.id_transaccion and o.kind = 'cuenta_vista' and o.status = 'booked')::int8 as booked
+        from transactions t where t.status = 'paid' and t.medio_pago = 'CUENTA VISTA'`,
+  );
+  for (const t of paidOwn) if (num(t.booked) !== 1) violations.push(`own-account transaction ${t.id} paid here with ${num(t.booked)} debits booked by the core`);
+  return violations;
 }
 
 export interface InvariantReport {
@@ -131,7 +211,7 @@ export async function checkInvariants(db: Db, before: LedgerSnapshot, options: I
     const statuses = await rows<{ status: string; n: unknown }>(tx, sql`select status, count(*)::int8 as n from transactions group by status`);
     const transactions = Object.fromEntries(statuses.map((s) => [s.status, num(s.n)]));
     for (const s of Object.keys(transactions)) {
-      if (!['pending', 'paid', 'rejected', 'cancelled', 'expired'].includes(s)) violations.push(`transactions in an unknown state '${s}'`);
+      if (!['pending', 'posting', 'paid', 'rejected', 'cancelled', 'expired'].includes(s)) violations.push(`transactions in an unknown state '${s}'`);
     }
     const broken = await rows<{ id: string; status: string; vouchers: unknown; paid_items: unknown; items: unknown; items_total: unknown; total: unknown; medio: string | null; account: string | null }>(
       tx,
@@ -190,6 +270,7 @@ export async function checkInvariants(db: Db, before: LedgerSnapshot, options: I
         if (pending.length) violations.push(`${pending.length} card payments still pending at Webpay after reconciliation`);
       }
     }
+    if (options.core) violations.push(...(await coreViolations(tx as unknown as Db, options.core, options.noPendingPostings ?? false)));
     return { violations, totals: now.totals, transactions, charged };
   });
 }

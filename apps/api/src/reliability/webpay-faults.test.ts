@@ -45,7 +45,7 @@ describe.each(DATABASE_KINDS)('Webpay faults at the worst moment (%s)', (kind) =
   });
 
   /** Lets the reconciliation take every pending attempt now: as if their form's lifetime and the back-off had passed. */
-  const age = () => t.database.db.execute(sql`update webpay_attempts set created_at = now() - interval '1 hour', checked_at = null where status = 'pending'`);
+  const age = () => t.database.db.execute(sql`update webpay_attempts set created_at = now() - interval '1 hour', checked_at = null where status in ('pending', 'refund_due')`);
 
   it('gives the money back later when Webpay is gone between its commit and our refund, and never keeps it unapplied', async () => {
     const before = await captureLedger(t.database.db);

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { webpayAttempts, type WebpayStore } from '../db/schema';
+import { movesInto, WEBPAY_ATTEMPT_MOVES, type WebpayAttemptStatus } from '@pago/domain/payment-states';
 
 export type WebpayAttemptRow = typeof webpayAttempts.$inferSelect;
-export type AttemptOutcome = 'committed' | 'rejected' | 'cancelled' | 'expired' | 'refunded' | 'set_aside';
 
 export async function insertAttempt(tx: Tx, values: { token: string; idTransaccion: string; buyOrder: string; stores: WebpayStore[] }): Promise<void> {
   await tx.insert(webpayAttempts).values(values);
@@ -36,21 +36,23 @@ export async function lockAttempt(tx: Tx, by: { token: string } | { buyOrder: st
 }
 
 /**
- * The oldest pending attempt older than the form's lifetime, not asked about in the last 30 s and past its back-off,
- * locked. SKIP LOCKED lets every replica reconcile at once: each attempt is taken by one of them.
+ * Claims the oldest attempt to reconcile (pending past the form's lifetime, cancelled and due a second look, or with
+ * money to give back), not asked about in the last 30 s and past its back-off. SKIP LOCKED gives each to one replica,
+ * and marking it asked now keeps the others off it for 30 s while Webpay is asked with no lock held.
  */
-export async function lockNextToReconcile(tx: Tx, settleAfterSeconds: number): Promise<WebpayAttemptRow | null> {
+export async function claimNextToReconcile(tx: Tx, settleAfterSeconds: number): Promise<WebpayAttemptRow | null> {
   const [row] = await tx
     .select()
     .from(webpayAttempts)
     .where(
       and(
         or(
-          eq(webpayAttempts.status, 'pending'),
-          // Cancelled by a browser's return: looked at once more (recheckCancelled).
-          and(eq(webpayAttempts.status, 'cancelled'), isNotNull(webpayAttempts.nextCheckAt)),
+          and(eq(webpayAttempts.status, 'pending'), sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`),
+          // Cancelled by a browser's return: looked at once more (recheckCancelled), after the form's lifetime.
+          and(eq(webpayAttempts.status, 'cancelled'), isNotNull(webpayAttempts.nextCheckAt), sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`),
+          // Money to give back that Webpay has not yet given back.
+          eq(webpayAttempts.status, 'refund_due'),
         ),
-        sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`,
         sql`(${webpayAttempts.checkedAt} is null or ${webpayAttempts.checkedAt} < now() - make_interval(secs => 30))`,
         sql`(${webpayAttempts.nextCheckAt} is null or ${webpayAttempts.nextCheckAt} <= now())`,
       ),
@@ -58,11 +60,24 @@ export async function lockNextToReconcile(tx: Tx, settleAfterSeconds: number): P
     .orderBy(asc(webpayAttempts.createdAt))
     .limit(1)
     .for('update', { skipLocked: true });
+  if (!row) return null;
+  await markChecked(tx, row.token);
+  return row;
+}
+
+/** The attempt Webpay's token or buy order names, read without a lock (before Webpay is asked). */
+export async function findAttempt(db: DbOrTx, by: { token: string } | { buyOrder: string }): Promise<WebpayAttemptRow | null> {
+  const where = 'token' in by ? eq(webpayAttempts.token, by.token) : eq(webpayAttempts.buyOrder, by.buyOrder);
+  const [row] = await db.select().from(webpayAttempts).where(where);
   return row ?? null;
 }
 
-export async function finishAttempt(tx: Tx, token: string, status: AttemptOutcome): Promise<void> {
-  await tx.update(webpayAttempts).set({ status, settledAt: sql`now()`, checkedAt: sql`now()`, nextCheckAt: null }).where(eq(webpayAttempts.token, token));
+/** Moves the attempt to `status`, only from a state WEBPAY_ATTEMPT_MOVES allows that move from. */
+export async function moveAttempt(tx: Tx, token: string, status: Exclude<WebpayAttemptStatus, 'pending'>): Promise<void> {
+  await tx
+    .update(webpayAttempts)
+    .set({ status, settledAt: sql`now()`, checkedAt: sql`now()`, nextCheckAt: null })
+    .where(and(eq(webpayAttempts.token, token), inArray(webpayAttempts.status, movesInto(WEBPAY_ATTEMPT_MOVES, status))));
 }
 
 /**
@@ -79,7 +94,7 @@ export async function recheckDone(tx: Tx, token: string): Promise<void> {
 }
 
 /** Webpay gave no answer about it: left pending, asked again later. */
-export async function markChecked(tx: Tx, token: string): Promise<void> {
+export async function markChecked(tx: DbOrTx, token: string): Promise<void> {
   await tx.update(webpayAttempts).set({ checkedAt: sql`now()` }).where(eq(webpayAttempts.token, token));
 }
 
@@ -96,7 +111,7 @@ export async function recordReconciliationFailure(db: DbOrTx, token: string, max
       nextCheckAt: sql`now() + make_interval(secs => least(3600, 30 * power(2, ${webpayAttempts.failures})))`,
       status: sql`case when ${webpayAttempts.failures} + 1 >= ${maxFailures} then 'set_aside' else ${webpayAttempts.status} end`,
     })
-    .where(and(eq(webpayAttempts.token, token), inArray(webpayAttempts.status, ['pending', 'cancelled'])))
+    .where(and(eq(webpayAttempts.token, token), inArray(webpayAttempts.status, ['pending', 'cancelled', 'refund_due'])))
     .returning({ failures: webpayAttempts.failures, status: webpayAttempts.status, idTransaccion: webpayAttempts.idTransaccion });
   return row ? { failures: row.failures, setAside: row.status === 'set_aside', idTransaccion: row.idTransaccion } : null;
 }

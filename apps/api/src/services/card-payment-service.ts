@@ -19,7 +19,7 @@ export type CardPaymentService = ReturnType<typeof createCardPaymentService>;
 
 /** The payment host: starting a card payment (calls 9, 10), settling Webpay's return, and reconciling. */
 export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayClient, options: CardPaymentOptions, log: FastifyBaseLogger) {
-  const settlement = createCardSettlement(clock, webpay, log);
+  const settlement = createCardSettlement(db, clock, webpay, log);
   return {
     ...createCardStartService(db, clock, webpay, options, log),
     ...createCardReturnService(db, webpay, settlement),

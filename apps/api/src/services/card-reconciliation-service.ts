@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Tx } from '../db/client';
+import type { Db } from '../db/client';
 import { toParameterMap } from '@pago/domain/parameters';
 import { listParameters } from '../repositories/parameters-repository';
-import { closeIfPending, expireWithoutSession, lockTransaction, type TransactionRow } from '../repositories/transaction-repository';
+import { closeIfPending, expireWithoutSession, lockTransaction } from '../repositories/transaction-repository';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
-import { countOverdue, countPendingOf, finishAttempt, lockNextToReconcile, markChecked, recheckDone, recordReconciliationFailure, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
+import { claimNextToReconcile, countOverdue, countPendingOf, lockAttempt, moveAttempt, recheckDone, recordReconciliationFailure, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
 import type { CardSettlement } from './card-settlement';
 import { isApproved } from './webpay-client';
 
@@ -19,58 +19,63 @@ export const MAX_FAILURES = 8;
 export function createCardReconciliationService(db: Db, settlement: CardSettlement, options: { settleAfterSeconds: number }, log: FastifyBaseLogger) {
   /**
    * Takes the next attempt: 'none' left, Webpay gave no answer ('unanswered', asked again later), or 'settled'.
-   * `taking.token` names the attempt taken, for when its transaction fails.
+   * `taking.token` names the attempt taken, for when its transaction fails. Claimed in a short transaction, asked
+   * about with no lock held, and recorded under the attempt's and the transaction's locks.
    */
-  function reconcileNext(taking: { token: string | null }): Promise<'none' | 'unanswered' | 'settled'> {
-    return db.transaction(async (tx) => {
-      const attempt = await lockNextToReconcile(tx, options.settleAfterSeconds);
-      if (!attempt) return 'none';
-      taking.token = attempt.token;
-      const trx = await lockTransaction(tx, attempt.idTransaccion);
-      if (!trx) return 'none';
-      if (attempt.status === 'cancelled') return recheckCancelled(tx, attempt, trx);
-      const result = await settlement.commitOrStatus(attempt.token);
-      if (!result.ok) {
-        await markChecked(tx, attempt.token);
-        log.warn({ idTransaccion: trx.idTransaccion, kind: result.kind }, 'reconciliation: webpay gave no answer, will ask again');
-        return 'unanswered';
-      }
-      // No card was ever entered (the form was left unused, aborted or timed out): nothing was charged.
-      const untouched = !result.data.card_detail?.card_number && result.data.details.every((d) => !isApproved(d));
-      if (!untouched) {
-        await settlement.settle(tx, attempt, trx, result.data, null);
-        return 'settled';
-      }
-      await finishAttempt(tx, attempt.token, 'expired');
+  async function reconcileNext(taking: { token: string | null }): Promise<'none' | 'unanswered' | 'settled'> {
+    const attempt = await db.transaction((tx) => claimNextToReconcile(tx, options.settleAfterSeconds));
+    if (!attempt) return 'none';
+    taking.token = attempt.token;
+    if (attempt.status === 'refund_due') {
+      await settlement.refundDue(attempt.token, null);
+      return 'settled';
+    }
+    if (attempt.status === 'cancelled') return recheckCancelled(attempt);
+    const result = await settlement.commitOrStatus(attempt.token);
+    if (!result.ok) {
+      log.warn({ idTransaccion: attempt.idTransaccion, kind: result.kind }, 'reconciliation: webpay gave no answer, will ask again');
+      return 'unanswered';
+    }
+    // No card was ever entered (the form was left unused, aborted or timed out): nothing was charged.
+    const untouched = !result.data.card_detail?.card_number && result.data.details.every((d) => !isApproved(d));
+    const refund = await db.transaction(async (tx) => {
+      const locked = await lockAttempt(tx, { token: attempt.token });
+      const trx = locked ? await lockTransaction(tx, locked.idTransaccion) : null;
+      // A browser's return recorded it meanwhile.
+      if (!locked || !trx || locked.status !== 'pending') return false;
+      if (!untouched) return (await settlement.settle(tx, locked, trx, result.data, null)).refund;
+      await moveAttempt(tx, attempt.token, 'expired');
       // A reload of the card screen opened a newer form for this transaction: it may still be paid there, so the
       // transaction expires only with its last open form (the transaction's lock orders the replicas).
       if ((await countPendingOf(tx, trx.idTransaccion)) === 0) await closeIfPending(tx, trx.idTransaccion, 'expired');
-      return 'settled';
+      return false;
     });
+    if (refund) await settlement.refundDue(attempt.token, null);
+    return 'settled';
   }
 
   /**
    * A browser's return cancelled this attempt once Webpay said its form had ended. If Webpay approved it after all,
-   * the money is settled like any other (given back, since the transaction is closed); otherwise nothing more is done.
+   * the money is given back (the transaction is closed); otherwise nothing more is done.
    */
-  async function recheckCancelled(tx: Tx, attempt: WebpayAttemptRow, trx: TransactionRow): Promise<'unanswered' | 'settled'> {
+  async function recheckCancelled(attempt: WebpayAttemptRow): Promise<'unanswered' | 'settled'> {
     const asked = await settlement.webpayStatus(attempt.token);
-    if (!asked.ok) {
-      await markChecked(tx, attempt.token);
-      return 'unanswered';
-    }
+    if (!asked.ok) return 'unanswered';
     if (!asked.data.details.some(isApproved)) {
-      await recheckDone(tx, attempt.token);
+      await db.transaction((tx) => recheckDone(tx, attempt.token));
       return 'settled';
     }
     const committed = await settlement.commitOrStatus(attempt.token);
-    if (!committed.ok) {
-      await markChecked(tx, attempt.token);
-      return 'unanswered';
-    }
-    log.warn({ idTransaccion: trx.idTransaccion }, 'reconciliation: webpay approved a payment a browser return had cancelled');
-    await appendAudit(tx, { kind: 'webpay.anulacion.revisada', detail: { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder } });
-    await settlement.settle(tx, attempt, trx, committed.data, null);
+    if (!committed.ok) return 'unanswered';
+    log.warn({ idTransaccion: attempt.idTransaccion }, 'reconciliation: webpay approved a payment a browser return had cancelled');
+    const moved = await db.transaction(async (tx) => {
+      const locked = await lockAttempt(tx, { token: attempt.token });
+      if (locked?.status !== 'cancelled') return false;
+      await moveAttempt(tx, attempt.token, 'refund_due');
+      await appendAudit(tx, { kind: 'webpay.anulacion.revisada', detail: { idTransaccion: attempt.idTransaccion, buyOrder: attempt.buyOrder } });
+      return true;
+    });
+    if (moved) await settlement.refundDue(attempt.token, null);
     return 'settled';
   }
 

@@ -1,20 +1,48 @@
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
-import { closeIfPending, lockTransaction } from '../repositories/transaction-repository';
-import { cancelAndRecheck, countPendingOf, lockAttempt, markChecked } from '../repositories/webpay-attempt-repository';
+import { closeIfPending, findTransaction, lockTransaction } from '../repositories/transaction-repository';
+import { cancelAndRecheck, countPendingOf, findAttempt, lockAttempt, markChecked, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
 import { estadoOf, type CardSettlement, type ReturnOutcome } from './card-settlement';
-import { isApproved, type WebpayClient } from './webpay-client';
+import { isApproved, type WebpayClient, type WebpayResult } from './webpay-client';
 
 // Webpay's tokens and buy orders are short printable ASCII; anything else is not Webpay's and finds nothing.
 const WEBPAY_FIELD = /^[\x21-\x7e]{1,128}$/;
 
-/** The browser's return from Webpay to the payment host: settled, cancelled or left for the reconciliation. */
+/**
+ * The browser's return from Webpay: settled, cancelled or left for the reconciliation. Webpay is asked with no
+ * database transaction open; what it answered is then recorded under the attempt's and the transaction's locks, in
+ * that order (the order of every card path), by whichever return or replica gets there first.
+ */
 export function createCardReturnService(db: Db, webpay: WebpayClient, settlement: CardSettlement) {
-  /** The attempt and its transaction, locked in that order (the order of every card path). */
+  /** The attempt and its transaction, locked in that order. */
   async function lockBoth(tx: Tx, by: { token: string } | { buyOrder: string }) {
     const attempt = await lockAttempt(tx, by);
     const trx = attempt ? await lockTransaction(tx, attempt.idTransaccion) : null;
     return attempt && trx ? { attempt, trx } : null;
+  }
+
+  /** The attempt as it stands, read without locks; a settled one answers what it became. */
+  async function look(by: { token: string } | { buyOrder: string }): Promise<{ attempt: WebpayAttemptRow; answer?: ReturnOutcome } | null> {
+    const attempt = await findAttempt(db, by);
+    if (!attempt) return null;
+    if (attempt.status === 'pending') return { attempt };
+    const trx = await findTransaction(db, attempt.idTransaccion);
+    return { attempt, answer: { idTransaccion: attempt.idTransaccion, estado: estadoOf(attempt.status, trx?.status ?? 'pending') } };
+  }
+
+  /** Records Webpay's approval under the locks; gives back, after them, what could not be applied. */
+  async function settleAnswer(token: string, result: WebpayResult, requestId: string, audit?: { kind: string; motivo: string }): Promise<ReturnOutcome> {
+    const settled = await db.transaction(async (tx) => {
+      const locked = await lockBoth(tx, { token });
+      if (!locked) return { idTransaccion: null, estado: 'error' as const, refund: false };
+      const { attempt, trx } = locked;
+      // Another return or replica recorded it meanwhile.
+      if (attempt.status !== 'pending') return { idTransaccion: trx.idTransaccion, estado: estadoOf(attempt.status, trx.status), refund: false };
+      if (audit) await appendAudit(tx, { kind: audit.kind, requestId, detail: { idTransaccion: trx.idTransaccion, motivo: audit.motivo } });
+      return { idTransaccion: trx.idTransaccion, ...(await settlement.settle(tx, attempt, trx, result, requestId)) };
+    });
+    if (settled.refund) await settlement.refundDue(token, requestId);
+    return { idTransaccion: settled.idTransaccion, estado: settled.estado };
   }
 
   /**
@@ -23,32 +51,35 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
    * The transaction is cancelled only when none of its forms is still open (a reload may be paying on another), and
    * the reconciliation asks Webpay about the attempt once more later.
    */
-  function cancel(by: { token: string } | { buyOrder: string }, requestId: string): Promise<ReturnOutcome> {
+  async function cancel(by: { token: string } | { buyOrder: string }, requestId: string): Promise<ReturnOutcome> {
+    const seen = await look(by);
+    if (!seen) return { idTransaccion: null, estado: 'error' };
+    if (seen.answer) return seen.answer;
+    const { attempt } = seen;
+    const id = attempt.idTransaccion;
+    const asked = await webpay.status(attempt.token);
+    if (!asked.ok) {
+      await markChecked(db, attempt.token);
+      return { idTransaccion: id, estado: 'pendiente' };
+    }
+    if (asked.data.details.some(isApproved)) {
+      // The member paid on the form: this cancellation is not Webpay's. Commit and apply it as a normal return.
+      const committed = await settlement.commitOrStatus(attempt.token);
+      if (!committed.ok) {
+        await markChecked(db, attempt.token);
+        return { idTransaccion: id, estado: 'pendiente' };
+      }
+      return settleAnswer(attempt.token, committed.data, requestId, { kind: 'webpay.anulacion.rechazada', motivo: 'pagado' });
+    }
+    if (asked.data.details.every((d) => d.status === 'INITIALIZED')) {
+      await appendAudit(db, { kind: 'webpay.anulacion.rechazada', requestId, detail: { idTransaccion: id, motivo: 'formulario abierto' } });
+      return { idTransaccion: id, estado: 'pendiente' };
+    }
     return db.transaction(async (tx) => {
-      const locked = await lockBoth(tx, by);
+      const locked = await lockBoth(tx, { token: attempt.token });
       if (!locked) return { idTransaccion: null, estado: 'error' as const };
-      const { attempt, trx } = locked;
-      const id = trx.idTransaccion;
-      if (attempt.status !== 'pending') return { idTransaccion: id, estado: estadoOf(attempt.status, trx.status) };
-      const asked = await webpay.status(attempt.token);
-      if (!asked.ok) {
-        await markChecked(tx, attempt.token);
-        return { idTransaccion: id, estado: 'pendiente' as const };
-      }
-      if (asked.data.details.some(isApproved)) {
-        // The member paid on the form: this cancellation is not Webpay's. Commit and apply it as a normal return.
-        const committed = await settlement.commitOrStatus(attempt.token);
-        if (!committed.ok) {
-          await markChecked(tx, attempt.token);
-          return { idTransaccion: id, estado: 'pendiente' as const };
-        }
-        await appendAudit(tx, { kind: 'webpay.anulacion.rechazada', requestId, detail: { idTransaccion: id, motivo: 'pagado' } });
-        return { idTransaccion: id, estado: await settlement.settle(tx, attempt, trx, committed.data, requestId) };
-      }
-      if (asked.data.details.every((d) => d.status === 'INITIALIZED')) {
-        await appendAudit(tx, { kind: 'webpay.anulacion.rechazada', requestId, detail: { idTransaccion: id, motivo: 'formulario abierto' } });
-        return { idTransaccion: id, estado: 'pendiente' as const };
-      }
+      const { trx } = locked;
+      if (locked.attempt.status !== 'pending') return { idTransaccion: id, estado: estadoOf(locked.attempt.status, trx.status) };
       await cancelAndRecheck(tx, attempt.token);
       if ((await countPendingOf(tx, id)) === 0) await closeIfPending(tx, id, 'cancelled');
       await appendAudit(tx, { kind: 'webpay.anulado', requestId, detail: { idTransaccion: id } });
@@ -56,22 +87,20 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
     });
   }
 
-  /** Normal return: commit once under the attempt's and the transaction's locks; a repeat finds it settled. */
-  function settleToken(token: string, requestId: string): Promise<ReturnOutcome> {
-    return db.transaction(async (tx) => {
-      const locked = await lockBoth(tx, { token });
-      if (!locked) return { idTransaccion: null, estado: 'error' as const };
-      const { attempt, trx } = locked;
-      if (attempt.status !== 'pending') return { idTransaccion: trx.idTransaccion, estado: estadoOf(attempt.status, trx.status) };
-      const result = await settlement.commitOrStatus(token);
-      if (!result.ok) {
-        await markChecked(tx, token);
-        settlement.logFor(requestId).warn({ idTransaccion: trx.idTransaccion, kind: result.kind }, 'webpay commit without an answer: left for reconciliation');
-        return { idTransaccion: trx.idTransaccion, estado: 'pendiente' as const };
-      }
-      if (result.data.details.every((d) => d.status === 'INITIALIZED')) return { idTransaccion: trx.idTransaccion, estado: 'pendiente' as const };
-      return { idTransaccion: trx.idTransaccion, estado: await settlement.settle(tx, attempt, trx, result.data, requestId) };
-    });
+  /** Normal return: commit (a repeat finds Webpay's answer again by status), then record it once under the locks. */
+  async function settleToken(token: string, requestId: string): Promise<ReturnOutcome> {
+    const seen = await look({ token });
+    if (!seen) return { idTransaccion: null, estado: 'error' };
+    if (seen.answer) return seen.answer;
+    const id = seen.attempt.idTransaccion;
+    const result = await settlement.commitOrStatus(token);
+    if (!result.ok) {
+      await markChecked(db, token);
+      settlement.logFor(requestId).warn({ idTransaccion: id, kind: result.kind }, 'webpay commit without an answer: left for reconciliation');
+      return { idTransaccion: id, estado: 'pendiente' };
+    }
+    if (result.data.details.every((d) => d.status === 'INITIALIZED')) return { idTransaccion: id, estado: 'pendiente' };
+    return settleAnswer(token, result.data, requestId);
   }
 
   return {

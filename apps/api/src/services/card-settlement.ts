@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock';
-import type { Tx } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
 import { closeIfPending, type TransactionRow } from '../repositories/transaction-repository';
-import { finishAttempt, markChecked, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
+import { lockAttempt, markChecked, moveAttempt, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
 import { applyPayment, PaymentRefused } from './payment-service';
 import { isApproved, type WebpayCall, type WebpayClient, type WebpayResult } from './webpay-client';
 
@@ -25,12 +25,19 @@ export function estadoOf(attemptStatus: string, trxStatus: string): ReturnEstado
 
 export type CardSettlement = ReturnType<typeof createCardSettlement>;
 
+/** What settling an answer decided: what the browser is told, and whether money must now go back to the card. */
+export interface Settled {
+  estado: ReturnEstado;
+  refund: boolean;
+}
+
 /**
  * Applying what Webpay answered, shared by the browser's return and the reconciliation. Webpay is outside: every
  * answer is checked against what we sent, and the money it took is applied exactly once under the transaction's lock,
- * or refunded when it can no longer be applied.
+ * or marked to be given back (`refund_due`) and refunded by `refundDue` once that lock is released. No call to Webpay
+ * is made while a database transaction is open.
  */
-export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: FastifyBaseLogger) {
+export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient, log: FastifyBaseLogger) {
   // A line written while serving a request names it; the reconciliation's lines have no request.
   const logFor = (requestId: string | null) => (requestId ? log.child({ reqId: requestId }) : log);
 
@@ -38,10 +45,10 @@ export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: Fa
    * Refunds every approved store: 'refunded' when Webpay gave every one back, 'unanswered' when one got no answer (to
    * be asked again later), 'refused' when Webpay refused one (an operator must settle it).
    */
-  async function refundAll(attempt: WebpayAttemptRow, approved: WebpayResult['details'], requestId: string | null): Promise<'refunded' | 'unanswered' | 'refused'> {
+  async function refundAll(token: string, approved: WebpayResult['details'], requestId: string | null): Promise<'refunded' | 'unanswered' | 'refused'> {
     let outcome: 'refunded' | 'unanswered' | 'refused' = 'refunded';
     for (const d of approved) {
-      const res = await webpay.refund(attempt.token, d.buy_order, String(d.commerce_code), d.amount);
+      const res = await webpay.refund(token, d.buy_order, String(d.commerce_code), d.amount);
       if (res.ok) continue;
       if (res.kind === 'unavailable') {
         if (outcome === 'refunded') outcome = 'unanswered';
@@ -66,45 +73,37 @@ export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: Fa
       return webpay.status(token);
     },
 
-    /** Applies what Webpay approved, refunding it instead when the transaction can no longer take it. Both rows locked. */
-    async settle(tx: Tx, attempt: WebpayAttemptRow, trx: TransactionRow, result: WebpayResult, requestId: string | null): Promise<ReturnEstado> {
+    /**
+     * Applies what Webpay approved, or marks it to be given back when the transaction can no longer take it. Both
+     * rows locked by the caller, and the attempt still pending.
+     */
+    async settle(tx: Tx, attempt: WebpayAttemptRow, trx: TransactionRow, result: WebpayResult, requestId: string | null): Promise<Settled> {
       const matches =
         result.buy_order === attempt.buyOrder &&
         result.details.length === attempt.stores.length &&
         result.details.every((d) => attempt.stores.some((s) => s.buyOrder === d.buy_order && s.amount === d.amount && s.commerceCode === String(d.commerce_code)));
       const approved = result.details.filter(isApproved);
-      // Refunds and closes the attempt. When Webpay gives no answer it stays pending (checked now), so that the
-      // reconciliation asks again later and refunds whatever is still approved; when Webpay refuses the refund it is
-      // set aside for the operator. Money taken is never kept unapplied without a trail.
-      const giveBack = async (motivo: string) => {
-        const outcome = await refundAll(attempt, approved, requestId);
-        const detail = { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder, motivo };
-        if (outcome === 'refunded') {
-          await finishAttempt(tx, attempt.token, 'refunded');
-          await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
-        } else if (outcome === 'refused') {
-          await finishAttempt(tx, attempt.token, 'set_aside');
-          await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail });
-        } else await markChecked(tx, attempt.token);
+      // Money taken that cannot be kept: refunded by refundDue once this transaction commits, and asked about again by
+      // the reconciliation until Webpay has given it back or refused to (then an operator settles it).
+      const giveBack = async (motivo: string, estado: ReturnEstado): Promise<Settled> => {
+        await moveAttempt(tx, attempt.token, 'refund_due');
+        await appendAudit(tx, { kind: 'webpay.reembolso.pendiente', requestId, detail: { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder, motivo } });
+        return { estado, refund: true };
       };
 
       if (!matches) {
         // Webpay's answer does not describe what we sent: take nothing, give back anything taken, and leave a trail.
         logFor(requestId).error({ idTransaccion: trx.idTransaccion }, 'webpay answer does not match the stores sent');
         await appendAudit(tx, { kind: 'webpay.discrepancia', requestId, detail: { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder } });
-        await giveBack('discrepancia');
-        return 'error';
+        return giveBack('discrepancia', 'error');
       }
       if (approved.length === 0) {
-        await finishAttempt(tx, attempt.token, 'rejected');
+        await moveAttempt(tx, attempt.token, 'rejected');
         await closeIfPending(tx, trx.idTransaccion, 'rejected');
-        return trx.status === 'paid' ? 'aprobado' : 'rechazado';
+        return { estado: trx.status === 'paid' ? 'aprobado' : 'rechazado', refund: false };
       }
-      if (trx.status !== 'pending') {
-        // Already paid (another tab, another method) or closed: this money must go back.
-        await giveBack(trx.status);
-        return trx.status === 'paid' ? 'aprobado' : 'rechazado';
-      }
+      // Already paid (another tab, another method) or closed: this money must go back.
+      if (trx.status !== 'pending') return giveBack(trx.status, trx.status === 'paid' ? 'aprobado' : 'rechazado');
       const storeOf = (d: WebpayResult['details'][number]) => attempt.stores.find((s) => s.buyOrder === d.buy_order)!;
       const approvedProducts = new Set(approved.map((d) => storeOf(d).productId));
       const codes = Object.fromEntries(approved.map((d) => [storeOf(d).numeroProducto, d.authorization_code ?? '']));
@@ -121,13 +120,34 @@ export function createCardSettlement(clock: Clock, webpay: WebpayClient, log: Fa
         if (databaseFailure(error) === 'unavailable') throw error;
         // Paid meanwhile (442), or a fault applying it: either way Webpay's money goes back, with the reason.
         if (!(error instanceof PaymentRefused)) logFor(requestId).error({ idTransaccion: trx.idTransaccion, error: loggableError(error) }, 'card payment could not be applied: giving it back');
-        await giveBack(error instanceof PaymentRefused ? error.codigo : 'no aplicable');
         await closeIfPending(tx, trx.idTransaccion, 'rejected');
-        return 'rechazado';
+        return giveBack(error instanceof PaymentRefused ? error.codigo : 'no aplicable', 'rechazado');
       }
-      await finishAttempt(tx, attempt.token, 'committed');
+      await moveAttempt(tx, attempt.token, 'committed');
       await appendAudit(tx, { kind: 'pago.webpay', requestId, detail: { idTransaccion: trx.idTransaccion, tiendas: approved.length, de: result.details.length } });
-      return approved.length === result.details.length ? 'aprobado' : 'parcial';
+      return { estado: approved.length === result.details.length ? 'aprobado' : 'parcial', refund: false };
+    },
+
+    /**
+     * Gives back what Webpay still holds of an attempt marked `refund_due`: asks Webpay which stores are still approved,
+     * refunds them, and records the outcome in a short transaction of its own: refunded, set aside for the operator
+     * (Webpay refused), or left due and asked again by the reconciliation (no answer).
+     */
+    async refundDue(token: string, requestId: string | null): Promise<void> {
+      const asked = await webpay.status(token);
+      const outcome = asked.ok ? await refundAll(token, asked.data.details.filter(isApproved), requestId) : 'unanswered';
+      await db.transaction(async (tx) => {
+        const attempt = await lockAttempt(tx, { token });
+        if (!attempt || attempt.status !== 'refund_due') return;
+        const detail = { idTransaccion: attempt.idTransaccion, buyOrder: attempt.buyOrder };
+        if (outcome === 'refunded') {
+          await moveAttempt(tx, token, 'refunded');
+          await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
+        } else if (outcome === 'refused') {
+          await moveAttempt(tx, token, 'set_aside');
+          await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail });
+        } else await markChecked(tx, token);
+      });
     },
   };
 }

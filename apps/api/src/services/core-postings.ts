@@ -93,8 +93,10 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
 
   return {
     /**
-     * Call 6's debit, written as `posting` by the caller: asks the core, and asks again with the same key a few times
-     * while it gives no answer. Still none: the member is told the service failed and `postDue` keeps asking.
+     * Call 6's debit, written as `posting` by the caller (or by an earlier call 6 of the same transaction, still
+     * without an answer): asks the core, and asks again with the same key a few times while it gives no answer (a
+     * copy of the call that arrives while the first is at the core meets 425 and waits for it). Still none: the
+     * member is told the service failed and `postDue` keeps asking.
      */
     async payOwnAccount(op: CoreOperationRow, requestId: string): Promise<OwnAccountOutcome> {
       let answer = await send(op);
@@ -105,11 +107,6 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
       }
       if (answer.outcome === 'unknown') log.warn({ idTransaccion: op.idTransaccion, detail: answer.detail }, 'the core gave no answer to an own-account debit: asked again later');
       return recordOwnAccount(op, answer, requestId);
-    },
-
-    /** Call 6 again while its debit is at the core: the core is asked again with the same key. */
-    async resume(op: CoreOperationRow, requestId: string): Promise<OwnAccountOutcome> {
-      return recordOwnAccount(op, await send(op), requestId);
     },
 
     /**

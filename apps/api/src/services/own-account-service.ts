@@ -262,7 +262,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         return refuse(error.codigo);
       }
       if ('ok' in next) return next;
-      const outcome = 'send' in next ? await postings.payOwnAccount(next.send, requestId) : await postings.resume(next.resume, requestId);
+      const outcome = await postings.payOwnAccount('send' in next ? next.send : next.resume, requestId);
       return outcome.ok ? { ok: true as const, pagados: toProductosPagados(outcome.pagos) } : refuse(outcome.codigo);
     },
   };

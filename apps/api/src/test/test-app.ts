@@ -110,9 +110,10 @@ export interface CoreBooks {
 }
 
 /** A core simulator of the test's own, listening on a free loopback port. */
-export async function startCoreSim(today: string, options: { dataFile?: string; members?: readonly DemoMember[] } = {}): Promise<CoreSimHandle> {
-  const sim = buildCoreSim({ today, ...options });
-  const origin = await sim.listen({ host: '127.0.0.1', port: 0 });
+export async function startCoreSim(today: string, options: { dataFile?: string; members?: readonly DemoMember[]; port?: number } = {}): Promise<CoreSimHandle> {
+  const { port = 0, ...simOptions } = options;
+  const sim = buildCoreSim({ today, ...simOptions });
+  const origin = await sim.listen({ host: '127.0.0.1', port });
   return {
     origin,
     books: async () => (await (await fetch(`${origin}/__sim/books`)).json()) as CoreBooks,
@@ -142,8 +143,10 @@ export interface TestAppOptions {
   now?: Date;
   /** Webpay client; defaults to the SDK against the configured base URL. */
   webpay?: WebpayClient;
-  /** The core; defaults to the Fineract adapter against a core simulator of the test's own. */
+  /** The core; defaults to the Fineract adapter against the core simulator (coreSim). */
   core?: CoreBanking;
+  /** A core simulator the test started (and closes) itself; else one of the app's own, closed with it. */
+  coreSim?: CoreSimHandle;
 }
 
 /** The whole API on a seeded database of its own, driven through inject. */
@@ -156,7 +159,7 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
 }
 
 async function startOn(database: Database, clock: Clock, options: TestAppOptions): Promise<TestApp & { clock: Clock }> {
-  const core = await startCoreSim(businessToday(clock()));
+  const core = options.coreSim ?? (await startCoreSim(businessToday(clock())));
   const app = await buildApp({
     config: testConfig(options.config, options.rateLimits),
     database,
@@ -172,7 +175,7 @@ async function startOn(database: Database, clock: Clock, options: TestAppOptions
     clock,
     async close() {
       await app.close();
-      await core.close();
+      if (!options.coreSim) await core.close();
       await database.close();
     },
   };
