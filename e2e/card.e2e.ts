@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkBothSizes, PHONE } from './support/browser';
 import { continueToStepThree, reachStepTwo, setUpProduct, storedAppState } from './support/journeys';
-import type { ProductOptions } from './support/product';
+import { coreBooks, type ProductOptions } from './support/product';
 
 // Paying by card through Webpay Plus Mall (the simulator's hosted form, behind the real transbank-sdk): from the home
 // through steps 1 to 3 with their own controls, the hand-over to Webpay, the card form, and the screens the member
@@ -140,6 +140,14 @@ describe('card payment through Webpay', () => {
     await openStepTwo('111111111');
     expect(await checkbox('Cuota 9').count()).toBe(0);
     expect(await checkbox('Cuota 10').isChecked()).toBe(true);
+
+    // The card's money reaches the core through the outbox: the loan's period 9 paid there, once.
+    await expect
+      .poll(async () => (await coreBooks(product().coreUrl)).loans.find((l) => l.externalId === '630055667788')!.periods.filter((p) => p.totalOutstandingForPeriod > 0).map((p) => p.period))
+      .toEqual([10]);
+    const books = await coreBooks(product().coreUrl);
+    const loan = books.loans.find((l) => l.externalId === '630055667788')!;
+    expect(books.writes.filter((w) => w.path.includes(`/loans/${loan.id}/transactions?command=repayment`) && w.statusCode === 200 && w.note !== 'served from cache')).toHaveLength(1);
   });
 
   it("15.432.876-9's rejected Mastercard ends on 'Pago rechazado', and 'Nuevo Pago' still lists the instalment", async () => {

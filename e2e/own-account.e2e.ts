@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { coreBooks } from './support/product';
 import { checkBothSizes, DESKTOP, expectLoggedError, PHONE, type Viewport } from './support/browser';
 import { enrolHeadlessPhone } from './support/authoriser';
 import { chooseOwnAccount, continueToStepThree, coordinate, reachStepTwo, setUpProduct, storedAppState } from './support/journeys';
@@ -113,6 +114,12 @@ describe('own-account payment', () => {
     await visible(proof.getByText(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){4}$/));
     await check('voucher');
     const voucherUrl = page.url();
+
+    // The core booked it: the MYPE loan's period 9 is paid in the core's own books, under the transaction's key.
+    const books = await coreBooks(product().coreUrl);
+    const idTransaccion = /successvoucher\/([^/?]+)/.exec(voucherUrl)![1]!;
+    expect(books.loans.find((l) => l.externalId === '630055667788')!.periods.filter((p) => p.totalOutstandingForPeriod > 0).map((p) => p.period)).toEqual([10]);
+    expect(books.writes.filter((w) => w.idempotencyKey === `${idTransaccion}-1` && w.statusCode === 200)).toHaveLength(1);
 
     // Anyone shown the voucher checks it on a phone, with no session: only what proves the payment.
     const other = await setup.open(PHONE);

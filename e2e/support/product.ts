@@ -17,6 +17,17 @@ export interface Product {
   stop(): Promise<void>;
 }
 
+/** What the e2e tests read of the core simulator's books (/__sim/books). */
+export interface CoreBooks {
+  loans: { id: number; externalId: string; periods: { period: number; totalOutstandingForPeriod: number }[] }[];
+  savings: { externalId: string; balance: number }[];
+  writes: { idempotencyKey: string | null; path: string; statusCode: number; note?: string }[];
+}
+
+export async function coreBooks(coreUrl: string): Promise<CoreBooks> {
+  return (await (await fetch(`${coreUrl}/__sim/books`)).json()) as CoreBooks;
+}
+
 export interface ProductOptions {
   /** Extra environment of the API. */
   env?: Record<string, string>;
@@ -112,6 +123,8 @@ export async function startProduct(options: ProductOptions | Record<string, stri
     LOG_LEVEL: 'info',
     WEBPAY_BASE_URL: webpayUrl,
     CORE_BASE_URL: `${coreUrl}/fineract-provider/api`,
+    // Card credits reach the core within a second, so a journey can look them up there.
+    CORE_POST_INTERVAL_SECONDS: '1',
     // Business time starts at today's noon in Santiago, so opening hours never depend on when the suite runs.
     SANDBOX_CLOCK: businessNoon().toISOString(),
     // The journeys list the same demo members many times from one address; the limits have tests of their own.

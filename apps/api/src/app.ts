@@ -37,10 +37,13 @@ import { createCardPaymentService } from './services/card-payment-service';
 import { createWebpayClient, type WebpayClient } from './services/webpay-client';
 import { clockFromConfig, type Clock } from './clock';
 import { createScheduler, type Job, type Scheduler } from './scheduler';
+import { businessToday } from '@pago/domain/business-time';
+import { addDaysWire } from '@pago/domain/dates';
 import { pruneBrowserReports } from './repositories/audit-repository';
 import type { CoreBanking } from './services/core-banking';
 import { createCorePostings, type CorePostings } from './services/core-postings';
 import { createFineractClient } from './services/fineract-client';
+import { createCoreReconciliationService } from './services/core-reconciliation-service';
 
 /** Within call 6, the core is asked again after these pauses while it gives no answer. */
 const CORE_RETRY_PAUSES_MS = [250, 1_000] as const;
@@ -56,6 +59,7 @@ export interface AppServices {
   authoriserWebhook: WebhookDelivery;
   card: ReturnType<typeof createCardPaymentService>;
   corePostings: CorePostings;
+  coreReconciliation: ReturnType<typeof createCoreReconciliationService>;
   notifications: ReturnType<typeof createNotificationService>;
   mailer: Mailer;
 }
@@ -130,12 +134,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       app.log,
     ),
     corePostings,
+    coreReconciliation: createCoreReconciliationService(database.db, core),
     notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, app.log),
     mailer,
   });
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
-  app.decorate('scheduler', createScheduler(backgroundJobs(app), app.log, app.metrics.registry));
+  app.decorate('scheduler', createScheduler(backgroundJobs(app, clock), app.log, app.metrics.registry));
   app.addHook('onClose', () => app.scheduler.stop());
   await registerOpenApi(app);
   headers.register(app);
@@ -188,7 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 }
 
 /** Every replica's background work (scheduler.ts): each job shares its rows out with the other replicas. */
-function backgroundJobs(app: FastifyInstance): Job[] {
+function backgroundJobs(app: FastifyInstance, clock: Clock): Job[] {
   const { config, services, database, metrics } = app;
   const jobs: Job[] = [
     {
@@ -200,6 +205,19 @@ function backgroundJobs(app: FastifyInstance): Job[] {
       },
     },
     { name: 'core-postings', everyMs: config.core.postIntervalSeconds * 1000, run: async () => void (await services.corePostings.postDue()) },
+    {
+      name: 'core-reconciliation',
+      everyMs: 60 * 60_000,
+      run: async () => {
+        // Yesterday's business day, and today's so far: the mismatches an accountant would find.
+        const today = businessToday(clock());
+        for (const [dia, fecha] of [['hoy', today], ['ayer', addDaysWire(today, -1)]] as const) {
+          const report = await services.coreReconciliation.reconcileDay(fecha);
+          if ('unavailable' in report) throw new Error(`the core did not answer: ${report.unavailable}`);
+          metrics.coreMismatches.set({ dia }, report.diferencias);
+        }
+      },
+    },
     { name: 'captcha-pruning', everyMs: PRUNE_INTERVAL_MS, run: () => services.captcha.pruneSpent() },
     { name: 'browser-log-pruning', everyMs: 60 * 60_000, run: async () => void (await pruneBrowserReports(database.db, config.browserLogRetentionDays)) },
   ];

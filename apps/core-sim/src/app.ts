@@ -97,7 +97,8 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
   };
   persist();
 
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 256 * 1024 });
+  // A closing simulator drops every connection, as a core that stops does: nothing waits on a client's keep-alive.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 256 * 1024, forceCloseConnections: true });
 
   // Basic auth and the tenant header guard every Fineract route; the tenant is checked first, as Fineract's filter does.
   app.addHook('onRequest', async (request, reply) => {

@@ -1,5 +1,6 @@
 // Operator's command line over the admin API: `npm run admin -- params list | params set NAME VALUE`.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { reconciliationCsv, type CoreReconciliation } from '../services/core-reconciliation-service';
 import { SANDBOX_ADMIN_TOKEN } from '../config';
 import { readLoadWithCut } from './import-file';
 
@@ -13,6 +14,7 @@ const USAGE = `usage:
   npm run admin -- authoriser revoke DEVICE_ID
   npm run admin -- tx show ID_TRANSACCION
   npm run admin -- audit [KIND]
+  npm run admin -- reconcile core YYYYMMDD [FILE.csv]   (our operations against the core's books; CSV to FILE or stdout)
   npm run admin -- import FILE.json|FILE.csv [--corte ISO_INSTANT]   (when the core took the extract; a JSON extract may carry it)
 
 environment: API_URL (default http://localhost:3000), ADMIN_TOKEN (default: the sandbox token)`;
@@ -94,6 +96,15 @@ async function main(argv: string[]): Promise<number> {
     }
     console.log(JSON.stringify({ recibidos: rows.length, aceptados, rechazados }, null, 2));
     return rechazados.length === 0 ? 0 : 3;
+  }
+  if (group === 'reconcile' && action === 'core' && (rest.length === 1 || rest.length === 2)) {
+    const body = (await call('GET', `/conciliacion/core?fecha=${encodeURIComponent(rest[0]!)}`)) as { operacionesResponse: CoreReconciliation };
+    const csv = reconciliationCsv(body.operacionesResponse);
+    if (rest[1]) {
+      await writeFile(rest[1], csv);
+      console.log(`${rest[1]}: ${body.operacionesResponse.conciliadas} conciliadas, ${body.operacionesResponse.diferencias} diferencias`);
+    } else process.stdout.write(csv);
+    return body.operacionesResponse.diferencias === 0 ? 0 : 3;
   }
   if (group === 'audit' && rest.length === 0) {
     const query = action ? `?kind=${encodeURIComponent(action)}` : '';

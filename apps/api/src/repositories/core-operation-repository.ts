@@ -157,3 +157,12 @@ export async function unreflectedSince(db: DbOrTx, corte: Date): Promise<{
   const accounts = new Map(debits.filter((d) => d.account).map((d) => [d.account!, Number(d.amount)]));
   return { instalments, products, accounts };
 }
+
+/** The operations written on a business day (yyyymmdd, Santiago), whatever became of them. */
+export function operationsOfDay(db: DbOrTx, fecha: string): Promise<CoreOperationRow[]> {
+  return db
+    .select()
+    .from(coreOperations)
+    .where(sql`(${coreOperations.createdAt} at time zone 'America/Santiago')::date = to_date(${fecha}, 'YYYYMMDD')`)
+    .orderBy(asc(coreOperations.createdAt));
+}

@@ -1,3 +1,4 @@
+import { operationsOf } from '../repositories/core-operation-repository';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { Db } from '../db/client';
 import { appendAudit, auditOfTransaction, latestAudit } from '../repositories/audit-repository';
@@ -44,15 +45,16 @@ export function createAdminService(db: Db) {
     async transaction(idTransaccion: string) {
       const trx = await findTransaction(db, idTransaccion);
       if (!trx) return null;
-      const [items, auths, attempts, voucher, audit] = await Promise.all([
+      const [items, auths, attempts, core, voucher, audit] = await Promise.all([
         itemsOf(db, idTransaccion),
         authorizationsOf(db, idTransaccion),
         attemptsOf(db, idTransaccion),
+        operationsOf(db, idTransaccion),
         voucherRowOf(db, idTransaccion),
         auditOfTransaction(db, idTransaccion),
       ]);
       const { hostTokenHash: _secret, ...visible } = trx;
-      return { transaccion: visible, lineas: items, autorizaciones: auths, webpay: attempts, comprobante: voucher, auditoria: audit };
+      return { transaccion: visible, lineas: items, autorizaciones: auths, webpay: attempts, core, comprobante: voucher, auditoria: audit };
     },
   };
 }

@@ -15,8 +15,26 @@ export interface CoreBanking {
   credit(key: string, line: CoreLine, date: Date): Promise<CoreAnswer>;
   /** Undoes a credit booked with `key` (an operator's refund): the core's own undo. */
   reverse(key: string, line: CoreLine, date: Date): Promise<CoreAnswer>;
-  /** The credit booked with `key`, looked up without writing: how reconciliation sees the core's books. */
+  /** The credit booked with `key`, looked up without writing. */
   findCredit(key: string, line: CoreLine): Promise<CoreCall<{ amount: number; reversed: boolean } | null>>;
+  /** What the core booked on these accounts under our channel's keys: how the reconciliation sees the core's books. */
+  channelOperations(accounts: CoreAccount[]): Promise<CoreCall<CoreOperationView[]>>;
+}
+
+/** An account in the core by our number: a cuenta vista or a product. */
+export interface CoreAccount {
+  numero: string;
+  /** Credits (PC, HI, PM) are loans; the cuenta vista and the other families are savings accounts. */
+  loan: boolean;
+}
+
+/** One movement the core booked under one of our keys. */
+export interface CoreOperationView {
+  key: string;
+  account: string;
+  direction: 'debit' | 'credit';
+  amount: number;
+  reversed: boolean;
 }
 
 /** One product an operation credits. */

@@ -9,6 +9,8 @@ import { accounts, coreOperations, instalments, members, products, transactions 
 import { listProducts, oldest, postAutentica, postAutorizar, postConsultarPago, postPagar, postSeleccionar, productNumbered } from '../test/member-calls';
 import { anotherReplica, appPerTest, coreClientFor, DATABASE_KINDS, TEST_ADMIN_TOKEN, type CoreBooks } from '../test/test-app';
 import { createCorePostings } from './core-postings';
+import { reconciliationCsv, type CoreReconciliation } from './core-reconciliation-service';
+import { businessToday } from '@pago/domain/business-time';
 
 const PAG = 'pagarProductoCVResponse';
 const AUZ = 'autorizarPagoProductoCVResponse';
@@ -205,5 +207,47 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
     expect(await localPending('630043218765')).toEqual([6]);
     expect(await localBalance('15432876-9')).toBe(coreBalance - total);
     expect(await statusOf(idTransaccion)).toBe('paid');
+  });
+
+  it('reconciles the day with the core by key: matched, pending, missing in the core, missing here, another amount; as CSV too', async () => {
+    const own = await readyToPay('11111111-1', '630055667788', 1);
+    expect((await own.pay()).json()[PAG].productoPagadoCV).toBeDefined();
+    // A card credit still in the outbox is pending, not a difference.
+    const productId = (await t.database.db.select({ id: products.id }).from(products).where(eq(products.numeroProducto, '800012340001')))[0]!.id;
+    await t.database.db.insert(coreOperations).values({ key: 'PO-en-camino-1', idTransaccion: own.idTransaccion, kind: 'abono_webpay', amount: 1_000, lines: [{ productId, numeroProducto: '800012340001', family: 'AH', amount: 1_000 }] });
+    // Ours says booked, the core never saw it.
+    await t.database.db.insert(coreOperations).values({ key: 'PO-perdida-1', idTransaccion: own.idTransaccion, kind: 'abono_webpay', status: 'booked', amount: 2_000, lines: [{ productId, numeroProducto: '800012340001', family: 'AH', amount: 2_000 }] });
+    // The core holds a deposit under a key of ours that we do not have.
+    const auth = { authorization: `Basic ${Buffer.from('mifos:password').toString('base64')}`, 'fineract-platform-tenantid': 'default', 'content-type': 'application/json' };
+    const ah = (await (await fetch(`${t.core.origin}/fineract-provider/api/v1/savingsaccounts/external-id/800012340001`, { headers: auth })).json()) as { id: number };
+    const deposit = await fetch(`${t.core.origin}/fineract-provider/api/v1/savingsaccounts/${ah.id}/transactions?command=deposit`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ transactionDate: '01 January 2026', transactionAmount: 3_000, paymentTypeId: 1, receiptNumber: 'PO-fantasma-1', locale: 'en', dateFormat: 'dd MMMM yyyy' }),
+    });
+    expect(deposit.status).toBe(200);
+
+    const fecha = businessToday(t.clock());
+    const res = await t.app.inject({ method: 'GET', url: `/admin/conciliacion/core?fecha=${fecha}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    const report = res.json().operacionesResponse as CoreReconciliation;
+    const byKey = Object.fromEntries(report.lineas.map((l) => [l.clave, l.resultado]));
+    expect(byKey).toEqual({ [`${own.idTransaccion}-1`]: 'conciliada', 'PO-en-camino-1': 'pendiente', 'PO-perdida-1': 'falta en el core', 'PO-fantasma-1': 'falta aquí' });
+    expect(report).toMatchObject({ fecha, conciliadas: 1, diferencias: 2 });
+
+    // Our amount disagrees with the core's.
+    await t.database.db.update(coreOperations).set({ amount: 1 }).where(eq(coreOperations.key, `${own.idTransaccion}-1`));
+    const again = (await t.app.inject({ method: 'GET', url: `/admin/conciliacion/core?fecha=${fecha}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).json().operacionesResponse as CoreReconciliation;
+    expect(again.lineas.find((l) => l.clave === `${own.idTransaccion}-1`)).toMatchObject({ resultado: 'monto distinto', montoAqui: 1, montoCore: 156_300 });
+    const csv = reconciliationCsv(again).trim().split('\n');
+    expect(csv[0]).toBe('fecha,clave,idTransaccion,tipo,estadoAqui,montoAqui,montoCore,resultado');
+    expect(csv).toContain(`${fecha},PO-fantasma-1,,,,,3000,falta aquí`);
+    expect(csv).toHaveLength(5);
+
+    // The hourly job keeps the differences as a metric; a malformed date is a 400, the core down a 503.
+    await t.app.scheduler.runNow('core-reconciliation');
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/pago_online_core_reconciliation_differences\{dia="hoy"\} 3/);
+    expect((await t.app.inject({ method: 'GET', url: '/admin/conciliacion/core?fecha=20261399', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).statusCode).toBe(400);
+    await t.core.close();
+    expect((await t.app.inject({ method: 'GET', url: `/admin/conciliacion/core?fecha=${fecha}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).statusCode).toBe(503);
   });
 });

@@ -1,5 +1,5 @@
 import { santiagoParts } from '@pago/domain/business-time';
-import type { CoreAnswer, CoreBanking, CoreCall, CoreLine } from './core-banking';
+import type { CoreAnswer, CoreBanking, CoreCall, CoreLine, CoreOperationView } from './core-banking';
 
 export interface FineractOptions {
   /** Up to and including `/api`, e.g. https://core.example.cl/fineract-provider/api. */
@@ -28,6 +28,7 @@ type Answer = { status: number; body: unknown; fromCache: boolean; error?: undef
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DATE_FORMAT = { locale: 'en', dateFormat: 'dd MMMM yyyy' } as const;
 const INSUFFICIENT = /insufficient.account.balance/;
+const CHANNEL_DESCRIPTION = /^Pago Online (\S+)$/;
 
 /** The business day in Fineract's body format, e.g. "27 November 2026". */
 export function fineractDate(instant: Date): string {
@@ -224,6 +225,24 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
       return outcomeOf(answer, () => ({ [line.numeroProducto]: String(txId) }));
     },
 
+    async channelOperations(accounts) {
+      const found: CoreOperationView[] = [];
+      for (const account of accounts) {
+        const kind = account.loan ? 'loans' : 'savingsaccounts';
+        const answer = await call('GET', `${kind}/external-id/${encodeURIComponent(account.numero)}?associations=transactions`);
+        if (answer.status === 404) continue;
+        if (answer.status !== 200) return { ok: false, detail: `${kind} ${detailOf(answer)}` };
+        const transactions = (answer.body as { transactions?: FineractTransaction[] }).transactions ?? [];
+        for (const t of transactions) {
+          const key = channelKeyOf(t);
+          if (!key) continue;
+          const withdrawal = t.transactionType?.withdrawal === true;
+          found.push({ key, account: account.numero, direction: withdrawal ? 'debit' : 'credit', amount: t.amount, reversed: t.reversed === true || t.manuallyReversed === true });
+        }
+      }
+      return { ok: true, data: found };
+    },
+
     async findCredit(key, line) {
       const to = await target(line);
       if (!to.ok) return { ok: false, detail: to.detail };
@@ -241,6 +260,24 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
       return { ok: true, data: t ? { id: String(t.id), amount: t.amount, reversed: t.reversed === true } : null };
     },
   };
+}
+
+/** A savings or loan transaction as Fineract lists it, with what can carry our key. */
+interface FineractTransaction {
+  amount: number;
+  reversed?: boolean;
+  manuallyReversed?: boolean;
+  externalId?: string;
+  transactionType?: { withdrawal?: boolean; deposit?: boolean };
+  paymentDetailData?: { receiptNumber?: string };
+  transfer?: { transferDescription?: string };
+}
+
+/** Our key on a core transaction: a transfer's description, a receipt number or a loan transaction's external id. */
+function channelKeyOf(t: FineractTransaction): string | null {
+  const raw = CHANNEL_DESCRIPTION.exec(t.transfer?.transferDescription ?? '')?.[1] ?? t.paymentDetailData?.receiptNumber ?? t.externalId ?? null;
+  // A batch's items are keyed `{key}.{n}`: they belong to the operation `key`.
+  return raw ? raw.replace(/\.\d+$/, '') : null;
 }
 
 function parseBody(body: string | undefined): unknown {

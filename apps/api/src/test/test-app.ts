@@ -121,7 +121,11 @@ export async function startCoreSim(today: string, options: { dataFile?: string; 
       const res = await fetch(`${origin}/__sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(switches) });
       if (!res.ok) throw new Error(`core simulator faults: ${res.status}`);
     },
-    close: () => sim.close(),
+    // Closing twice (a test that stopped the core, then the app's close) closes once.
+    close: (() => {
+      let closing: Promise<void> | undefined;
+      return () => (closing ??= sim.close());
+    })(),
   };
 }
 

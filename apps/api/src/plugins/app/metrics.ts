@@ -8,6 +8,8 @@ export interface Metrics {
   payments: Counter<'method' | 'outcome'>;
   /** Reconciliation runs that failed, and attempts whose reconciliation failed. */
   reconciliationFailures: Counter;
+  /** The last comparison with the core's books: differences on today's and yesterday's business day. */
+  coreMismatches: Gauge<'dia'>;
 }
 
 /**
@@ -85,7 +87,13 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     const route = request.routeOptions.url ?? 'not_found';
     duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
-  return { registry, payments, reconciliationFailures };
+  const coreMismatches = new Gauge({
+    name: 'pago_online_core_reconciliation_differences',
+    help: "Differences between our operations and the core's books at the last comparison, by business day (hoy, ayer)",
+    labelNames: ['dia'],
+    registers: [registry],
+  });
+  return { registry, payments, reconciliationFailures, coreMismatches };
 }
 
 /** /metrics, on the operator's listener (restrict it to the scraper). */

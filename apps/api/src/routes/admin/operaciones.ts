@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createAdminService } from '../../services/admin-service';
 import { createImportService } from '../../services/import-service';
 import { envelopeResponses } from '../responses';
+import { isWireDate } from '@pago/domain/dates';
 
 const RESPONSE = 'operacionesResponse';
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
@@ -35,8 +36,29 @@ const transactionView = envelopeResponses(
     lineas: z.array(row),
     autorizaciones: z.array(row),
     webpay: z.array(row),
+    core: z.array(row),
     comprobante: row.nullable(),
     auditoria: z.array(auditEvent),
+  }),
+);
+
+const coreReconciliation = envelopeResponses(
+  RESPONSE,
+  z.object({
+    fecha: z.string(),
+    conciliadas: z.number().int(),
+    diferencias: z.number().int(),
+    lineas: z.array(
+      z.object({
+        clave: z.string(),
+        idTransaccion: z.string().nullable(),
+        tipo: z.enum(['cuenta_vista', 'abono_webpay']).nullable(),
+        estadoAqui: z.string().nullable(),
+        montoAqui: z.number().nullable(),
+        montoCore: z.number().nullable(),
+        resultado: z.enum(['conciliada', 'pendiente', 'falta en el core', 'falta aquí', 'monto distinto']),
+      }),
+    ),
   }),
 );
 
@@ -91,6 +113,20 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
     '/auditoria',
     { schema: { querystring: z.object({ kind: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }), response: auditEvents }, config: { responseName: RESPONSE } },
     async (request) => ({ [RESPONSE]: { eventos: await admin.audit(request.query.kind, request.query.limit) } }),
+  );
+
+  // The day's comparison with the core's books, by key (docs/core-banking.md); 503 while the core does not answer.
+  r.get(
+    '/conciliacion/core',
+    { schema: { querystring: z.object({ fecha: z.string().regex(/^\d{8}$/).refine(isWireDate, 'fecha yyyymmdd inválida') }), response: coreReconciliation }, config: { responseName: RESPONSE } },
+    async (request, reply) => {
+      const report = await app.services.coreReconciliation.reconcileDay(request.query.fecha);
+      if ('unavailable' in report) {
+        request.log.warn({ detail: report.unavailable }, 'core reconciliation: the core did not answer');
+        return reply.code(503).header('retry-after', '60').send(errorEnvelope(RESPONSE, '503'));
+      }
+      return { [RESPONSE]: report };
+    },
   );
 
   r.get(
