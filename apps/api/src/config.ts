@@ -65,6 +65,8 @@ const envSchema = z
     RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
     /** Logins naming one payer from one client, per 15 minutes: wrong passwords are throttled before they block. */
     RATE_LIMIT_LOGIN_PER_PAYER: z.coerce.number().int().min(1).default(10),
+    /** Other payers one client may give a wrong password for within an hour; the next one is refused (decision 032). */
+    RATE_LIMIT_LOGIN_FAILED_PAYERS: z.coerce.number().int().min(1).default(5),
     // The authoriser screen polls call 6 every second for up to two minutes.
     RATE_LIMIT_PAY_PER_IP: z.coerce.number().int().min(1).default(600),
     RATE_LIMIT_MAIL_PER_SESSION: z.coerce.number().int().min(1).default(5),
@@ -108,6 +110,8 @@ const envSchema = z
     /** A request not answered by then gets 503 with the envelope (Fastify's handlerTimeout; also bounds reading it). */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     PASSWORD_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+    /** Wrong passwords in a row, from three clients or more, that block a RUT on every client (NIST SP 800-63B: 100). */
+    PASSWORD_BLOCK_FAILURES: z.coerce.number().int().min(3).max(100).default(100),
     /**
      * How long a replica serves the parameters it read (at most a second); an operator's change is answered after
      * that long, and then applies on every replica. 0: every call reads the table.
@@ -197,6 +201,7 @@ const envSchema = z
       },
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       passwordLockMinutes: env.PASSWORD_LOCK_MINUTES,
+      passwordBlockFailures: env.PASSWORD_BLOCK_FAILURES,
       parametersCacheMs: env.PARAMETERS_CACHE_MS,
       browserLogRetentionDays: env.BROWSER_LOG_RETENTION_DAYS,
       sandbox: env.SANDBOX,
@@ -216,6 +221,7 @@ const envSchema = z
         listarRutCeiling: env.RATE_LIMIT_LISTAR_RUT_CEILING,
         loginPerIp: env.RATE_LIMIT_LOGIN_PER_IP,
         loginPerPayer: env.RATE_LIMIT_LOGIN_PER_PAYER,
+        loginFailedPayers: env.RATE_LIMIT_LOGIN_FAILED_PAYERS,
         payPerIp: env.RATE_LIMIT_PAY_PER_IP,
         mailPerSession: env.RATE_LIMIT_MAIL_PER_SESSION,
         mailPerIp: env.RATE_LIMIT_MAIL_PER_IP,

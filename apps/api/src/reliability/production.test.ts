@@ -140,6 +140,22 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     expect(await codesFor('9876543-3')).toEqual(['45203113', '45203113', '45203016']);
   });
 
+  it('lets strangers on ten addresses block no member’s password, and answers a member as it answers a stranger', async () => {
+    attacks++;
+    const victim = '9876543-3';
+    const answers: Record<string, (string | undefined)[]> = { [victim]: [], '21212121-5': [] };
+    for (let n = 20; n < 30; n++) {
+      const target = client(n);
+      const token = await selected(target, '11111111-1');
+      for (const rut of Object.keys(answers)) for (let k = 0; k < 4; k++) answers[rut]!.push(codeOf(await autentica(target, token, rut, `adivina${k}`), AUT));
+    }
+    expect(answers[victim]!.slice(0, 4)).toEqual(['45203113', '45203113', '45203016', '45203016']);
+    expect(answers[victim]).toEqual(answers['21212121-5']);
+    // The member, on their own device, still logs in.
+    const own = client(30);
+    expect(codeOf(await autentica(own, await selected(own, victim), victim, '1234'), AUT)).toBeUndefined();
+  });
+
   it('gives the same coordinate cells to every call 5 of a login, and at most three challenges', async () => {
     attacks++;
     const target = client(8);
