@@ -156,7 +156,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     expect(codeOf(await autentica(own, await selected(own, victim), victim, '1234'), AUT)).toBeUndefined();
   });
 
-  it('gives the same coordinate cells to every call 5 of a login, and at most three challenges', async () => {
+  it('gives the same coordinate cells to every call 5 of a login, and in later sessions until they are answered', async () => {
     attacks++;
     const target = client(8);
     const rut = '11111111-1';
@@ -167,6 +167,12 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     const first = cells(await challenge());
     expect(first.every((cell) => cell in demoCoordinateCard(rut))).toBe(true);
     expect(cells(await challenge())).toEqual(first);
+    // Abandoned, then asked again in a new session from another address: the same cells, never fresh ones.
+    const elsewhere = client(12);
+    const again = await selected(elsewhere, rut);
+    expect(codeOf(await autentica(elsewhere, again, rut, '1234'), AUT)).toBeUndefined();
+    const challengeThere = await post(elsewhere, '/prod/pago/producto/cuentavista/autorizar', { autorizarPagoProductoCVRequest: { userId: rut, canalLlamada: 'PGEX', token: again, factor: 1, rut, rutPago: rut } });
+    expect(cells(challengeThere)).toEqual(first);
   });
 
   it('refuses a payment under way once the operator sets maintenance', async () => {

@@ -158,7 +158,8 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
     /**
      * Call 5: a coordinate challenge of three distinct cells (factor 1) or a push to the authoriser (factor 2). Within
      * a login the same challenge is answered again until it is answered or expires, at most MAX_CHALLENGES_PER_LOGIN
-     * are issued, and one left unanswered (expired or superseded) counts as a wrong answer: the cells asked cannot be
+     * are issued, and one left unanswered (expired or superseded) counts as a wrong answer. Across logins, sessions
+     * and transactions a payer is asked the same cells until they answer them right: the cells asked cannot be
      * re-rolled until only known ones come up.
      */
     async authorize(request: AutorizarRequest['autorizarPagoProductoCVRequest'], requestId: string): Promise<AuthorizeResult> {
@@ -194,7 +195,8 @@ export function createOwnAccountService(db: Db, clock: Clock, options: OwnAccoun
           if (!card) return refuse('5203002');
           if (card.blockedAt) return refuse('45203017');
           if ((await authorizations.countChallengesSince(tx, trx.idTransaccion, trx.loginAt)) >= MAX_CHALLENGES_PER_LOGIN) return refuse('440');
-          const cells = pickCells(CHALLENGE_CELLS);
+          // Under the card's lock, so two sessions of one payer cannot each pick new cells.
+          const cells = (await authorizations.cellsStillAskedOf(tx, payer.id)) ?? pickCells(CHALLENGE_CELLS);
           await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 1, cells, amount: trx.total, validSeconds: AUTHORISATION_SECONDS });
           return { ok: true as const, numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
         }
