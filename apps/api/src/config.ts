@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 
 const flag = z.enum(['0', '1']).transform((v) => v === '1');
@@ -10,11 +11,31 @@ export const SANDBOX_ADMIN_TOKEN = 'sandbox-admin-token';
 /** The operator's port in production when ADMIN_PORT is not set. */
 const DEFAULT_ADMIN_PORT = 3100;
 
-/** A URL on this machine (localhost or a loopback address): never what production should point at. */
-function isLocalUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '::1' || host === '0.0.0.0';
+/**
+ * This machine's addresses in every spelling the URL parser leaves: IPv4 loopback and "this network" (the parser
+ * already turns 2130706433 or 0x7f.1 into 127.0.0.1), IPv6 loopback and unspecified, and IPv4 ones mapped, embedded
+ * or translated into IPv6 ([::ffff:127.0.0.1] reads as ::ffff:7f00:1).
+ */
+const LOCAL_ADDRESSES = new BlockList();
+LOCAL_ADDRESSES.addSubnet('127.0.0.0', 8, 'ipv4');
+LOCAL_ADDRESSES.addSubnet('0.0.0.0', 8, 'ipv4');
+LOCAL_ADDRESSES.addAddress('::1', 'ipv6');
+LOCAL_ADDRESSES.addAddress('::', 'ipv6');
+for (const prefix of ['::ffff:', '::', '64:ff9b::', '::ffff:0:']) {
+  LOCAL_ADDRESSES.addSubnet(`${prefix}127.0.0.0`, 104, 'ipv6');
+  LOCAL_ADDRESSES.addSubnet(`${prefix}0.0.0.0`, 104, 'ipv6');
 }
+
+/** A URL on this machine (localhost or a loopback address): never what production should point at. */
+export function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const version = isIP(host);
+  return version !== 0 && LOCAL_ADDRESSES.check(host, version === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** The least proof of work production accepts (ALTCHA_COUNTER_MIN and _MAX): about 10 ms of a phone's time. */
+const PRODUCTION_MIN_ALTCHA_COUNTER = 1_000;
 
 const envSchema = z
   .object({
@@ -144,6 +165,12 @@ const envSchema = z
       ['SEED_DEMO', env.SEED_DEMO === true, 'must be off in production (the demo members have password 1234)'],
       ['WEBPAY_BASE_URL', isLocalUrl(env.WEBPAY_BASE_URL), "must be Transbank's host in production, not the simulator"],
       ['PUBLIC_BASE_URL', !env.PUBLIC_BASE_URL || isLocalUrl(env.PUBLIC_BASE_URL), 'must be the public origin members use in production'],
+      // Members' session tokens and the captcha travel to it; Webpay returns the member there.
+      ['PUBLIC_BASE_URL', !!env.PUBLIC_BASE_URL && !env.PUBLIC_BASE_URL.startsWith('https://'), 'must be an https:// origin in production'],
+      // The commerce's API key travels in every call to Webpay.
+      ['WEBPAY_BASE_URL', !env.WEBPAY_BASE_URL.startsWith('https://'), 'must be an https:// URL in production'],
+      ['ALTCHA_COUNTER_MIN', env.ALTCHA_COUNTER_MIN < PRODUCTION_MIN_ALTCHA_COUNTER, `must be at least ${PRODUCTION_MIN_ALTCHA_COUNTER} in production (a smaller proof of work costs a bot nothing)`],
+      ['ALTCHA_COUNTER_MAX', env.ALTCHA_COUNTER_MAX < PRODUCTION_MIN_ALTCHA_COUNTER, `must be at least ${PRODUCTION_MIN_ALTCHA_COUNTER} in production`],
       ['ADMIN_TOKEN', env.ADMIN_TOKEN === SANDBOX_ADMIN_TOKEN, 'must not be the sandbox token in production'],
       // Unset, the member's links lead to the sandbox's stand-in pages, which production does not serve.
       ['PRODUCT_SITE_URL', !env.PRODUCT_SITE_URL || isLocalUrl(env.PRODUCT_SITE_URL), "must be the cooperative's site in production"],
