@@ -83,6 +83,8 @@ const envSchema = z
     RATE_LIMIT_LISTAR_PER_IP: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_LISTAR_PER_RUT: z.coerce.number().int().min(1).default(10),
     RATE_LIMIT_LISTAR_RUT_CEILING: z.coerce.number().int().min(1).default(100),
+    /** Past the ceiling, listings of that RUT one client may still make in the 15 minutes (its earlier ones count). */
+    RATE_LIMIT_LISTAR_PAST_CEILING: z.coerce.number().int().min(1).default(3),
     RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
     /** Logins naming one payer from one client, per 15 minutes: wrong passwords are throttled before they block. */
     RATE_LIMIT_LOGIN_PER_PAYER: z.coerce.number().int().min(1).default(10),
@@ -246,6 +248,7 @@ const envSchema = z
         listarPerIp: env.RATE_LIMIT_LISTAR_PER_IP,
         listarPerRut: env.RATE_LIMIT_LISTAR_PER_RUT,
         listarRutCeiling: env.RATE_LIMIT_LISTAR_RUT_CEILING,
+        listarPastCeiling: env.RATE_LIMIT_LISTAR_PAST_CEILING,
         loginPerIp: env.RATE_LIMIT_LOGIN_PER_IP,
         loginPerPayer: env.RATE_LIMIT_LOGIN_PER_PAYER,
         loginFailedPayers: env.RATE_LIMIT_LOGIN_FAILED_PAYERS,

@@ -117,6 +117,19 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     expect(codeOf(member, LIST)).toBeUndefined();
   });
 
+  it('lets ten addresses that reach a RUT’s ceiling of listings keep its member from the list no longer', async () => {
+    attacks++;
+    const rut = '16789012-1';
+    const statuses: number[] = [];
+    for (let n = 40; n < 50; n++) for (let k = 0; k < 10; k++) statuses.push((await list(client(n), rut)).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    // The ceiling (100 per 15 minutes) is reached: the attackers' addresses are refused, the member's is served.
+    expect((await list(client(40), rut)).status).toBe(429);
+    const member = await list(client(51), rut);
+    expect(member.status).toBe(200);
+    expect(codeOf(member, LIST)).toBeUndefined();
+  });
+
   /** A session of `rut` with its oldest credit instalment selected, as anyone who knows the RUT can make. */
   const selected = async (target: Target, rut: string) => {
     const { token, productos } = await listar(target, rut);
