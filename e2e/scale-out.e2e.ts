@@ -87,6 +87,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two API replicas behind nginx on one
         RATE_LIMIT_LISTAR_PER_IP: '1000',
         RATE_LIMIT_LOGIN_PER_IP: '1000',
         RATE_LIMIT_LOGIN_PER_PAYER: '1000',
+        RATE_LIMIT_LOGIN_FAILED_PAYERS: '1000',
         LOG_LEVEL: 'info',
       });
       procs.push(api);

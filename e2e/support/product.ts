@@ -134,6 +134,7 @@ export async function startProduct(options: ProductOptions | Record<string, stri
     RATE_LIMIT_CAPTCHA_PER_IP: '1000',
     RATE_LIMIT_LOGIN_PER_IP: '1000',
     RATE_LIMIT_LOGIN_PER_PAYER: '1000',
+    RATE_LIMIT_LOGIN_FAILED_PAYERS: '1000',
     RATE_LIMIT_MAIL_PER_IP: '1000',
     RATE_LIMIT_PDF_PER_SESSION: '1000',
     RATE_LIMIT_PDF_PER_IP: '1000',

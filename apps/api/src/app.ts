@@ -32,6 +32,7 @@ import { auditoriaRoutes } from './routes/prod/auditoria';
 import { registerOpenApi, serveOpenApi } from './plugins/external/openapi';
 import { registerMetrics, serveMetrics, type Metrics } from './plugins/app/metrics';
 import { createMailer, type Mailer } from './services/mail-service';
+import { loggableError } from './loggable-error';
 import { createNotificationService } from './services/notification-service';
 import { createCardPaymentService } from './services/card-payment-service';
 import { createWebpayClient, type WebpayClient } from './services/webpay-client';
@@ -122,7 +123,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
-    ownAccount: createOwnAccountService(database.db, clock, corePostings, { passwordLockMinutes: config.passwordLockMinutes, notifyDevices: config.authoriser.webhook !== null, coreLeaseSeconds }),
+    ownAccount: createOwnAccountService(database.db, clock, corePostings, {
+      passwordLockMinutes: config.passwordLockMinutes,
+      coreLeaseSeconds,
+      notifyDevices: config.authoriser.webhook !== null,
+      passwordBlockFailures: config.passwordBlockFailures,
+      failedPayersPerClient: config.rateLimits.loginFailedPayers,
+      cooperative: config.productName,
+      // The recipient stays out of the log: an SMTP refusal names it (loggableError scrubs it).
+      sendMail: (mail) => mailer.send(mail).catch((error: unknown) => app.log.warn({ error: loggableError(error) }, 'password block e-mail not sent')),
+    }),
     vouchers: createVoucherService(database.db),
     authoriser: createAuthoriserService(database.db, { enrolmentCodeDays: config.authoriser.enrolmentCodeDays }),
     authoriserWebhook: createWebhookDelivery(database.db, config.authoriser.webhook, app.log),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
+import { ConfigError, isLocalUrl, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
 
 const PRODUCTION = {
   NODE_ENV: 'production',
@@ -69,6 +69,31 @@ describe('configuration at boot', () => {
     ['PRODUCT_PASSWORD_RECOVERY_URL', 'http://127.0.0.1:3000/sandbox/sitio/recuperar-clave'],
   ])('refuses to boot in production with the sandbox switch %s=%s, naming it', (name, value) => {
     expect(refusal({ ...PRODUCTION, [name]: value })).toContain(name);
+  });
+
+  it.each([
+    ['WEBPAY_BASE_URL', 'http://[::ffff:127.0.0.1]:3001'],
+    ['WEBPAY_BASE_URL', 'https://[::ffff:7f00:1]'],
+    ['WEBPAY_BASE_URL', 'https://[::127.0.0.1]'],
+    ['WEBPAY_BASE_URL', 'https://[0:0:0:0:0:0:0:1]'],
+    ['WEBPAY_BASE_URL', 'https://[::]'],
+    ['WEBPAY_BASE_URL', 'https://2130706433'],
+    ['WEBPAY_BASE_URL', 'https://0x7f.1'],
+    ['WEBPAY_BASE_URL', 'https://localhost.'],
+    ['WEBPAY_BASE_URL', 'http://webpay3g.transbank.cl'],
+    ['PUBLIC_BASE_URL', 'http://pago.cooperativa.example'],
+    ['PUBLIC_BASE_URL', 'https://[::ffff:127.0.0.1]'],
+    ['ALTCHA_COUNTER_MIN', '1'],
+    ['ALTCHA_COUNTER_MAX', '1'],
+  ])('refuses to boot in production with %s=%s, naming it', (name, value) => {
+    const env = { ...PRODUCTION, [name]: value, ...(name === 'ALTCHA_COUNTER_MIN' && { ALTCHA_COUNTER_MAX: '1' }) };
+    expect(refusal(env)).toContain(`  ${name}: `);
+  });
+
+  it('accepts a small proof of work and plain http outside production', () => {
+    expect(() => loadConfig({ SANDBOX: '1', ALTCHA_COUNTER_MIN: '1', ALTCHA_COUNTER_MAX: '1', PUBLIC_BASE_URL: 'http://pago.test' })).not.toThrow();
+    expect(isLocalUrl('https://webpay3g.transbank.cl')).toBe(false);
+    expect(isLocalUrl('https://[2001:db8::1]')).toBe(false);
   });
 
   it('refuses production with the defaults that point at this machine', () => {

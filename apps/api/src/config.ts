@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 
 const flag = z.enum(['0', '1']).transform((v) => v === '1');
@@ -10,11 +11,31 @@ export const SANDBOX_ADMIN_TOKEN = 'sandbox-admin-token';
 /** The operator's port in production when ADMIN_PORT is not set. */
 const DEFAULT_ADMIN_PORT = 3100;
 
-/** A URL on this machine (localhost or a loopback address): never what production should point at. */
-function isLocalUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '::1' || host === '0.0.0.0';
+/**
+ * This machine's addresses in every spelling the URL parser leaves: IPv4 loopback and "this network" (the parser
+ * already turns 2130706433 or 0x7f.1 into 127.0.0.1), IPv6 loopback and unspecified, and IPv4 ones mapped, embedded
+ * or translated into IPv6 ([::ffff:127.0.0.1] reads as ::ffff:7f00:1).
+ */
+const LOCAL_ADDRESSES = new BlockList();
+LOCAL_ADDRESSES.addSubnet('127.0.0.0', 8, 'ipv4');
+LOCAL_ADDRESSES.addSubnet('0.0.0.0', 8, 'ipv4');
+LOCAL_ADDRESSES.addAddress('::1', 'ipv6');
+LOCAL_ADDRESSES.addAddress('::', 'ipv6');
+for (const prefix of ['::ffff:', '::', '64:ff9b::', '::ffff:0:']) {
+  LOCAL_ADDRESSES.addSubnet(`${prefix}127.0.0.0`, 104, 'ipv6');
+  LOCAL_ADDRESSES.addSubnet(`${prefix}0.0.0.0`, 104, 'ipv6');
 }
+
+/** A URL on this machine (localhost or a loopback address): never what production should point at. */
+export function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const version = isIP(host);
+  return version !== 0 && LOCAL_ADDRESSES.check(host, version === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** The least proof of work production accepts (ALTCHA_COUNTER_MIN and _MAX): about 10 ms of a phone's time. */
+const PRODUCTION_MIN_ALTCHA_COUNTER = 1_000;
 
 const envSchema = z
   .object({
@@ -62,9 +83,13 @@ const envSchema = z
     RATE_LIMIT_LISTAR_PER_IP: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_LISTAR_PER_RUT: z.coerce.number().int().min(1).default(10),
     RATE_LIMIT_LISTAR_RUT_CEILING: z.coerce.number().int().min(1).default(100),
+    /** Past the ceiling, listings of that RUT one client may still make in the 15 minutes (its earlier ones count). */
+    RATE_LIMIT_LISTAR_PAST_CEILING: z.coerce.number().int().min(1).default(3),
     RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
     /** Logins naming one payer from one client, per 15 minutes: wrong passwords are throttled before they block. */
     RATE_LIMIT_LOGIN_PER_PAYER: z.coerce.number().int().min(1).default(10),
+    /** Other payers one client may give a wrong password for within an hour; the next one is refused (decision 032). */
+    RATE_LIMIT_LOGIN_FAILED_PAYERS: z.coerce.number().int().min(1).default(5),
     // The authoriser screen polls call 6 every second for up to two minutes.
     RATE_LIMIT_PAY_PER_IP: z.coerce.number().int().min(1).default(600),
     RATE_LIMIT_MAIL_PER_SESSION: z.coerce.number().int().min(1).default(5),
@@ -108,6 +133,8 @@ const envSchema = z
     /** A request not answered by then gets 503 with the envelope (Fastify's handlerTimeout; also bounds reading it). */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     PASSWORD_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+    /** Wrong passwords in a row, from three clients or more, that block a RUT on every client (NIST SP 800-63B: 100). */
+    PASSWORD_BLOCK_FAILURES: z.coerce.number().int().min(3).max(100).default(100),
     /**
      * How long a replica serves the parameters it read (at most a second); an operator's change is answered after
      * that long, and then applies on every replica. 0: every call reads the table.
@@ -153,6 +180,12 @@ const envSchema = z
       ['WEBPAY_BASE_URL', isLocalUrl(env.WEBPAY_BASE_URL), "must be Transbank's host in production, not the simulator"],
       ['CORE_BASE_URL', env.CORE_BASE_URL !== undefined && isLocalUrl(env.CORE_BASE_URL), "must be the core banking system's host in production, not the simulator"],
       ['PUBLIC_BASE_URL', !env.PUBLIC_BASE_URL || isLocalUrl(env.PUBLIC_BASE_URL), 'must be the public origin members use in production'],
+      // Members' session tokens and the captcha travel to it; Webpay returns the member there.
+      ['PUBLIC_BASE_URL', !!env.PUBLIC_BASE_URL && !env.PUBLIC_BASE_URL.startsWith('https://'), 'must be an https:// origin in production'],
+      // The commerce's API key travels in every call to Webpay.
+      ['WEBPAY_BASE_URL', !env.WEBPAY_BASE_URL.startsWith('https://'), 'must be an https:// URL in production'],
+      ['ALTCHA_COUNTER_MIN', env.ALTCHA_COUNTER_MIN < PRODUCTION_MIN_ALTCHA_COUNTER, `must be at least ${PRODUCTION_MIN_ALTCHA_COUNTER} in production (a smaller proof of work costs a bot nothing)`],
+      ['ALTCHA_COUNTER_MAX', env.ALTCHA_COUNTER_MAX < PRODUCTION_MIN_ALTCHA_COUNTER, `must be at least ${PRODUCTION_MIN_ALTCHA_COUNTER} in production`],
       ['ADMIN_TOKEN', env.ADMIN_TOKEN === SANDBOX_ADMIN_TOKEN, 'must not be the sandbox token in production'],
       // Unset, the member's links lead to the sandbox's stand-in pages, which production does not serve.
       ['PRODUCT_SITE_URL', !env.PRODUCT_SITE_URL || isLocalUrl(env.PRODUCT_SITE_URL), "must be the cooperative's site in production"],
@@ -214,6 +247,7 @@ const envSchema = z
       },
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       passwordLockMinutes: env.PASSWORD_LOCK_MINUTES,
+      passwordBlockFailures: env.PASSWORD_BLOCK_FAILURES,
       parametersCacheMs: env.PARAMETERS_CACHE_MS,
       browserLogRetentionDays: env.BROWSER_LOG_RETENTION_DAYS,
       sandbox: env.SANDBOX,
@@ -231,8 +265,10 @@ const envSchema = z
         listarPerIp: env.RATE_LIMIT_LISTAR_PER_IP,
         listarPerRut: env.RATE_LIMIT_LISTAR_PER_RUT,
         listarRutCeiling: env.RATE_LIMIT_LISTAR_RUT_CEILING,
+        listarPastCeiling: env.RATE_LIMIT_LISTAR_PAST_CEILING,
         loginPerIp: env.RATE_LIMIT_LOGIN_PER_IP,
         loginPerPayer: env.RATE_LIMIT_LOGIN_PER_PAYER,
+        loginFailedPayers: env.RATE_LIMIT_LOGIN_FAILED_PAYERS,
         payPerIp: env.RATE_LIMIT_PAY_PER_IP,
         mailPerSession: env.RATE_LIMIT_MAIL_PER_SESSION,
         mailPerIp: env.RATE_LIMIT_MAIL_PER_IP,

@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -57,6 +58,24 @@ export const unknownPayerAttempts = pgTable('unknown_payer_attempts', {
   passwordLocks: integer('password_locks').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Wrong passwords for a RUT (member or not) from one client (its address): three block that RUT for that client only
+ * (decision 032), so a stranger's guesses never block the member everywhere. The same columns as the members' own.
+ */
+export const passwordClientGuards = pgTable(
+  'password_client_guards',
+  {
+    rut: text('rut').notNull(),
+    client: text('client').notNull(),
+    passwordFailures: integer('password_failures').notNull().default(0),
+    passwordBlockedAt: timestamp('password_blocked_at', { withTimezone: true }),
+    passwordLockedUntil: timestamp('password_locked_until', { withTimezone: true }),
+    passwordLocks: integer('password_locks').notNull().default(0),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.rut, t.client] }), index('password_client_guards_client_idx').on(t.client, t.lastFailureAt)],
+);
 
 export const products = pgTable(
   'products',

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { CSP_NONCE_PLACEHOLDER } from '../plugins/external/web-app';
-import { accounts, auditLog, coordinateCards, members, sessions, transactions } from '../db/schema';
+import { accounts, auditLog, coordinateCards, members, passwordClientGuards, sessions, transactions } from '../db/schema';
 import type { WebpayClient } from '../services/webpay-client';
 import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
 import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha, startCard } from './flows';
@@ -103,6 +103,7 @@ describe('rate limits answer 429 with code 514 before any work is done', () => {
     for (let i = 0; i < 3; i++) codes.push(codeOf(await autentica(attacker, s.token, '9876543-3', 'mala', await solveCaptcha(setup)), AUT));
     expect(codes).toEqual(['45203113', '45203113', '45203016']);
     await t.database.db.update(members).set({ passwordFailures: 0, passwordBlockedAt: null }).where(eq(members.rut, '9876543-3'));
+    await t.database.db.delete(passwordClientGuards).where(eq(passwordClientGuards.rut, '9876543-3'));
     const captcha = await solveCaptcha(setup);
     expectLimited(await autentica(attacker, s.token, '9876543-3', 'mala', captcha), AUT);
     const [member] = await t.database.db.select().from(members).where(eq(members.rut, '9876543-3'));
@@ -213,13 +214,17 @@ describe.each(DATABASE_KINDS)('lockouts, captcha replay and sessions (%s)', (kin
     refused(10);
     const [member] = await t.database.db.select().from(members).where(eq(members.rut, '15432876-9'));
     expect(member).toMatchObject({ passwordFailures: 3 });
-    expect(member?.passwordBlockedAt).not.toBeNull();
-    // A new session and the right password change nothing: the block is the member's, not the session's.
+    // Decision 032: three wrong ones block the payer on the client that gave them.
+    const [guard] = await t.database.db.select().from(passwordClientGuards).where(eq(passwordClientGuards.rut, '15432876-9'));
+    expect(guard).toMatchObject({ passwordFailures: 3 });
+    expect(guard?.passwordBlockedAt).not.toBeNull();
+    // A new session and the right password change nothing: the block is the payer's on this client, not the session's.
     const again = await pendingSelection(target, '15432876-9', '630043218765');
     expect(codeOf(await autentica(target, again.token, '15432876-9', '1234', await solveCaptcha(target)), AUT)).toBe('45203016');
     expect(await t.database.db.$count(auditLog, eq(auditLog.kind, 'clave.bloqueada'))).toBe(1);
     expect((await checkInvariants(t.database.db, before)).totals).toEqual(before.totals);
     await t.database.db.update(members).set({ passwordFailures: 0, passwordBlockedAt: null }).where(eq(members.rut, '15432876-9'));
+    await t.database.db.delete(passwordClientGuards).where(eq(passwordClientGuards.rut, '15432876-9'));
   });
 
   it('spends a coordinate challenge on its first answer, counts one failure for ten racing answers, and blocks the card at the third', async () => {

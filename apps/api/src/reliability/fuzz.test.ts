@@ -89,6 +89,8 @@ interface Endpoint {
   headers: fc.Arbitrary<Record<string, string>>;
   /** Tables a well-formed call may legitimately add rows to (the money invariant holds regardless). */
   grows?: string[];
+  /** Tables a well-formed call may legitimately remove rows from. */
+  shrinks?: string[];
   /**
    * Rows the endpoint may change in place, read by natural key, and the keys one answer owns: a key that changed
    * without an answer owning it is a write the caller was refused (or a rejected row half-written).
@@ -377,6 +379,8 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
     valid: null,
     headers: adminAuth,
     prepare: block,
+    // The password's unblock forgets the member's blocks on every client (decision 032).
+    ...(action === 'desbloquear-clave' && { shrinks: ['password_client_guards'] }),
     writes: {
       read: operatorState,
       // An unblock clears the flags of the member it names, and nothing else.
@@ -539,7 +543,7 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
       }),
       headers: json(fc.record({ authorization: captcha }, { requiredKeys: [] })),
       // A wrong password for a RUT with no online password is counted as a member's is.
-      grows: ['captcha_uses', 'unknown_payer_attempts'],
+      grows: ['captcha_uses', 'unknown_payer_attempts', 'password_client_guards'],
     },
     {
       name: 'call 5 cuentavista/autorizar',
@@ -1008,6 +1012,7 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
       for (const [table, n] of Object.entries(countsAfter)) {
         if (table === 'audit_log') continue;
         if (e.grows?.includes(table)) expect(n, `${e.name}: rows of ${table}`).toBeGreaterThanOrEqual(countsBefore[table]!);
+        else if (e.shrinks?.includes(table)) expect(n, `${e.name}: rows of ${table}`).toBeLessThanOrEqual(countsBefore[table]!);
         else expect(n, `${e.name}: rows of ${table}`).toBe(countsBefore[table]);
       }
       const paramsAfter = await parameterValues(t.database.db);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions } from '../db/schema';
-import { startTestApp, type TestApp } from '../test/test-app';
+import { eq } from 'drizzle-orm';
+import { auditLog, sessions } from '../db/schema';
+import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
 import { codeOf, post, solveCaptcha } from './flows';
 import { injectTarget, type Target } from './http';
 import { recordFigures } from './settings';
@@ -10,14 +11,14 @@ import { recordFigures } from './settings';
 const LIST = 'listarDetalleProductosResponse';
 const RUT = '11111111-1';
 
-describe('the product list cannot be locked for a member by another client', () => {
+describe.each(DATABASE_KINDS)('the product list cannot be locked for a member by other clients (%s)', (kind) => {
   let t: TestApp;
   let attacks = 0;
   beforeAll(async () => {
-    t = await startTestApp('pglite', { config: { altchaCounter: { min: 10, max: 50 } }, rateLimits: { listarPerIp: 1000, listarPerRut: 3, listarRutCeiling: 8 } });
+    t = await startTestApp(kind, { config: { altchaCounter: { min: 10, max: 50 } }, rateLimits: { listarPerIp: 1000, listarPerRut: 3, listarRutCeiling: 8, listarPastCeiling: 2 } });
   });
   afterAll(async () => {
-    recordFigures({ section: 'attacks', database: 'pglite', faultsInjected: attacks });
+    recordFigures({ section: 'attacks', database: kind, faultsInjected: attacks });
     await t?.close();
   });
   const from = (ip: string): Target => ({ name: ip, request: (r) => injectTarget(t.app, ip, ip).request(r) });
@@ -37,13 +38,22 @@ describe('the product list cannot be locked for a member by another client', () 
     expect(codeOf(member, LIST)).toBeUndefined();
   });
 
-  it('keeps a ceiling per RUT that only many clients together reach, and then refuses every client', async () => {
+  it('past the ceiling per RUT that only many clients together reach, refuses the clients that made it and still lists for the member', async () => {
     attacks++;
     const rut = '9876543-3';
+    // Three addresses list the RUT as often as each may: nine listings, one past the ceiling of eight.
     const statuses = [];
-    for (let i = 0; i < 10; i++) statuses.push((await list(from(`10.3.0.${i}`), rut)).status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(8);
-    expect(statuses.slice(8)).toEqual([429, 429]);
+    for (let i = 0; i < 3; i++) for (let k = 0; k < 3; k++) statuses.push((await list(from(`10.3.0.${i}`), rut)).status);
+    expect(statuses.slice(0, 8).every((s) => s === 200)).toBe(true);
+    expect(statuses[8]).toBe(429);
+    // The member, from their own device, still gets their list, and a refreshed one; the allowance past the ceiling then holds.
+    const member = from('10.3.9.9');
+    expect([(await list(member, rut)).status, (await list(member, rut)).status, (await list(member, rut)).status]).toEqual([200, 200, 429]);
+    // The attackers' addresses stay refused; the event is in the audit trail once, with the RUT masked.
+    expect((await list(from('10.3.0.0'), rut)).status).toBe(429);
+    const alerts = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'listar.tope.rut'));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.rutMasked).not.toContain('9876543');
     // Another RUT is untouched.
     const before = await t.database.db.$count(sessions);
     expect((await list(from('10.3.1.1'), '15432876-9')).status).toBe(200);

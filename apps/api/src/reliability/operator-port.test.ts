@@ -3,7 +3,7 @@ import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/test-app';
 import { recordFigures } from './settings';
 
 // The admin API, the metrics and the OpenAPI document are the operator's, not the members': in production they
-// answer only on ADMIN_PORT (bound to ADMIN_HOST), and the admin API is rate-limited.
+// answer only on ADMIN_PORT (bound to ADMIN_HOST), and wrong admin tokens are rate-limited per address.
 
 const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
@@ -40,13 +40,18 @@ describe('operator surfaces on their own listener', () => {
     expect((await fetch(`${member}/health`)).status).toBe(200);
   });
 
-  it('limits the admin API per address, before the token is looked at', async () => {
+  it('limits wrong tokens per address, and never refuses the right one for someone else’s failures', async () => {
     attacks++;
+    const call = (authorization: string) => t.app.operator.inject({ method: 'GET', url: '/admin/parametros', remoteAddress: '10.8.0.1', headers: { authorization } });
     const guesses = [];
-    for (let i = 0; i < 6; i++) guesses.push((await t.app.operator.inject({ method: 'GET', url: '/admin/parametros', remoteAddress: '10.8.0.1', headers: { authorization: `Bearer guess-${i}` } })).statusCode);
+    for (let i = 0; i < 6; i++) guesses.push((await call(`Bearer guess-${i}`)).statusCode);
     expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
-    const limited = await t.app.operator.inject({ method: 'GET', url: '/admin/parametros', remoteAddress: '10.8.0.1', headers: admin });
+    const limited = await call('Bearer guess-7');
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ parametrosResponse: { error: { errores: { detalleError: { codigo: '514' } } } } });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // The operator, on the same address, is served: their token is checked before anyone's failures count.
+    for (let i = 0; i < 3; i++) expect((await call(admin.authorization)).statusCode).toBe(200);
+    expect((await call('Bearer guess-8')).statusCode).toBe(429);
   });
 });

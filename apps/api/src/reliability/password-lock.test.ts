@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, members, unknownPayerAttempts } from '../db/schema';
+import { auditLog, members, outbox, passwordClientGuards, unknownPayerAttempts } from '../db/schema';
 import { passwordLockMinutes } from '../services/password-check';
 import { errorCode, listProducts, oldest, postAutentica, postSeleccionar, solveCaptcha } from '../test/member-calls';
 import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/test-app';
@@ -49,7 +49,8 @@ describe.each(DATABASE_KINDS)('wrong passwords (%s)', (kind) => {
     return token;
   }
   const login = async (token: string, payer: string, clave: string) => errorCode(await postAutentica(t.app, token, payer, clave, await solveCaptcha(t.app)), AUT) ?? '200';
-  const lockedUntil = async (rut: string) => (await t.database.db.select().from(members).where(eq(members.rut, rut)))[0]!;
+  /** The block of `rut` on the tests' one client (decision 032: three wrong passwords block the payer on that client). */
+  const lockedUntil = async (rut: string) => (await t.database.db.select().from(passwordClientGuards).where(eq(passwordClientGuards.rut, rut)))[0]!;
 
   it('lifts a block by itself after PASSWORD_LOCK_MINUTES, and doubles the next one within a day', async () => {
     attacks++;
@@ -61,7 +62,7 @@ describe.each(DATABASE_KINDS)('wrong passwords (%s)', (kind) => {
     expect((first.passwordLockedUntil!.getTime() - first.passwordBlockedAt!.getTime()) / 60_000).toBeCloseTo(30, 0);
 
     // Half an hour later the block has lifted: the right password logs in.
-    await t.database.db.update(members).set({ passwordLockedUntil: sql`now() - interval '1 second'` }).where(eq(members.rut, VICTIM));
+    await t.database.db.update(passwordClientGuards).set({ passwordLockedUntil: sql`now() - interval '1 second'` }).where(eq(passwordClientGuards.rut, VICTIM));
     expect(await login(token, VICTIM, '1234')).toBe('200');
 
     // Blocked again within the day: the block lasts twice as long, and the count started again after the first.
@@ -141,5 +142,91 @@ describe('wrong passwords are throttled per payer and client', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe.each(DATABASE_KINDS)('strangers guessing from many clients (%s)', (kind) => {
+  let t: TestApp;
+  afterEach(async () => {
+    recordFigures({ section: 'attacks', database: kind, faultsInjected: 1 });
+    await t.close();
+  });
+
+  async function start(options: Parameters<typeof startTestApp>[1] = {}) {
+    t = await startTestApp(kind, options);
+    const { token, productos } = await listProducts(t.app, HOLDER);
+    await postSeleccionar(t.app, token, HOLDER, [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
+    return token;
+  }
+  /** Call 4 from one client (address): the answer's code, '200' for a login, '429' when the client is refused. */
+  const login = async (token: string, payer: string, clave: string, remoteAddress: string) => {
+    const [rut, dv] = payer.split('-') as [string, string];
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/prod/pago/producto/cuentavista/autentica',
+      remoteAddress,
+      headers: { 'content-type': 'application/json', authorization: await solveCaptcha(t.app) },
+      payload: { autenticaConsultaFactoresRequest: { userId: payer, canalLlamada: 'PGEX', token, autenticacion: { rut, dv, clave } } },
+    });
+    if (res.statusCode === 429) return `429:${errorCode(res, AUT)}`;
+    return errorCode(res, AUT) ?? '200';
+  };
+  /** Every client's block lifts, as half an hour later (a first block lasts PASSWORD_LOCK_MINUTES). */
+  const halfAnHourLater = () => t.database.db.update(passwordClientGuards).set({ passwordLockedUntil: sql`now() - interval '1 second'` });
+
+  it('from 10 addresses in an hour blocks no member’s password, and answers a member as it answers a stranger', async () => {
+    const token = await start({ rateLimits: { loginFailedPayers: 5 } });
+    const answers: Record<string, string[]> = { [VICTIM]: [], [STRANGER]: [] };
+    for (let half = 0; half < 2; half++) {
+      for (let i = 1; i <= 10; i++) {
+        for (const rut of [VICTIM, STRANGER]) for (let k = 0; k < 4; k++) answers[rut]!.push(await login(token, rut, `adivina${k}`, `10.66.0.${i}`));
+      }
+      await halfAnHourLater();
+    }
+    // Each client is blocked for the RUT it guessed at, member or not: the answers tell nobody who is a member.
+    expect(answers[VICTIM]!.slice(0, 4)).toEqual(['45203113', '45203113', '45203016', '45203016']);
+    expect(answers[VICTIM]).toEqual(answers[STRANGER]);
+    // The member, on their own device, logs in.
+    expect(await login(token, VICTIM, '1234', '192.0.2.7')).toBe('200');
+    expect(await t.database.db.$count(outbox)).toBe(0);
+  });
+
+  it('still blocks a member who mistypes three times on their own device', async () => {
+    const token = await start();
+    const own = '192.0.2.8';
+    expect([await login(token, VICTIM, 'x', own), await login(token, VICTIM, 'y', own), await login(token, VICTIM, 'z', own)]).toEqual(['45203113', '45203113', '45203016']);
+    expect(await login(token, VICTIM, '1234', own)).toBe('45203016');
+  });
+
+  it('stops a client that fails for many payers before it is judged, members and strangers alike', async () => {
+    const token = await start({ rateLimits: { loginFailedPayers: 5 } });
+    const sprayer = '10.66.1.1';
+    for (const rut of ['9876543-3', '15432876-9', '21212121-5', '22222222-2', '16789012-1']) expect(await login(token, rut, 'x', sprayer)).toBe('45203113');
+    expect(await login(token, '12345678-5', '1234', sprayer)).toBe('429:514');
+    expect(await login(token, '23232323-K', 'x', sprayer)).toBe('429:514');
+    // A payer this client already failed for is still judged (a shared computer's member retyping), and other clients go on.
+    expect(await login(token, '9876543-3', '1234', sprayer)).toBe('200');
+    expect(await login(token, '12345678-5', '1234', '10.66.1.2')).toBe('200');
+  });
+
+  it('blocks a password on every client only after wrong ones from several clients, and tells the member by e-mail', async () => {
+    const token = await start({ config: { passwordBlockFailures: 6 } });
+    for (const client of ['10.66.2.1', '10.66.2.2']) {
+      for (let k = 0; k < 3; k++) await login(token, VICTIM, 'x', client);
+    }
+    // Six wrong ones, but from two clients: a third client still logs in.
+    expect(await login(token, VICTIM, '1234', '10.66.2.9')).toBe('200');
+    for (const client of ['10.66.2.1', '10.66.2.2']) {
+      await halfAnHourLater();
+      for (let k = 0; k < 3; k++) await login(token, VICTIM, 'x', client);
+    }
+    expect(await t.database.db.$count(outbox)).toBe(0);
+    expect(await login(token, VICTIM, 'x', '10.66.2.3')).toBe('45203016');
+    expect(await login(token, VICTIM, '1234', '10.66.2.4')).toBe('45203016');
+    const mails = await t.database.db.select().from(outbox);
+    expect(mails.map((m) => m.to)).toEqual(['rosa.contreras@example.cl']);
+    expect(mails[0]!.text).toContain('bloqueada');
+    const [line] = await t.database.db.select().from(auditLog).where(sql`${auditLog.detail}->>'alcance' = 'todos'`);
+    expect(line?.detail).toMatchObject({ clientes: 3, minutos: 30 });
   });
 });

@@ -80,4 +80,20 @@ describe.each(DATABASE_KINDS)('card deposits into a savings account have a ceili
     expect(outcomes.filter((o) => o === 'opened')).toHaveLength(1);
     expect(outcomes.filter((o) => /505/.test(o))).toHaveLength(1);
   });
+
+  it('lets no stranger’s unpaid form hold back the member’s own deposit, while open forms stay bounded', async () => {
+    attacks++;
+    const setCeiling = await t.app.inject({ method: 'PUT', url: '/admin/parametros/topeDepositoWebPayAH', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { valor: '5000000' } });
+    expect(setCeiling.statusCode).toBe(200);
+    // Anyone with the RUT opens a $4.999.999 deposit form and leaves it open.
+    expect(await refusal(4_999_999)).toBe('opened');
+    // The member's own $20.000 deposit, in a session of their own, opens and is paid.
+    const own = await openDeposit(20_000);
+    const before = await balance();
+    expect(await postReturn(target, await useCardForm(simUrl, own.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
+    expect(await balance()).toBe(before + 20_000);
+    // Another stranger's large form is still refused: unpaid forms of other sessions hold up to half the ceiling.
+    expect(await refusal(4_999_999)).toMatch(/505/);
+    expect(await refusal(2_400_000)).toBe('opened');
+  });
 });

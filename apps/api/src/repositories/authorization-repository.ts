@@ -69,3 +69,17 @@ export function authorizationsOf(db: DbOrTx, idTransaccion: string) {
     .where(eq(authorizations.idTransaccion, idTransaccion))
     .orderBy(asc(authorizations.createdAt));
 }
+
+/**
+ * The cells of the member's latest coordinate challenge, in any session or transaction, unless it was answered
+ * right ('used'): they are asked again until they are, so abandoning a challenge never buys other cells.
+ */
+export async function cellsStillAskedOf(tx: Tx, memberId: string): Promise<string[] | null> {
+  const [row] = await tx
+    .select({ cells: authorizations.cells, status: authorizations.status })
+    .from(authorizations)
+    .where(and(eq(authorizations.memberId, memberId), eq(authorizations.factor, 1)))
+    .orderBy(desc(authorizations.createdAt))
+    .limit(1);
+  return row && row.status !== 'used' && row.cells?.length ? row.cells : null;
+}

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { accounts, authoriserDevices, coordinateCards, members, unknownPayerAttempts } from '../db/schema';
+import { accounts, authoriserDevices, coordinateCards, members, passwordClientGuards, unknownPayerAttempts } from '../db/schema';
 
 export type MemberRow = typeof members.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
@@ -24,7 +24,7 @@ export async function findMemberById(db: DbOrTx, id: string): Promise<MemberRow 
 }
 
 /** Where a RUT's wrong passwords are counted: on the member, or for a RUT with no online password, apart. */
-type GuardTable = typeof members | typeof unknownPayerAttempts;
+type GuardTable = typeof members | typeof unknownPayerAttempts | typeof passwordClientGuards;
 
 /** A RUT's wrong-password state, as of the database's clock. */
 export interface PasswordGuard {
@@ -35,6 +35,8 @@ export interface PasswordGuard {
   locks: number;
   blockedWithinDay: boolean;
 }
+
+const NO_GUARD: PasswordGuard = { failures: 0, blocked: false, locks: 0, blockedWithinDay: false };
 
 const guardOf = (t: GuardTable) => ({
   failures: t.passwordFailures,
@@ -62,7 +64,7 @@ export async function findMemberWithGuard(db: DbOrTx, rut: string): Promise<(Mem
 /** The guard of a RUT with no online password, unlocked: a clean one when it never gave a wrong password. */
 export async function unknownPayerGuard(db: DbOrTx, rut: string): Promise<PasswordGuard> {
   const [row] = await db.select(guardOf(unknownPayerAttempts)).from(unknownPayerAttempts).where(eq(unknownPayerAttempts.rut, rut));
-  return row ?? { failures: 0, blocked: false, locks: 0, blockedWithinDay: false };
+  return row ?? NO_GUARD;
 }
 
 /** The guard of a RUT with no online password, locked (made on its first wrong password). */
@@ -87,9 +89,69 @@ export async function clearPasswordFailures(tx: Tx, memberId: string): Promise<v
   await tx.update(members).set({ passwordFailures: 0 }).where(eq(members.id, memberId));
 }
 
-/** An operator's unblock: no failures, no block, and the next block is a first one again. */
+/** An operator's unblock: no failures, no block on any client, and the next block is a first one again. */
 export async function unblockPasswordOf(tx: Tx, memberId: string): Promise<void> {
-  await tx.update(members).set({ passwordFailures: 0, passwordBlockedAt: null, passwordLockedUntil: null, passwordLocks: 0 }).where(eq(members.id, memberId));
+  const [row] = await tx.update(members).set({ passwordFailures: 0, passwordBlockedAt: null, passwordLockedUntil: null, passwordLocks: 0 }).where(eq(members.id, memberId)).returning({ rut: members.rut });
+  if (row) await tx.delete(passwordClientGuards).where(eq(passwordClientGuards.rut, row.rut));
+}
+
+const clientKey = (rut: string, client: string) => and(eq(passwordClientGuards.rut, rut), eq(passwordClientGuards.client, client));
+/** A guard that holds failures (a block keeps its three); a login takes the row before it is judged, so clean ones exist. */
+const hasFailed = sql`${passwordClientGuards.passwordFailures} > 0`;
+
+/** A RUT's guard on one client, unlocked: a clean one when that client never gave a wrong password for it. */
+export async function clientGuard(db: DbOrTx, rut: string, client: string): Promise<PasswordGuard> {
+  const [row] = await db.select(guardOf(passwordClientGuards)).from(passwordClientGuards).where(clientKey(rut, client));
+  return row ?? NO_GUARD;
+}
+
+/** A RUT's guard on one client, locked (made on that client's first wrong password). */
+export async function lockClientGuard(tx: Tx, rut: string, client: string): Promise<PasswordGuard> {
+  await tx.insert(passwordClientGuards).values({ rut, client }).onConflictDoNothing();
+  const [row] = await tx.select(guardOf(passwordClientGuards)).from(passwordClientGuards).where(clientKey(rut, client)).for('update');
+  return row!;
+}
+
+/** Counts a wrong password of one client for a RUT; `lock` blocks that RUT on that client for that long. */
+export async function recordClientWrongPassword(tx: Tx, rut: string, client: string, failures: number, lock: { minutes: number; locks: number } | null): Promise<void> {
+  await tx
+    .update(passwordClientGuards)
+    .set({
+      passwordFailures: failures,
+      lastFailureAt: sql`now()`,
+      ...(lock && { passwordBlockedAt: sql`now()`, passwordLockedUntil: sql`now() + make_interval(mins => ${lock.minutes})`, passwordLocks: lock.locks }),
+    })
+    .where(clientKey(rut, client));
+}
+
+/** A right password on a client: its count starts again (the last block's time stays, for the next one's length). */
+export async function clearClientGuard(tx: Tx, rut: string, client: string): Promise<void> {
+  await tx.update(passwordClientGuards).set({ passwordFailures: 0 }).where(clientKey(rut, client));
+}
+
+/** Other RUTs this client gave a wrong password for within the last hour. */
+export async function otherPayersFailedByClient(db: DbOrTx, client: string, rut: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(passwordClientGuards)
+    .where(and(eq(passwordClientGuards.client, client), sql`${passwordClientGuards.rut} <> ${rut}`, sql`${passwordClientGuards.lastFailureAt} > now() - interval '1 hour'`, hasFailed));
+  return row?.n ?? 0;
+}
+
+/** Clients that gave a wrong password for this RUT within the last day. */
+export async function clientsFailingFor(tx: Tx, rut: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(passwordClientGuards)
+    .where(and(eq(passwordClientGuards.rut, rut), sql`${passwordClientGuards.lastFailureAt} > now() - interval '1 day'`, hasFailed));
+  return row?.n ?? 0;
+}
+
+/** Client guards with no failure for a day and no block still on: forgotten (called now and then by call 4). */
+export async function pruneClientGuards(db: DbOrTx): Promise<void> {
+  await db
+    .delete(passwordClientGuards)
+    .where(sql`${passwordClientGuards.lastFailureAt} < now() - interval '1 day' and (${passwordClientGuards.passwordLockedUntil} is null or ${passwordClientGuards.passwordLockedUntil} < now())`);
 }
 
 /** A member has at most one account, one card and one active device: one row, each part null when absent. */

@@ -9,13 +9,28 @@ export async function insertAttempt(tx: Tx, values: { token: string; idTransacci
   await tx.insert(webpayAttempts).values(values);
 }
 
+/** Pesos sent by card to a product in the last 24 hours, by where they stand. */
+export interface CardDepositsLastDay {
+  /** What Webpay took: committed, or set aside. */
+  taken: number;
+  /** What forms still open may take: opened in the session asking, and in any other session. */
+  openHere: number;
+  openElsewhere: number;
+}
+
 /**
- * Pesos sent by card to a product in the last 24 hours: what Webpay took (committed, or set aside) and what a form
- * still open may take (pending). Refunded, rejected, cancelled and expired attempts took nothing.
+ * Card deposits into a product in the last 24 hours. Refunded, rejected, cancelled and expired attempts took nothing.
+ * `sessionId`: the session asking, whose own open forms are told apart from everyone else's.
  */
-export async function cardDepositsLastDay(tx: Tx, productId: string): Promise<number> {
+export async function cardDepositsLastDay(tx: Tx, productId: string, sessionId: string): Promise<CardDepositsLastDay> {
+  const amount = sql`(store ->> 'amount')::bigint`;
+  const here = sql`exists (select 1 from transactions t where t.id_transaccion = ${webpayAttempts.idTransaccion} and t.session_id = ${sessionId})`;
   const [row] = await tx
-    .select({ total: sql<string>`coalesce(sum((store ->> 'amount')::bigint), 0)` })
+    .select({
+      taken: sql<string>`coalesce(sum(${amount}) filter (where ${webpayAttempts.status} in ('committed', 'set_aside')), 0)`,
+      openHere: sql<string>`coalesce(sum(${amount}) filter (where ${webpayAttempts.status} = 'pending' and ${here}), 0)`,
+      openElsewhere: sql<string>`coalesce(sum(${amount}) filter (where ${webpayAttempts.status} = 'pending' and not ${here}), 0)`,
+    })
     .from(webpayAttempts)
     .innerJoin(sql`jsonb_array_elements(${webpayAttempts.stores}) as store`, sql`true`)
     .where(
@@ -25,7 +40,7 @@ export async function cardDepositsLastDay(tx: Tx, productId: string): Promise<nu
         sql`${webpayAttempts.createdAt} > now() - interval '24 hours'`,
       ),
     );
-  return Number(row?.total ?? 0);
+  return { taken: Number(row?.taken ?? 0), openHere: Number(row?.openHere ?? 0), openElsewhere: Number(row?.openElsewhere ?? 0) };
 }
 
 /** The attempt Webpay's token or buy order names, locked (it is locked before its transaction, on every path). */

@@ -49,14 +49,17 @@ function cardMethodAllowed(trx: TransactionRow, items: ItemRow[], p: Partial<Par
 }
 
 /**
- * The first savings deposit that would take its account past the ceiling of card deposits in 24 hours, counting what
- * Webpay took and what open forms may take. The account's row is locked first, so two deposits into it never both
- * pass on the same sum.
+ * The first savings deposit that would take its account past the ceiling of card deposits in 24 hours. It counts what
+ * Webpay took, this session's open forms, and other sessions' open forms up to half the ceiling: anyone who knows the
+ * RUT can open a form, so an unpaid one of someone else's never leaves the member less than half the day's room,
+ * while what open forms may take stays bounded (below one and a half ceilings with what Webpay took). The account's
+ * row is locked first, so two deposits into it never both pass on the same sum.
  */
-async function savingsOverCeiling(tx: Tx, stores: Store[], ceiling: number): Promise<{ amount: number; previous: number } | null> {
+async function savingsOverCeiling(tx: Tx, sessionId: string, stores: Store[], ceiling: number): Promise<{ amount: number; previous: number } | null> {
   await lockProducts(tx, stores.map((s) => s.productId));
   for (const store of stores) {
-    const previous = await cardDepositsLastDay(tx, store.productId);
+    const sent = await cardDepositsLastDay(tx, store.productId, sessionId);
+    const previous = sent.taken + sent.openHere + Math.min(sent.openElsewhere, Math.floor(ceiling / 2));
     if (!Number.isFinite(ceiling) || previous + store.amount > ceiling) return { amount: store.amount, previous };
   }
   return null;
@@ -111,7 +114,7 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
           stores.length === expected.length &&
           expected.every((e) => stores.some((s) => s.transactionId === refOf(e) && s.amount === e.amount && s.commerceCode === e.commerceCode));
         if (!same) return refuse('463');
-        const overCeiling = trx.family === 'AH' ? await savingsOverCeiling(tx, expected, Number(p[CARD_DEPOSIT_CEILING_NAME])) : null;
+        const overCeiling = trx.family === 'AH' ? await savingsOverCeiling(tx, trx.sessionId, expected, Number(p[CARD_DEPOSIT_CEILING_NAME])) : null;
         if (overCeiling) {
           await appendAudit(tx, { kind: 'webpay.tope.ahorro', requestId, detail: { idTransaccion: trx.idTransaccion, monto: overCeiling.amount, previo: overCeiling.previous } });
           return refuse('505');

@@ -13,7 +13,8 @@ import { listParameters } from '../repositories/parameters-repository';
 import * as transactions from '../repositories/transaction-repository';
 import { createPush, pushDeviceActive } from './authoriser-push';
 import { countCoordinateFailure, MAX_CHALLENGES_PER_LOGIN, pickCells } from './coordinate-challenge';
-import { dummyCheck, MAX_PASSWORD_FAILURES, passwordLockMinutes, passwordMatches } from './password-check';
+import type { Mail } from './mail-service';
+import { dummyCheck, globalBlockMail, MAX_PASSWORD_FAILURES, MIN_CLIENTS_FOR_GLOBAL_BLOCK, passwordLockMinutes, passwordMatches } from './password-check';
 import { checkPayable, PaymentRefused, toProductosPagados, voucherOf } from './payment-service';
 import type { CorePostings } from './core-postings';
 import { insertOperation, ownAccountTriesOf, type CoreOperationRow } from '../repositories/core-operation-repository';
@@ -24,7 +25,8 @@ import { touchSession, type SessionRow } from './session-service';
 /** After the password, the second factor must be asked for within this time (else 440). */
 const LOGIN_VALIDITY_MINUTES = 5;
 
-export type AuthenticateResult = { ok: true; numeroCuenta: string; factores: (1 | 2)[] } | Refusal;
+/** `throttled`: this client failed for too many payers lately; answered 429 (514) before anything is judged. */
+export type AuthenticateResult = { ok: true; numeroCuenta: string; factores: (1 | 2)[] } | Refusal | { ok: false; codigo: '514'; throttled: true };
 export type AuthorizeResult = { ok: true; numeroCuenta: string; desafio?: string[]; vigencia: number } | Refusal<RefusalCode>;
 export type PayResult = { ok: true; pagados: ProductoPagado[] } | Refusal<RefusalCode>;
 
@@ -41,6 +43,14 @@ export interface OwnAccountOptions {
   notifyDevices: boolean;
   /** How long the background job leaves a debit to the call that wrote it before asking the core itself. */
   coreLeaseSeconds: number;
+  /** Consecutive wrong passwords, from several clients, that block a RUT on every client (PASSWORD_BLOCK_FAILURES). */
+  passwordBlockFailures: number;
+  /** Other payers one client may fail for within an hour before call 4 refuses it (RATE_LIMIT_LOGIN_FAILED_PAYERS). */
+  failedPayersPerClient: number;
+  /** The cooperative's name, for the block's e-mail. */
+  cooperative: string;
+  /** Sends the e-mail of a block on every client; its failure must not undo the block. */
+  sendMail(mail: Mail): Promise<void>;
 }
 
 export function createOwnAccountService(db: Db, clock: Clock, postings: CorePostings, options: OwnAccountOptions) {
@@ -65,21 +75,34 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
      * under the payer's lock that verdict counts only if the row still has that hash and no block, else it is
      * verified again there. So parallel guesses are judged one at a time, in the order they take the payer's row.
      * A RUT with no online password is answered as a member's wrong password is, in the same time (a dummy hash
-     * is verified) and with the same block at the third: call 4 does not tell who is a member. A block lifts by
-     * itself (passwordLockMinutes, doubling for each further block within a day, at most a day).
+     * is verified) and with the same blocks: call 4 does not tell who is a member.
+     * Wrong passwords count per payer and client (decision 032): the third blocks that payer on that client (the
+     * spec's 45203016, which a member mistyping on their own device meets); the payer is blocked on every client only
+     * after `passwordBlockFailures` in a row from at least MIN_CLIENTS_FOR_GLOBAL_BLOCK clients, and the member is
+     * told by e-mail. A client that failed for `failedPayersPerClient` other payers within the hour is refused (514).
+     * Blocks lift by themselves (passwordLockMinutes, doubling for each further block within a day, at most a day).
      */
-    async authenticate(request: AutenticaRequest['autenticaConsultaFactoresRequest'], requestId: string): Promise<AuthenticateResult> {
+    async authenticate(request: AutenticaRequest['autenticaConsultaFactoresRequest'], requestId: string, client: string): Promise<AuthenticateResult> {
       const s = await session(request.token, undefined);
       if (!s) return refuse('476');
       const payerRut = joinRut(request.autenticacion.rut, request.autenticacion.dv.toUpperCase());
       if (!payerRut) return refuse('45203113');
       const clave = request.autenticacion.clave;
+      // Before anything is judged: a client spraying guesses over many RUTs stops here, members or not alike.
+      if ((await members.otherPayersFailedByClient(db, client, payerRut)) >= options.failedPayersPerClient) {
+        const here = await members.clientGuard(db, payerRut, client);
+        if (here.failures === 0 && !here.blocked) {
+          await appendAudit(db, { kind: 'clave.cliente.detenido', rutMasked: maskRut(payerRut), requestId, detail: { ip: client } });
+          return { ok: false as const, codigo: '514' as const, throttled: true as const };
+        }
+      }
       const seen = await members.findMemberWithGuard(db, payerRut);
       const seenHash = seen?.passwordHash ?? null;
-      const blockedSeen = (seenHash ? seen!.guard : await members.unknownPayerGuard(db, payerRut)).blocked;
+      const blockedSeen = (seenHash ? seen!.guard : await members.unknownPayerGuard(db, payerRut)).blocked || (await members.clientGuard(db, payerRut, client)).blocked;
       const early = blockedSeen ? null : { hash: seenHash, good: seenHash ? await passwordMatches(seenHash, clave) : await dummyCheck(clave) };
 
-      return db.transaction(async (tx) => {
+      let blockMail: Mail | null = null;
+      const result = await db.transaction(async (tx) => {
         const trx = await transactions.lockLatestOfSession(tx, s.id);
         if (!trx) return refuse('515');
         if (trx.status !== 'pending') return refuse('442');
@@ -93,23 +116,35 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         const payer = await members.lockMemberByRut(tx, payerRut);
         const enrolled = payer?.passwordHash ? { ...payer, passwordHash: payer.passwordHash } : null;
         const guard = enrolled ? enrolled.guard : await members.lockUnknownPayerGuard(tx, payerRut);
-        if (guard.blocked) return refuse('45203016');
+        const here = await members.lockClientGuard(tx, payerRut, client);
+        if (guard.blocked || here.blocked) return refuse('45203016');
         let good = false;
         if (enrolled) good = early && early.hash === enrolled.passwordHash ? early.good : await passwordMatches(enrolled.passwordHash, clave);
         else if (!early) await dummyCheck(clave);
         if (!good) {
           // Not blocked now, so a count already at the bound is that of a block that has lifted: it starts again.
-          const failures = (guard.failures >= MAX_PASSWORD_FAILURES ? 0 : guard.failures) + 1;
-          const locks = guard.blockedWithinDay ? guard.locks + 1 : 1;
+          const failures = (here.failures >= MAX_PASSWORD_FAILURES ? 0 : here.failures) + 1;
+          const locks = here.blockedWithinDay ? here.locks + 1 : 1;
           const lock = failures >= MAX_PASSWORD_FAILURES ? { minutes: passwordLockMinutes(locks, options.passwordLockMinutes), locks } : null;
-          await members.recordWrongPassword(tx, enrolled ? { memberId: enrolled.id } : { rut: payerRut }, failures, lock);
-          await appendAudit(tx, { kind: lock ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, ...(lock && { minutos: lock.minutes }) } });
-          return refuse(lock ? '45203016' : '45203113');
+          await members.recordClientWrongPassword(tx, payerRut, client, failures, lock);
+          // The payer's own count runs across clients since the last right password or block on every client.
+          const total = guard.failures + 1;
+          const clients = total >= options.passwordBlockFailures ? await members.clientsFailingFor(tx, payerRut) : 0;
+          const globalLocks = guard.blockedWithinDay ? guard.locks + 1 : 1;
+          const global = clients >= MIN_CLIENTS_FOR_GLOBAL_BLOCK ? { minutes: passwordLockMinutes(globalLocks, options.passwordLockMinutes), locks: globalLocks } : null;
+          await members.recordWrongPassword(tx, enrolled ? { memberId: enrolled.id } : { rut: payerRut }, global ? 0 : total, global);
+          await appendAudit(tx, { kind: lock ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, ...(lock && { minutos: lock.minutes }), alcance: 'cliente' } });
+          if (global) {
+            await appendAudit(tx, { kind: 'clave.bloqueada', rutMasked: maskRut(payerRut), requestId, detail: { intentos: total, minutos: global.minutes, clientes: clients, alcance: 'todos' } });
+            if (enrolled?.email) blockMail = globalBlockMail(enrolled.email, options.cooperative, clients, global.minutes);
+          }
+          return refuse(lock || global ? '45203016' : '45203113');
         }
         const member = enrolled!;
         const { account, card, device } = await members.accountAndFactorsOf(tx, member.id);
         if (!account) return refuse('45203113');
         if (member.passwordFailures !== 0) await members.clearPasswordFailures(tx, member.id);
+        if (here.failures !== 0) await members.clearClientGuard(tx, payerRut, client);
         await appendAudit(tx, { kind: 'clave.correcta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
         await transactions.recordLogin(tx, trx.idTransaccion, payerRut, account.id);
         const factores: (1 | 2)[] = [];
@@ -117,12 +152,18 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         if (device) factores.push(2);
         return { ok: true as const, numeroCuenta: account.numeroCuenta, factores };
       });
+      // Sent once the block is committed; a mail server that fails leaves the block, and the audit line, in place.
+      if (blockMail) await options.sendMail(blockMail).catch(() => undefined);
+      // Now and then, guards forgotten for a day go (one login in a hundred does it).
+      if (Math.random() < 0.01) await members.pruneClientGuards(db);
+      return result;
     },
 
     /**
      * Call 5: a coordinate challenge of three distinct cells (factor 1) or a push to the authoriser (factor 2). Within
      * a login the same challenge is answered again until it is answered or expires, at most MAX_CHALLENGES_PER_LOGIN
-     * are issued, and one left unanswered (expired or superseded) counts as a wrong answer: the cells asked cannot be
+     * are issued, and one left unanswered (expired or superseded) counts as a wrong answer. Across logins, sessions
+     * and transactions a payer is asked the same cells until they answer them right: the cells asked cannot be
      * re-rolled until only known ones come up.
      */
     async authorize(request: AutorizarRequest['autorizarPagoProductoCVRequest'], requestId: string): Promise<AuthorizeResult> {
@@ -158,7 +199,8 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           if (!card) return refuse('5203002');
           if (card.blockedAt) return refuse('45203017');
           if ((await authorizations.countChallengesSince(tx, trx.idTransaccion, trx.loginAt)) >= MAX_CHALLENGES_PER_LOGIN) return refuse('440');
-          const cells = pickCells(CHALLENGE_CELLS);
+          // Under the card's lock, so two sessions of one payer cannot each pick new cells.
+          const cells = (await authorizations.cellsStillAskedOf(tx, payer.id)) ?? pickCells(CHALLENGE_CELLS);
           await authorizations.insertAuthorization(tx, { idTransaccion: trx.idTransaccion, memberId: payer.id, factor: 1, cells, amount: trx.total, validSeconds: AUTHORISATION_SECONDS });
           return { ok: true as const, numeroCuenta, desafio: cells, vigencia: AUTHORISATION_SECONDS };
         }

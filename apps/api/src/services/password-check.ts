@@ -24,3 +24,25 @@ export async function dummyCheck(clave: string): Promise<false> {
 export function passwordMatches(hash: string, clave: string): Promise<boolean> {
   return verify(hash, clave).catch(() => false);
 }
+
+/**
+ * Clients (addresses) that must have failed for a RUT within a day before its password is blocked on every client
+ * (decision 032): one client, however many tries, only ever blocks itself.
+ */
+export const MIN_CLIENTS_FOR_GLOBAL_BLOCK = 3;
+
+/** The e-mail telling a member their online password was blocked everywhere by guesses from several places. */
+export function globalBlockMail(to: string, cooperative: string, clients: number, minutes: number) {
+  const hours = minutes >= 120 ? `${Math.round(minutes / 60)} horas` : `${minutes} minutos`;
+  const text = [
+    `${cooperative} - Pago Online`,
+    'Por seguridad tu clave de internet ha sido bloqueada.',
+    `Se ingresó una clave incorrecta para tu RUT desde ${clients} lugares distintos. La clave se desbloqueará sola en ${hours}.`,
+    'Si no fuiste tú, te recomendamos cambiar tu clave de internet y contactarnos.',
+  ].join('\n');
+  const html = text
+    .split('\n')
+    .map((line) => `<p style="font-family:Arial,sans-serif">${line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
+    .join('');
+  return { to, subject: `${cooperative}: tu clave de internet fue bloqueada`, text, html, attachments: [] };
+}

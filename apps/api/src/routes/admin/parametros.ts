@@ -20,17 +20,19 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 /** Operator's API: `Authorization: Bearer $ADMIN_TOKEN` on every call. */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const expected = digest(app.config.adminToken);
-  // Per address, before the token is even looked at: guessing tokens costs as much as using one.
-  app.addHook('onRequest', allLimits(app.createRateLimit({ max: app.config.rateLimits.adminPerIp, timeWindow: 60_000, keyGenerator: (request) => `admin:${request.ip}` })));
+  // Only wrong tokens count, per address: the operator's own token is never refused for someone else's guesses on
+  // the same address. The token (16+ random characters) is what resists guessing; the limit bounds what guesses cost.
+  const wrongTokens = allLimits(app.createRateLimit({ max: app.config.rateLimits.adminPerIp, timeWindow: 60_000, keyGenerator: (request) => `admin-wrong:${request.ip}` }));
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
     // Compare digests so the check takes the same time whatever the length or prefix of the guess.
-    if (!token || !timingSafeEqual(digest(token), expected)) {
-      request.log.warn('admin call refused: bad or missing bearer token');
-      // Under the called route's own response name (the operations' too), as its other errors are.
-      return reply.code(401).send(errorEnvelope(request.routeOptions.config?.responseName ?? RESPONSE, '400', 'No autorizado.'));
-    }
+    if (token && timingSafeEqual(digest(token), expected)) return;
+    // Past the limit: 429 (514) with Retry-After, and no log line per guess.
+    await wrongTokens(request, reply);
+    request.log.warn('admin call refused: bad or missing bearer token');
+    // Under the called route's own response name (the operations' too), as its other errors are.
+    return reply.code(401).send(errorEnvelope(request.routeOptions.config?.responseName ?? RESPONSE, '400', 'No autorizado.'));
   });
 
   await app.register(operationsRoutes);

@@ -96,4 +96,20 @@ describe.each(DATABASE_KINDS)('the coordinate challenge cannot be re-rolled, on 
     expect(res.json()[PAG].error).toBeUndefined();
     expect(await failures()).toBe(0);
   });
+
+  it('asks the same cells in every session and transaction until they are answered right', async () => {
+    const cells = cellsOf(await challenge((await login()).token));
+    // Abandoned unanswered: new sessions and transactions ask the same cells, so they cannot be re-rolled.
+    for (let i = 0; i < 4; i++) expect(cellsOf(await challenge((await login()).token))).toEqual(cells);
+    // Answered wrong: the same cells again.
+    const wrong = await login();
+    expect(cellsOf(await challenge(wrong.token))).toEqual(cells);
+    const wrongValues = cells.map((cell) => String((Number(CARD[cell]) + 1) % 100).padStart(2, '0'));
+    expect(errorCode(await postPagar(t.app, { token: wrong.token, rutTitular: RUT, rutPago: RUT, numeroCuenta: wrong.numeroCuenta, factor: 1, valores: wrongValues }), PAG)).toBe('5203007');
+    const right = await login();
+    expect(cellsOf(await challenge(right.token))).toEqual(cells);
+    const paid = await postPagar(t.app, { token: right.token, rutTitular: RUT, rutPago: RUT, numeroCuenta: right.numeroCuenta, factor: 1, valores: cells.map((cell) => CARD[cell]!) });
+    expect(paid.json()[PAG].error).toBeUndefined();
+    expect(await failures()).toBe(0);
+  });
 });

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { PASSWORD_HASH_OPTIONS } from '../../../db/password';
-import { accounts, auditLog, authoriserDevices, authorizations, coordinateCards, instalments, members, products, transactionItems, transactions, vouchers } from '../../../db/schema';
+import { accounts, auditLog, authoriserDevices, authorizations, coordinateCards, instalments, members, passwordClientGuards, products, transactionItems, transactions, vouchers } from '../../../db/schema';
 import {
   deviceDecides,
   devicePending,
@@ -258,7 +258,9 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(codes.filter((c) => c === '45203016')).toHaveLength(6);
     const [row] = await t.database.db.select({ failures: members.passwordFailures, blockedAt: members.passwordBlockedAt }).from(members).where(eq(members.rut, '9876543-3'));
     expect(row!.failures).toBe(3);
-    expect(row!.blockedAt).not.toBeNull();
+    // Blocked on the client that gave them (decision 032), which is this test's one address.
+    const [guard] = await t.database.db.select({ blockedAt: passwordClientGuards.passwordBlockedAt }).from(passwordClientGuards).where(eq(passwordClientGuards.rut, '9876543-3'));
+    expect(guard!.blockedAt).not.toBeNull();
     const lines = await t.database.db
       .select({ kind: auditLog.kind })
       .from(auditLog)

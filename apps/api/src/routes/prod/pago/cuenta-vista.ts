@@ -58,7 +58,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
         }),
       ),
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body.autenticaConsultaFactoresRequest;
       const captcha = await app.services.captcha.verifyAndSpend(request.headers.authorization);
       if (!captcha.ok) {
@@ -71,7 +71,12 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
         });
         return errorEnvelope(AUTENTICA_RESPONSE, '482');
       }
-      const result = await app.services.ownAccount.authenticate(body, request.id);
+      const result = await app.services.ownAccount.authenticate(body, request.id, request.ip);
+      if (!result.ok && 'throttled' in result) {
+        // A client that failed for many payers this hour: answered like any other limit (429, 514).
+        reply.header('retry-after', '3600');
+        throw Object.assign(new Error('rate limited'), { statusCode: 429 });
+      }
       if (!result.ok) return errorEnvelope(AUTENTICA_RESPONSE, result.codigo);
       return {
         [AUTENTICA_RESPONSE]: {
