@@ -13,6 +13,10 @@ const PRODUCTION = {
   PUBLIC_BASE_URL: 'https://pago.cooperativa.example',
   PRODUCT_SITE_URL: 'https://www.cooperativa.example/',
   PRODUCT_PASSWORD_RECOVERY_URL: 'https://www.cooperativa.example/clave',
+  CORE_BASE_URL: 'https://core.cooperativa.example/fineract-provider/api',
+  CORE_USERNAME: 'pago-online',
+  CORE_PASSWORD: 'a-core-password',
+  CORE_TENANT: 'cooperativa',
 };
 
 const refusal = (env: Record<string, string>) => {
@@ -41,7 +45,7 @@ describe('configuration at boot', () => {
     expect(refusal({ ...PRODUCTION, PORT: '3000', ADMIN_PORT: '3000' })).toContain('ADMIN_PORT');
   });
 
-  it.each(['ADMIN_TOKEN', 'ALTCHA_HMAC_SECRET', 'WEBPAY_COMMERCE_CODE', 'WEBPAY_API_KEY', 'SMTP_URL'])(
+  it.each(['ADMIN_TOKEN', 'ALTCHA_HMAC_SECRET', 'WEBPAY_COMMERCE_CODE', 'WEBPAY_API_KEY', 'SMTP_URL', 'CORE_BASE_URL', 'CORE_USERNAME', 'CORE_PASSWORD', 'CORE_TENANT'])(
     'refuses to boot in production without %s, naming it',
     (name) => {
       const env: Record<string, string> = { ...PRODUCTION };
@@ -49,6 +53,18 @@ describe('configuration at boot', () => {
       expect(refusal(env)).toContain(name);
     },
   );
+
+  it.each(['http://localhost:3002/fineract-provider/api', 'http://[::ffff:127.0.0.1]:3002/fineract-provider/api', 'http://127.0.0.2:3002/fineract-provider/api'])(
+    'refuses the core simulator in production (%s), naming CORE_BASE_URL',
+    (url) => {
+      expect(refusal({ ...PRODUCTION, CORE_BASE_URL: url })).toContain('CORE_BASE_URL');
+    },
+  );
+
+  it('points at the core simulator with its demo credentials outside production, and at the configured core in it', () => {
+    expect(loadConfig({ NODE_ENV: 'test', SANDBOX: '1' }).core).toMatchObject({ baseUrl: 'http://localhost:3002/fineract-provider/api', username: 'mifos', password: 'password', tenant: 'default' });
+    expect(loadConfig(PRODUCTION).core).toMatchObject({ baseUrl: PRODUCTION.CORE_BASE_URL, username: 'pago-online', tenant: 'cooperativa' });
+  });
 
   it('never uses the sandbox admin token in production', () => {
     const env: Record<string, string> = { ...PRODUCTION };
