@@ -122,6 +122,28 @@ function card(rut) {
  * $10.000 (the first due in 10 days), an own account with enough money, password 1234 (the demo members' argon2id
  * hash, same parameters as the seed) and a coordinate card. Returns their canonical RUTs.
  */
+/** The bench members as the core simulator seeds them (the demo members' shape): the same accounts and credits. */
+export function benchMemberProfiles(count, instalments) {
+  return Array.from({ length: count }, (_, i) => {
+    const number = BENCH_FIRST_RUT + i;
+    return {
+      rut: `${number}-${checkDigit(number)}`,
+      name: `Socio de prueba ${i + 1}`,
+      email: `socio.${i}@bench.example`,
+      scenario: 'bench',
+      account: { numeroCuenta: `9${String(i).padStart(11, '0')}`, saldo: 1_000_000_000 },
+      factors: [1],
+      products: [
+        {
+          family: 'PC',
+          numeroProducto: `49${String(i).padStart(10, '0')}`,
+          instalments: Array.from({ length: instalments }, (_, n) => ({ numeroCuota: n + 1, monto: BENCH_INSTALMENT, dueInDays: 10 + 30 * n })),
+        },
+      ],
+    };
+  });
+}
+
 export async function seedBenchMembers(databaseUrl, count, instalments) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -195,7 +217,7 @@ function businessNoon() {
  * The API's environment under a benchmark: the production build with the sandbox's demo seed and the business clock
  * pinned at noon so the opening hours never refuse a selection. NODE_ENV is 'test': production refuses the sandbox.
  */
-export function apiEnvironment({ port, databaseUrl, logLevel, webpayUrl = 'http://127.0.0.1:9' }) {
+export function apiEnvironment({ port, databaseUrl, logLevel, webpayUrl = 'http://127.0.0.1:9', coreUrl = 'http://127.0.0.1:9' }) {
   return {
     NODE_ENV: 'test',
     SANDBOX: '1',
@@ -214,6 +236,7 @@ export function apiEnvironment({ port, databaseUrl, logLevel, webpayUrl = 'http:
     WEBPAY_COMMERCE_CODE: '597055555535',
     WEBPAY_API_KEY: '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C',
     WEBPAY_BASE_URL: webpayUrl,
+    CORE_BASE_URL: `${coreUrl}/fineract-provider/api`,
     // The load comes from one address: the per-address and per-RUT limits would answer 429 to it.
     RATE_LIMIT_LISTAR_PER_IP: '100000000',
     RATE_LIMIT_LISTAR_PER_RUT: '100000000',

@@ -10,7 +10,8 @@
 // Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION (s, default 10),
 // BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3), BENCH_ONLY (some of
 // parametros,listar,payment,card), BENCH_OUT (default .e2e-artifacts/bench), PERF_API_SERVER, PERF_WEBPAY_SIM,
-// BENCH_API_NODE_ARGS (Node options for the API, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// BENCH_API_NODE_ARGS (Node options for the API, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), PERF_CORE_SIM and
+// BENCH_CORE_LATENCY_MS (the core simulator, answering each call after 20 ms by default).
 
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   apiEnvironment,
+  benchMemberProfiles,
   cpuSampler,
   createDatabase,
   FLOWS,
@@ -43,6 +45,9 @@ const ONLY = (process.env.BENCH_ONLY ?? Object.keys(FLOWS).join(',')).split(',')
 const OUT = resolve(process.env.BENCH_OUT ?? join(ROOT, '.e2e-artifacts', 'bench'));
 const API_SERVER = resolve(process.env.PERF_API_SERVER ?? join(ROOT, 'apps/api/dist/server.js'));
 const SIM_SERVER = resolve(process.env.PERF_WEBPAY_SIM ?? join(ROOT, 'apps/webpay-sim/dist/server.js'));
+const CORE_SERVER = resolve(process.env.PERF_CORE_SIM ?? join(ROOT, 'apps/core-sim/dist/server.js'));
+// What the core takes to answer each call (the issue's figure for a core on the cooperative's network).
+const CORE_LATENCY_MS = Number(process.env.BENCH_CORE_LATENCY_MS ?? 20);
 /** The unrecorded start of each constant-rate run, at its own rate: a new process's JIT and connections. */
 const PACED_WARMUP = 2;
 const LOAD_FRACTION = 0.7;
@@ -60,7 +65,7 @@ for (const [name, file] of [['PERF_API_SERVER', API_SERVER], ['PERF_WEBPAY_SIM',
 mkdirSync(OUT, { recursive: true });
 
 /** The processes whose CPU each run accounts: the API, the simulator, and PostgreSQL's backends of our database. */
-const measured = { api: -1, sim: -1, database: '' };
+const measured = { api: -1, sim: -1, core: -1, database: '' };
 
 /** One run in the load generator's process; prints its line and answers its figures. */
 async function load(name, spec, unit) {
@@ -116,16 +121,25 @@ async function main() {
   const processes = [];
   const results = {};
   try {
-    const [port, simPort] = [await freePort(), await freePort()];
+    const [port, simPort, corePort] = [await freePort(), await freePort(), await freePort()];
     const baseUrl = `http://127.0.0.1:${port}`;
     const simUrl = `http://127.0.0.1:${simPort}`;
+    const coreUrl = `http://127.0.0.1:${corePort}`;
     const sim = startProcess([SIM_SERVER], { HOST: '127.0.0.1', WEBPAY_SIM_PORT: String(simPort), WEBPAY_SIM_PUBLIC_URL: simUrl });
     processes.push(sim);
     await waitHealthy(simUrl, sim, 'Webpay simulator');
     measured.sim = sim.child.pid;
+    // The core holds the bench members too, and answers every call after CORE_LATENCY_MS.
+    const coreMembers = join(OUT, 'core-members.json');
+    writeFileSync(coreMembers, JSON.stringify(benchMemberProfiles(2 * MEMBERS_PER_FLOW, INSTALMENTS)));
+    const core = startProcess([CORE_SERVER], { HOST: '127.0.0.1', CORE_SIM_PORT: String(corePort), CORE_SIM_MEMBERS_FILE: coreMembers });
+    processes.push(core);
+    await waitHealthy(coreUrl, core, 'core simulator');
+    await fetch(`${coreUrl}/__sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: CORE_LATENCY_MS }) });
+    measured.core = core.child.pid;
     const logFd = openSync(join(OUT, 'api.log'), 'w');
     // Request logs at info, written to a file, as deployed.
-    const api = startProcess([...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), API_SERVER], apiEnvironment({ port, databaseUrl: database.url, logLevel: 'info', webpayUrl: simUrl }), {
+    const api = startProcess([...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), API_SERVER], apiEnvironment({ port, databaseUrl: database.url, logLevel: 'info', webpayUrl: simUrl, coreUrl }), {
       stdio: logFd,
     });
     processes.push(api);

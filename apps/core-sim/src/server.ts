@@ -1,3 +1,5 @@
+import type { DemoMember } from '@pago/domain/demo-members';
+import { readFileSync } from 'node:fs';
 import { buildCoreSim } from './app';
 
 if (process.env.NODE_ENV === 'production') {
@@ -8,9 +10,13 @@ if (process.env.NODE_ENV === 'production') {
 const port = Number(process.env.CORE_SIM_PORT ?? process.env.PORT ?? 3002);
 const host = process.env.HOST ?? '0.0.0.0';
 
+// Members besides the demo members (the benchmark's), as a JSON list in the demo members' shape.
+const members = process.env.CORE_SIM_MEMBERS_FILE ? (JSON.parse(readFileSync(process.env.CORE_SIM_MEMBERS_FILE, 'utf8')) as DemoMember[]) : undefined;
+
 const app = buildCoreSim({
   ...(process.env.CORE_SIM_DATA_FILE ? { dataFile: process.env.CORE_SIM_DATA_FILE } : {}),
   ...(process.env.CORE_SIM_TODAY ? { today: process.env.CORE_SIM_TODAY } : {}),
+  ...(members ? { members } : {}),
 });
 app
   .listen({ host, port })

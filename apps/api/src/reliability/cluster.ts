@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { openDatabase, type Database } from '../db/client';
-import { webpayAttempts } from '../db/schema';
+import { coreOperations, webpayAttempts } from '../db/schema';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { businessNoon, startCoreSim, TEST_ADMIN_TOKEN, type CoreSimHandle } from '../test/test-app';
 import { insertLoadMembers, LOAD_PASSWORD, loadMemberProfiles, type LoadMember } from './fixtures';
@@ -104,6 +104,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       WEBPAY_BASE_URL: simProxy.url,
       CORE_BASE_URL: `${core.origin}/fineract-provider/api`,
       CORE_POST_INTERVAL_SECONDS: '1',
+      // A debit left without an answer is taken up by the jobs after about ten seconds, not half a minute.
+      CORE_TIMEOUT_MS: '2000',
       WEBPAY_TIMEOUT_MS: String(WEBPAY_TIMEOUT_MS),
       WEBPAY_SETTLE_AFTER_SECONDS: String(SETTLE_AFTER_SECONDS),
       RECONCILE_INTERVAL_SECONDS: '1',
@@ -174,6 +176,20 @@ export async function waitForSettlement(db: Database, timeoutMs: number): Promis
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const pending = await db.db.$count(webpayAttempts, eq(webpayAttempts.status, 'pending'));
+    if (pending === 0 || Date.now() > deadline) return pending;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/**
+ * Waits until the core has acknowledged every posting (the processes' core-postings job delivers them); answers how
+ * many are left. Back-offs are brought forward first, as the 30 s between two questions to Webpay are.
+ */
+export async function waitForPostings(db: Database, timeoutMs: number): Promise<number> {
+  await db.db.update(coreOperations).set({ nextAttemptAt: sql`now()` }).where(eq(coreOperations.status, 'pending'));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pending = await db.db.$count(coreOperations, eq(coreOperations.status, 'pending'));
     if (pending === 0 || Date.now() > deadline) return pending;
     await new Promise((r) => setTimeout(r, 500));
   }

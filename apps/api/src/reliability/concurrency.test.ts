@@ -8,14 +8,14 @@ import { shiftedClock } from '../clock';
 import type { Database } from '../db/client';
 import { seedDemoMembers, seedParameters } from '../db/seed';
 import { createWebpayClient } from '../services/webpay-client';
-import { businessNoon, coreClientFor, DATABASE_KINDS, openTestDatabase, startCoreSim, TEST_ADMIN_TOKEN, testConfig } from '../test/test-app';
+import { businessNoon, coreClientFor, DATABASE_KINDS, openTestDatabase, startCoreSim, TEST_ADMIN_TOKEN, testConfig, type CoreBooks } from '../test/test-app';
 import { AuthoriserDevice } from '../test/authoriser-device';
 import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type Solicitud } from '@pago/domain/call-autorizador';
 import { and, eq, sql } from 'drizzle-orm';
-import { authorizations } from '../db/schema';
+import { authorizations, coreOperations } from '../db/schema';
 import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha } from './flows';
 import { insertLoadMembers, LOAD_PASSWORD, loadMemberProfiles, type LoadMember } from './fixtures';
-import { personalDataIn, fromClient, startCluster, transactionStates, waitForSettlement, type Cluster } from './cluster';
+import { personalDataIn, fromClient, startCluster, transactionStates, waitForPostings, waitForSettlement, type Cluster } from './cluster';
 import { counted, fetchTarget, injectTarget, jsonOf, roundRobin, type Target } from './http';
 import { captureLedger, checkInvariants, type LedgerSnapshot } from './ledger';
 import { histogram, isExpected, planPayers, runPayer } from './load';
@@ -38,6 +38,9 @@ interface Setup {
   baseline: LedgerSnapshot;
   /** Lets card payments left on the form be settled by the reconciliation; answers how many are still pending. */
   settle(): Promise<number>;
+  /** Lets every posting reach the core; answers how many it has still not acknowledged. */
+  drainPostings(): Promise<number>;
+  coreBooks(): Promise<CoreBooks>;
   output(): string;
   close(): Promise<void>;
 }
@@ -73,6 +76,16 @@ async function inProcess(members: number): Promise<Setup> {
       for (let i = 0; i < 50; i++) if ((await app.services.card.reconcileOnce()).backlog === 0) return 0;
       return (await app.services.card.reconcileOnce()).backlog;
     },
+    async drainPostings() {
+      for (let i = 0; i < 20; i++) {
+        await database.db.update(coreOperations).set({ nextAttemptAt: sql`now()` }).where(eq(coreOperations.status, 'pending'));
+        await app.services.corePostings.postDue();
+        const left = await database.db.$count(coreOperations, eq(coreOperations.status, 'pending'));
+        if (left === 0) return 0;
+      }
+      return database.db.$count(coreOperations, eq(coreOperations.status, 'pending'));
+    },
+    coreBooks: () => core.books(),
     output: () => '',
     async close() {
       await app.close();
@@ -99,6 +112,8 @@ async function twoProcesses(members: number): Promise<Setup & { cluster: Cluster
     baseline: cluster.baseline,
     // The processes' own timers reconcile (every second, for payments older than the form's lifetime here).
     settle: () => waitForSettlement(cluster.db, 60_000),
+    drainPostings: () => waitForPostings(cluster.db, 60_000),
+    coreBooks: () => cluster.core.books(),
     output: cluster.output,
     close: cluster.close,
   };
@@ -121,7 +136,8 @@ describe.each(DATABASE_KINDS)('concurrent payers on %s', (kind) => {
     const results = await Promise.all(plans.map((plan, i) => runPayer(fromClient(counted(s.target, tally), i), s.simUrl, plan)));
     const loadSeconds = (Date.now() - started) / 1000;
     const left = await s.settle();
-    const report = await checkInvariants(s.database.db, s.baseline, { provider: s.store, noPendingCard: true });
+    const postingsLeft = await s.drainPostings();
+    const report = await checkInvariants(s.database.db, s.baseline, { provider: s.store, noPendingCard: true, core: await s.coreBooks(), noPendingPostings: true });
     const unexpected = results.filter((r) => !isExpected(r));
     const outcomes = histogram(results);
     const paid = results.filter((r) => r.outcome === 'paid' || r.outcome === 'aprobado').length;
@@ -140,6 +156,7 @@ describe.each(DATABASE_KINDS)('concurrent payers on %s', (kind) => {
 
     expect(unexpected.map((r) => `${r.plan.method}→${r.outcome}`), JSON.stringify(outcomes)).toEqual([]);
     expect(left).toBe(0);
+    expect(postingsLeft).toBe(0);
     expect(report.violations).toEqual([]);
     expect(tally.errors5xx).toBe(0);
     expect(leaked).toEqual([]);

@@ -15,7 +15,7 @@ import { productNumbered } from '../test/member-calls';
 import { anotherReplica, businessNoon, coreClientFor, DATABASE_KINDS, startCoreSim, startTestApp, type CoreSimHandle, type TestApp } from '../test/test-app';
 import { FlowStop, listar, oldestOf, payOwnAccount, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from './flows';
 import { injectTarget, type Target } from './http';
-import { captureLedger, checkInvariants, type CoreLedgerBooks, type LedgerSnapshot } from './ledger';
+import { captureLedger, checkInvariants, type LedgerSnapshot } from './ledger';
 import { recordFigures } from './settings';
 
 // The core banking system's faults, one at a time, each ending with the ledger across our books, Webpay's and the
@@ -60,7 +60,6 @@ describe.each(DATABASE_KINDS)('core banking faults (%s)', (kind) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const books = async () => (await core.books()) as unknown as CoreLedgerBooks;
   /** Every posting due now, as if its back-off had passed, delivered until none is left. */
   async function drain(): Promise<void> {
     for (let i = 0; i < 10; i++) {
@@ -70,7 +69,7 @@ describe.each(DATABASE_KINDS)('core banking faults (%s)', (kind) => {
     }
   }
   async function ledgerViolations(options: { drained: boolean }) {
-    const report = await checkInvariants(t.database.db, before, { provider: store, core: await books(), noPendingPostings: options.drained });
+    const report = await checkInvariants(t.database.db, before, { provider: store, core: await core.books(), noPendingPostings: options.drained });
     return report.violations;
   }
   async function ownAccount(rut: string, numeroProducto: string) {

@@ -1,7 +1,7 @@
 import { errorDetail } from '@pago/domain/errors';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromClient, personalDataIn, startCluster, transactionStates, waitForSettlement, WEBPAY_TIMEOUT_MS, PARAMETERS_CACHE_MS, type Cluster } from './cluster';
+import { fromClient, personalDataIn, startCluster, transactionStates, waitForPostings, waitForSettlement, WEBPAY_TIMEOUT_MS, PARAMETERS_CACHE_MS, type Cluster } from './cluster';
 import { codeOf } from './flows';
 import { counted, fetchTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { checkInvariants } from './ledger';
@@ -106,7 +106,8 @@ describe.skipIf(!process.env.DATABASE_URL)('faults under load on PostgreSQL (two
       expect(unexpectedOutcomes(results, true), JSON.stringify(histogram(results))).toEqual([]);
     }
     expect(await waitForSettlement(c.db, 90_000)).toBe(0);
-    const report = await checkInvariants(c.db.db, c.baseline, { provider: c.store, noPendingCard: true });
+    expect(await waitForPostings(c.db, 90_000)).toBe(0);
+    const report = await checkInvariants(c.db.db, c.baseline, { provider: c.store, noPendingCard: true, core: await c.core.books(), noPendingPostings: true });
     expect(report.violations).toEqual([]);
     // Every kill landed on a process with requests in flight.
     expect(busy.every((n) => n > 0), `requests in flight at each kill: ${busy.join(', ')}`).toBe(true);
@@ -189,7 +190,8 @@ describe.skipIf(!process.env.DATABASE_URL)('faults under load on PostgreSQL (two
       expect(settled.filter((s) => s.status === 'paid').length).toBeGreaterThan(0);
       notes.push(`Webpay ${fault}: ${starting.length} new card payments refused with 503, ${onTheForm.length} returns left pending and then settled`);
     }
-    const report = await checkInvariants(c.db.db, c.baseline, { provider: c.store, noPendingCard: true });
+    expect(await waitForPostings(c.db, 90_000)).toBe(0);
+    const report = await checkInvariants(c.db.db, c.baseline, { provider: c.store, noPendingCard: true, core: await c.core.books(), noPendingPostings: true });
     expect(report.violations).toEqual([]);
   }, 240_000);
 

@@ -3,7 +3,7 @@ import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client';
 import { transactions } from '../db/schema';
-import { fromClient, startCluster, waitForSettlement, type Cluster } from './cluster';
+import { fromClient, startCluster, waitForPostings, waitForSettlement, type Cluster } from './cluster';
 import { startHaCluster, haMissing, type HaCluster } from './ha-cluster';
 import { counted, fetchTarget, jsonOf, type HttpRequest, type Target } from './http';
 import { checkInvariants } from './ledger';
@@ -120,16 +120,17 @@ describe.skipIf(skipReason !== null)(`PostgreSQL high availability under load${s
 
     // Card payments left on Webpay's form are settled by the processes' reconciliation.
     const left = await retrying(() => waitForSettlement(c!.db, 90_000));
-    const report = await retrying(() => checkInvariants(c!.db.db, c!.baseline, { provider: c!.store, noPendingCard: true }));
+    const postingsLeft = await retrying(() => waitForPostings(c!.db, 90_000));
+    const report = await retrying(async () => checkInvariants(c!.db.db, c!.baseline, { provider: c!.store, noPendingCard: true, core: await c!.core.books(), noPendingPostings: true }));
     const acknowledged = results.filter((r) => (r.outcome === 'paid' || r.outcome === 'aprobado') && r.idTransaccion).map((r) => r.idTransaccion!);
     const onPrimary = acknowledged.length
       ? await retrying(() => c!.db.db.select({ id: transactions.idTransaccion, status: transactions.status }).from(transactions).where(inArray(transactions.idTransaccion, acknowledged)))
       : [];
     const lost = acknowledged.filter((id) => onPrimary.find((t) => t.id === id)?.status !== 'paid');
-    const doubled = report.violations.filter((v) => /has [2-9]\d* vouchers|Webpay kept|Webpay charged/.test(v));
+    const doubled = report.violations.filter((v) => /has [2-9]\d* vouchers|Webpay kept|Webpay charged|the core (debited|credited) \[\d+, /.test(v));
     const halfApplied = report.violations.filter((v) => !doubled.includes(v));
     const failoverMax = Math.max(...Object.values(failovers)) / 1000;
-    const summary = `ha summary: acknowledged-lost ${lost.length}, doubled ${doubled.length}, half-applied ${halfApplied.length}, failover-max ${failoverMax.toFixed(1)} s, 5xx ${other5xx.length}`;
+    const summary = `ha summary: acknowledged-lost ${lost.length}, doubled ${doubled.length}, half-applied ${halfApplied.length}, core postings left ${postingsLeft}, failover-max ${failoverMax.toFixed(1)} s, 5xx ${other5xx.length}`;
     console.log(summary);
     console.log(`ha detail: ${results.length} payers ${JSON.stringify(histogram(results))}; failovers ${JSON.stringify(failovers)} ms; 503 with Retry-After ${designed503}; roles now ${JSON.stringify(await ha!.roles())}`);
     recordFigures({
@@ -147,6 +148,7 @@ describe.skipIf(skipReason !== null)(`PostgreSQL high availability under load${s
     expect(lost).toEqual([]);
     expect(report.violations).toEqual([]);
     expect(left).toBe(0);
+    expect(postingsLeft).toBe(0);
     expect(other5xx).toEqual([]);
     expect(unexpectedOutcomes(results, true)).toEqual([]);
     expect(acknowledged.length).toBeGreaterThan(0);

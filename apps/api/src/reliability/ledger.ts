@@ -1,6 +1,7 @@
 import type { SimStore } from '@pago/webpay-sim/store';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
+import type { CoreBooks } from '../test/test-app';
 
 // The money invariant, read from the database (and from the provider's books for card payments). Every payment is
 // one database transaction, so at any instant, whatever crashed or raced:
@@ -103,16 +104,9 @@ export interface InvariantOptions {
   /** No card payment may be left pending (after the reconciliation has had its chance). */
   noPendingCard?: boolean;
   /** The core's books (the core simulator's /__sim/books): what it booked under our keys must be what we booked. */
-  core?: CoreLedgerBooks;
+  core?: CoreBooks;
   /** No posting to the core may be left unacknowledged (after the postings have drained). */
   noPendingPostings?: boolean;
-}
-
-/** The part of the core simulator's books the ledger reads. */
-export interface CoreLedgerBooks {
-  savings: { externalId: string; transactions: { type: string; amount: number; reversed: boolean; receiptNumber?: string; transfer?: { transferId: number } }[] }[];
-  loans: { externalId: string; transactions: { amount: number; reversed: boolean; externalId?: string; receiptNumber?: string; transfer?: { transferId: number } }[] }[];
-  transfers: { id: number; amount: number; description: string; reversed: boolean }[];
 }
 
 const CHANNEL_KEY = /^Pago Online (\S+)$/;
@@ -121,7 +115,7 @@ const CHANNEL_KEY = /^Pago Online (\S+)$/;
  * Money the core moved under our keys, read from its books: debits of a cuenta vista and credits of a product, per
  * key. A transfer's key is in its description; a batch's withdrawal and credits carry it as receipt numbers.
  */
-function coreMoneyByKey(core: CoreLedgerBooks): { debits: Map<string, number[]>; credits: Map<string, number[]> } {
+function coreMoneyByKey(core: CoreBooks): { debits: Map<string, number[]>; credits: Map<string, number[]> } {
   const debits = new Map<string, number[]>();
   const credits = new Map<string, number[]>();
   const add = (map: Map<string, number[]>, key: string, amount: number) => map.set(key, [...(map.get(key) ?? []), amount]);
@@ -147,7 +141,7 @@ function coreMoneyByKey(core: CoreLedgerBooks): { debits: Map<string, number[]>;
 }
 
 /** The core's books against ours: every debit and credit booked once under its key, for what we booked, and no other. */
-async function coreViolations(tx: Db, core: CoreLedgerBooks, noPendingPostings: boolean): Promise<string[]> {
+async function coreViolations(tx: Db, core: CoreBooks, noPendingPostings: boolean): Promise<string[]> {
   const violations: string[] = [];
   const ops = await rows<{ key: string; kind: string; status: string; amount: unknown; id: string; trx_status: string }>(
     tx,

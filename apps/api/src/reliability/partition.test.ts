@@ -13,7 +13,7 @@ import { databaseFailure } from '../loggable-error';
 import { loggerOptions } from '../logging';
 import { createWebpayClient, type WebpayClient } from '../services/webpay-client';
 import { businessNoon, openTestDatabase, testConfig } from '../test/test-app';
-import { fromClient, personalDataIn, startCluster, waitForSettlement, type Cluster } from './cluster';
+import { fromClient, personalDataIn, startCluster, waitForPostings, waitForSettlement, type Cluster } from './cluster';
 import { codeOf, listar, oldestOf, seleccionar, startCard, useCardForm, VISA_APPROVED } from './flows';
 import { counted, fetchTarget, injectTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { captureLedger, checkInvariants } from './ledger';
@@ -274,7 +274,8 @@ describe.skipIf(!process.env.DATABASE_URL)('a network partition between the API 
       // clears the 30 s back-off between two questions to Webpay, as faults.test.ts does.
       if (!RELIABILITY.full) await c.db.db.update(webpayAttempts).set({ checkedAt: null }).where(eq(webpayAttempts.status, 'pending'));
       expect(await waitForSettlement(c.db, 90_000)).toBe(0);
-      const report = await checkInvariants(c.db.db, c.baseline, { provider: c.store, noPendingCard: true });
+      expect(await waitForPostings(c.db, 90_000)).toBe(0);
+      const report = await checkInvariants(c.db.db, c.baseline, { provider: c.store, noPendingCard: true, core: await c.core.books(), noPendingPostings: true });
       expect(report.violations).toEqual([]);
       expect(personalDataIn(c.output(), c.members)).toEqual([]);
 

@@ -6,7 +6,6 @@ import { seedDemoMembers, seedParameters } from '../db/seed';
 import { createPostgresDatabase, type ScratchDatabase } from '../test/scratch-database';
 import { businessNoon, startCoreSim, type CoreSimHandle } from '../test/test-app';
 import { businessToday } from '@pago/domain/business-time';
-import { fileURLToPath } from 'node:url';
 import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha } from './flows';
 import { fetchTarget, jsonOf, type Target } from './http';
 import { bundleApi, freePort, startApiProcess, type ApiProcess } from './processes';
@@ -50,7 +49,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     // The core under a name of its own (production refuses a loopback address): the harness resolves it here.
     core = await startCoreSim(businessToday(noon));
     api = await startApiProcess(bundle.script, {
-      NODE_OPTIONS: `--require ${fileURLToPath(new URL('./hosts-preload.cjs', import.meta.url))}`,
+      NODE_OPTIONS: `--import ${new URL('./hosts-preload.mjs', import.meta.url).href}`,
       PAGO_TEST_HOSTS: 'core.cooperativa.test=127.0.0.1',
       CORE_BASE_URL: `http://core.cooperativa.test:${new URL(core.origin).port}/fineract-provider/api`,
       CORE_USERNAME: 'mifos',

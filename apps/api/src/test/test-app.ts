@@ -102,12 +102,17 @@ export interface CoreSimHandle {
   close(): Promise<void>;
 }
 
+/** The core simulator's books as its read API (/__sim/books) gives them: what the tests and the ledger read. */
 export interface CoreBooks {
-  savings: { externalId: string; balance: number; transactions: { amount: number; reversed?: boolean }[] }[];
-  loans: { externalId: string; periods: { period: number; totalOutstandingForPeriod: number }[] }[];
+  savings: { externalId: string; balance: number; transactions: { type: string; amount: number; reversed: boolean; receiptNumber?: string; transfer?: { transferId: number } }[] }[];
+  loans: {
+    externalId: string;
+    periods: { period: number; totalOutstandingForPeriod: number }[];
+    transactions: { amount: number; reversed: boolean; externalId?: string; receiptNumber?: string; transfer?: { transferId: number } }[];
+  }[];
+  transfers: { id: number; amount: number; description: string; reversed: boolean }[];
   /** Every write the simulator received; `note` says 'served from cache' for a repeat answered from its record. */
   writes: { idempotencyKey: string | null; path: string; statusCode: number; note?: string }[];
-  [other: string]: unknown;
 }
 
 /** A core simulator of the test's own, listening on a free loopback port. */

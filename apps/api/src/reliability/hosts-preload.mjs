@@ -1,7 +1,7 @@
-// Test harness only (NODE_OPTIONS=--require): resolves the names in PAGO_TEST_HOSTS ("name=address,…") to those
+// Test harness only (NODE_OPTIONS=--import): resolves the names in PAGO_TEST_HOSTS ("name=address,…") to those
 // addresses, as an /etc/hosts line would, so that a production-mode process reaches a simulator under a name of
 // its own instead of a loopback address, which production refuses.
-const dns = require('node:dns');
+import dns from 'node:dns';
 
 const hosts = new Map(
   (process.env.PAGO_TEST_HOSTS ?? '')
