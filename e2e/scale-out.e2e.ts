@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
-import { businessNoon, E2E_ADMIN_TOKEN, freePort } from './support/product';
+import { businessNoon, coreBooks, E2E_ADMIN_TOKEN, freePort } from './support/product';
 
 // Two API processes behind nginx on one PostgreSQL, rate limits in Redis: what a deployment with replicas is.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -51,6 +51,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two API replicas behind nginx on one
   const procs: Proc[] = [];
   let front = '';
   let sim = '';
+  let core = '';
   let db: pg.Pool;
 
   beforeAll(async () => {
@@ -60,12 +61,17 @@ describe.skipIf(!process.env.DATABASE_URL)('two API replicas behind nginx on one
     await admin.end();
     db = new pg.Pool({ connectionString: dbUrl.toString() });
 
-    const [a, b, simPort, frontPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [a, b, simPort, frontPort, corePort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     front = `http://127.0.0.1:${frontPort}`;
     sim = `http://127.0.0.1:${simPort}`;
     const simProc = start(process.execPath, ['apps/webpay-sim/dist/server.js'], { HOST: '127.0.0.1', WEBPAY_SIM_PORT: String(simPort), WEBPAY_SIM_PUBLIC_URL: sim });
     procs.push(simProc);
     await waitFor(`${sim}/health`, simProc, 'simulator');
+    // Both replicas book in one core.
+    core = `http://127.0.0.1:${corePort}`;
+    const coreProc = start(process.execPath, ['apps/core-sim/dist/server.js'], { HOST: '127.0.0.1', CORE_SIM_PORT: String(corePort), CORE_SIM_TODAY: businessNoon().toISOString().slice(0, 10) });
+    procs.push(coreProc);
+    await waitFor(`${core}/health`, coreProc, 'core simulator');
     for (const port of [a, b]) {
       const api = start(process.execPath, ['apps/api/dist/server.js'], {
         NODE_ENV: 'test',
@@ -82,6 +88,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two API replicas behind nginx on one
         // nginx is the one proxy in front: the client's address is the one it adds.
         TRUST_PROXY: '127.0.0.1',
         WEBPAY_BASE_URL: sim,
+        CORE_BASE_URL: `${core}/fineract-provider/api`,
         WEBPAY_SETTLE_AFTER_SECONDS: '1',
         RECONCILE_INTERVAL_SECONDS: '1',
         RATE_LIMIT_LISTAR_PER_IP: '1000',
@@ -183,6 +190,10 @@ http {
     const { rows } = await db.query('select saldo from accounts where numero_cuenta = $1', [login.numeroCuenta]);
     // Money columns are bigint: pg returns them as text.
     expect(Number(rows[0].saldo)).toBe(5_000_000 - montoTotal);
+    // And the core debited it once, whichever replica asked first.
+    const books = await coreBooks(core);
+    expect(books.writes.filter((w) => w.idempotencyKey === `${idTransaccion}-1` && w.statusCode === 200 && w.note !== 'served from cache')).toHaveLength(1);
+    expect(books.savings.find((a) => a.externalId === login.numeroCuenta)!.balance).toBe(5_000_000 - montoTotal);
     expect([...upstreams].filter(Boolean).length).toBe(2);
   });
 
