@@ -157,7 +157,7 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
 
   /**
    * One command, as Fineract's command pipeline runs it: a repeat of a key (per action and entity) answers the
-   * stored outcome; a new one is marked running, applied to a copy of the books and kept only if it succeeded.
+   * stored outcome; a new one is marked running, then applied, or refused with the books unchanged.
    * Inside an enclosing batch a failure is not recorded (Fineract rolls its record back with the batch).
    */
   async function runCommand(route: WriteRoute, body: unknown, key: string | null, path: string, enclosing: boolean): Promise<WriteAnswer> {
@@ -173,16 +173,13 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
       books.idempotency.push(running);
     }
     if (faults.latencyMs > 0 && !enclosing) await sleep(faults.latencyMs);
-    const before = JSON.stringify(books);
+    // Every command checks everything before it changes anything (ledger.ts), so a failed one leaves the books as
+    // they were; a batch keeps a copy of its own to roll back (runBatch).
     try {
       const result = route.run(books, body);
       if (running) Object.assign(running, { state: 'done', statusCode: 200, body: result });
       return { status: 200, body: result, headers: {} };
     } catch (error) {
-      // Nothing of a failed command stays in the books.
-      const keep = books.idempotency;
-      books = JSON.parse(before) as Books;
-      books.idempotency = keep;
       const failure = error instanceof FineractError ? error : serverError(String((error as Error).message));
       if (running) {
         if (enclosing) books.idempotency = books.idempotency.filter((r) => r !== running);

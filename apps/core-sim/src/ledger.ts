@@ -220,9 +220,11 @@ export function createTransfer(books: Books, raw: unknown): Json {
   if (from.clientId !== Number(json.fromClientId) || to.clientId !== Number(json.toClientId)) {
     throw domainRuleViolation('error.msg.accounttransfer.client.account.mismatch', 'The account does not belong to the client given.', [json.fromClientId, json.toClientId]);
   }
-  const transferId = books.nextId.transfer++;
-  // Both legs are booked on this one copy of the books; the caller commits it only when both succeeded.
+  // The id is taken only once the withdrawal is allowed (the first leg checks the balance before booking), so a
+  // refused transfer changes nothing; the second leg cannot fail (no externalId is passed).
+  const transferId = books.nextId.transfer;
   const withdrawal = withdrawFrom(books, from, amount, date, { transfer: { transferId }, note: description });
+  books.nextId.transfer++;
   const incoming = toType === 1 ? repay(books, to as Loan, amount, date, { transfer: { transferId }, note: description }) : depositTo(books, to as Savings, amount, date, { transfer: { transferId }, note: description });
   const transfer: Transfer = { id: transferId, fromAccountType: 2, fromAccountId: from.id, toAccountType: toType, toAccountId: to.id, amount, date, description, reversed: false, fromTxId: withdrawal.id, toTxId: incoming.id };
   books.transfers.push(transfer);
