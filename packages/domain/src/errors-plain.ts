@@ -71,13 +71,13 @@ const ENTRIES = {
   },
   '502': {
     descripcion: 'No pudimos comunicarnos con uno de nuestros servicios. Por favor, vuelve a intentarlo más tarde.',
-    situacion: 'An upstream service (Webpay, the mail server) failed or answered something unexpected.',
-    llamadas: ['pago/consultar', 'notificaciones/enviar', 'pagoexpress/auth', 'pagoexpress/initMall'],
+    situacion: 'An upstream service (Webpay, the mail server) failed or answered something unexpected, or the core banking system refused an own-account debit for a reason other than the balance.',
+    llamadas: ['pago/consultar', 'notificaciones/enviar', 'pagoexpress/auth', 'pagoexpress/initMall', 'cuentavista/pagar'],
   },
   '503': {
     descripcion: GENERIC_SERVICE_MESSAGE,
     situacion:
-      'Service unavailable: database or a dependency down, or the coordinate/authoriser service cannot answer.',
+      'Service unavailable: database or a dependency down, the core banking system gave no answer to an own-account debit (it is asked again), or the coordinate/authoriser service cannot answer.',
     llamadas: ALL_CALLS,
   },
   '514': {
