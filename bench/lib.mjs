@@ -253,6 +253,7 @@ export function apiEnvironment({ port, databaseUrl, logLevel, webpayUrl = 'http:
     RATE_LIMIT_LOGIN_FAILED_PAYERS: '100000000',
     RATE_LIMIT_PAY_PER_IP: '100000000',
     RATE_LIMIT_CAPTCHA_PER_IP: '100000000',
+    RATE_LIMIT_RETURN_PER_IP: '100000000',
   };
 }
 

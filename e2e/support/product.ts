@@ -132,6 +132,7 @@ export async function startProduct(options: ProductOptions | Record<string, stri
     RATE_LIMIT_LISTAR_PER_RUT: '1000',
     RATE_LIMIT_LISTAR_RUT_CEILING: '1000',
     RATE_LIMIT_CAPTCHA_PER_IP: '1000',
+    RATE_LIMIT_RETURN_PER_IP: '1000',
     RATE_LIMIT_LOGIN_PER_IP: '1000',
     RATE_LIMIT_LOGIN_PER_PAYER: '1000',
     RATE_LIMIT_LOGIN_FAILED_PAYERS: '1000',

@@ -108,6 +108,8 @@ const envSchema = z
     RATE_LIMIT_CAPTCHA_PER_IP: z.coerce.number().int().min(1).default(60),
     /** The authoriser devices' calls (enrolment, pending requests, decisions) per client and minute. */
     RATE_LIMIT_AUTHORISER_PER_IP: z.coerce.number().int().min(1).default(60),
+    /** Returns from Webpay per client per minute; past it the browser goes to the result page with nothing done. */
+    RATE_LIMIT_RETURN_PER_IP: z.coerce.number().int().min(1).default(30),
     /** The app's backend, told of every push so it can wake the member's phone; unset: devices poll. */
     AUTHORISER_WEBHOOK_URL: z.url().optional(),
     /** HMAC-SHA256 key of the webhook's signature, shared with the app's backend. */
@@ -281,6 +283,7 @@ const envSchema = z
         adminPerIp: env.RATE_LIMIT_ADMIN_PER_IP,
         captchaPerIp: env.RATE_LIMIT_CAPTCHA_PER_IP,
         authoriserPerIp: env.RATE_LIMIT_AUTHORISER_PER_IP,
+        returnPerIp: env.RATE_LIMIT_RETURN_PER_IP,
       },
       authoriser: {
         webhook: env.AUTHORISER_WEBHOOK_URL && env.AUTHORISER_WEBHOOK_SECRET ? { url: env.AUTHORISER_WEBHOOK_URL, secret: env.AUTHORISER_WEBHOOK_SECRET } : null,

@@ -359,6 +359,8 @@ export const webpayAttempts = pgTable(
     nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
     /** Reconciliation tries that failed: past a bound the attempt is set aside for the operator. */
     failures: integer('failures').notNull().default(0),
+    /** Returns that said the form was left while Webpay still had it open: audited once, then only counted. */
+    refusedReturns: integer('refused_returns').notNull().default(0),
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (t) => [

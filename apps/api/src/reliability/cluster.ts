@@ -125,6 +125,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       RATE_LIMIT_SELECT_PER_IP: '1000000',
       RATE_LIMIT_LOG_PER_IP: '1000000',
       RATE_LIMIT_ADMIN_PER_IP: '1000000',
+      RATE_LIMIT_RETURN_PER_IP: '1000000',
       // Every replica must verify the others' captchas.
       ALTCHA_HMAC_SECRET: randomBytes(24).toString('hex'),
       ALTCHA_COUNTER_MIN: '10',

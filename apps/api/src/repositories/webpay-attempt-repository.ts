@@ -151,3 +151,13 @@ export function attemptsOf(db: DbOrTx, idTransaccion: string) {
     .where(eq(webpayAttempts.idTransaccion, idTransaccion))
     .orderBy(asc(webpayAttempts.createdAt));
 }
+
+/** A return refused while the form is open: counted; answers whether it is the attempt's first (the one audited). */
+export async function countRefusedReturn(db: DbOrTx, token: string): Promise<boolean> {
+  const [row] = await db
+    .update(webpayAttempts)
+    .set({ refusedReturns: sql`${webpayAttempts.refusedReturns} + 1`, checkedAt: sql`now()` })
+    .where(eq(webpayAttempts.token, token))
+    .returning({ refusedReturns: webpayAttempts.refusedReturns });
+  return row?.refusedReturns === 1;
+}

@@ -1,9 +1,13 @@
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { closeIfPending, findTransaction, lockTransaction } from '../repositories/transaction-repository';
-import { cancelAndRecheck, countPendingOf, findAttempt, lockAttempt, markChecked, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
+import { cancelAndRecheck, countPendingOf, countRefusedReturn, findAttempt, lockAttempt, markChecked, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
 import { estadoOf, type CardSettlement, type ReturnOutcome } from './card-settlement';
 import { isApproved, type WebpayClient, type WebpayResult } from './webpay-client';
+
+/** Past this many refused cancellations, one within RECENTLY_ASKED_MS of the last question to Webpay is not asked. */
+export const FLOOD_AFTER_REFUSED_RETURNS = 3;
+export const RECENTLY_ASKED_MS = 10_000;
 
 // Webpay's tokens and buy orders are short printable ASCII; anything else is not Webpay's and finds nothing.
 const WEBPAY_FIELD = /^[\x21-\x7e]{1,128}$/;
@@ -57,6 +61,11 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
     if (seen.answer) return seen.answer;
     const { attempt } = seen;
     const id = attempt.idTransaccion;
+    // A form already refused cancellations it did not have, and Webpay was asked moments ago: a flood of returns
+    // for one attempt costs Webpay one question per interval, each answered from what is known (the reconciliation
+    // asks again later). The first few are each checked, so a member's own abort after a stray return still counts.
+    const flooded = attempt.refusedReturns >= FLOOD_AFTER_REFUSED_RETURNS && attempt.checkedAt && Date.now() - attempt.checkedAt.getTime() < RECENTLY_ASKED_MS;
+    if (flooded) return { idTransaccion: id, estado: 'pendiente' };
     const asked = await webpay.status(attempt.token);
     if (!asked.ok) {
       await markChecked(db, attempt.token);
@@ -72,7 +81,10 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
       return settleAnswer(attempt.token, committed.data, requestId, { kind: 'webpay.anulacion.rechazada', motivo: 'pagado' });
     }
     if (asked.data.details.every((d) => d.status === 'INITIALIZED')) {
-      await appendAudit(db, { kind: 'webpay.anulacion.rechazada', requestId, detail: { idTransaccion: id, motivo: 'formulario abierto' } });
+      // The same refusal again and again is one line in the audit trail and a count on the attempt.
+      if (await countRefusedReturn(db, attempt.token)) {
+        await appendAudit(db, { kind: 'webpay.anulacion.rechazada', requestId, detail: { idTransaccion: id, motivo: 'formulario abierto' } });
+      }
       return { idTransaccion: id, estado: 'pendiente' };
     }
     return db.transaction(async (tx) => {

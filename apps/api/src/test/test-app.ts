@@ -78,6 +78,7 @@ export function testConfig(overrides: Partial<Config> = {}, rateLimits: Partial<
     RATE_LIMIT_ADMIN_PER_IP: '10000',
     RATE_LIMIT_CAPTCHA_PER_IP: '10000',
     RATE_LIMIT_AUTHORISER_PER_IP: '10000',
+    RATE_LIMIT_RETURN_PER_IP: '10000',
     // Short, so that the many operator changes of the tests answer quickly; the cache works the same at any length.
     PARAMETERS_CACHE_MS: '20',
   });

@@ -71,6 +71,15 @@ export async function pagoExpressRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(`/pagoexpress/webpayresult?${query.toString()}`, 303);
   };
   const returnSchema = { response: { 303: redirect('To the result page, /pagoexpress/webpayresult'), ...errorResponses('webpayReturn') } };
-  app.post('/api/pagoexpress/webpay/return', { schema: returnSchema, config: { responseName: 'webpayReturn' } }, onReturn);
-  app.get('/api/pagoexpress/webpay/return', { schema: returnSchema, config: { responseName: 'webpayReturn' } }, onReturn);
+  // Returns per client: a member comes back once or twice. Past the limit the browser is sent to the result page as
+  // 'pendiente' with nothing done (the reconciliation settles any payment), never to an error in JSON.
+  const returns = app.createRateLimit({ max: app.config.rateLimits.returnPerIp, timeWindow: 60_000, keyGenerator: (req) => `webpay-return:${req.ip}` });
+  const returnLimit = async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await returns(request);
+    if (result.isAllowed || !result.isExceeded) return;
+    request.log.warn('webpay returns over the limit from one client: answered without asking Webpay');
+    return reply.header('retry-after', String(result.ttlInSeconds)).redirect('/pagoexpress/webpayresult?estado=pendiente', 303);
+  };
+  app.post('/api/pagoexpress/webpay/return', { schema: returnSchema, config: { responseName: 'webpayReturn' }, preHandler: returnLimit }, onReturn);
+  app.get('/api/pagoexpress/webpay/return', { schema: returnSchema, config: { responseName: 'webpayReturn' }, preHandler: returnLimit }, onReturn);
 }

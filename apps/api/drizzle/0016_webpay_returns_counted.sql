@@ -1,0 +1,1 @@
+ALTER TABLE "webpay_attempts" ADD COLUMN "refused_returns" integer DEFAULT 0 NOT NULL;
