@@ -34,7 +34,7 @@ export function anotherReplica(kind: DatabaseKind, db: Db): Db {
  * A database of the test's own: PGlite in memory, or a fresh PostgreSQL database created for it and dropped after,
  * so no test sees another's rows.
  */
-export async function openTestDatabase(kind: DatabaseKind): Promise<Database> {
+export async function openTestDatabase(kind: DatabaseKind, poolMax = 30): Promise<Database> {
   if (kind === 'pglite') {
     const database = await openDatabase({ pgliteDir: 'memory://' });
     await database.migrate();
@@ -43,7 +43,7 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<Database> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) throw new Error('DATABASE_URL is required for PostgreSQL tests');
   const scratch = await createPostgresDatabase(baseUrl);
-  const database = await openDatabase({ url: scratch.url, poolMax: 30 });
+  const database = await openDatabase({ url: scratch.url, poolMax });
   await database.migrate();
   return {
     ...database,
@@ -158,12 +158,14 @@ export interface TestAppOptions {
   core?: CoreBanking;
   /** A core simulator the test started (and closes) itself; else one of the app's own, closed with it. */
   coreSim?: CoreSimHandle;
+  /** PostgreSQL's pool size (30 by default; production's is 10). */
+  poolMax?: number;
 }
 
 /** The whole API on a seeded database of its own, driven through inject. */
 export async function startTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp & { clock: Clock }> {
   const clock = shiftedClock(options.now ?? businessNoon());
-  const database = await openTestDatabase(kind);
+  const database = await openTestDatabase(kind, options.poolMax);
   await seedParameters(database.db);
   await seedDemoMembers(database.db, clock());
   return startOn(database, clock, options);
