@@ -157,6 +157,8 @@ function page(reply: FastifyReply, title: string, body: string) {
 
 /** Sandbox mode only: the demo members, their coordinate cards, and the mobile authoriser app. */
 export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
+  // The core simulator's page of its books (sandbox only: production refuses the simulator).
+  const coreBooksUrl = `${new URL(app.config.core.baseUrl).origin}/`;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/sandbox/assets/sandbox.css', { schema: { response: { 200: documentOf('text/css', 'The sandbox pages\' style'), ...errors } } }, async (_request, reply) => reply.type('text/css; charset=utf-8').send(CSS));
@@ -175,9 +177,9 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     return page(
       reply,
       'Socios de demostración',
-      `<h1>Socios de demostración</h1><p class="note">Saldos iniciales; la base de datos guarda lo pagado desde entonces.</p>` +
+      `<h1>Socios de demostración</h1><p class="note">Saldos iniciales. El core bancario (su simulador) lleva los saldos y cada pago que registra: <a href="${escape(coreBooksUrl)}">libros del core</a>.</p>` +
         `<div class="card scroll"><table><thead><tr><th>RUT</th><th>Escenario</th><th>Clave</th><th>Cuenta vista</th><th>Factores</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>` +
-        `<p><a href="/sandbox/authorizer">Autorizador móvil</a> · <a href="/">Ir a Pago Online</a></p>`,
+        `<p><a href="/sandbox/authorizer">Autorizador móvil</a> · <a href="${escape(coreBooksUrl)}">Libros del core bancario</a> · <a href="/">Ir a Pago Online</a></p>`,
     );
   });
 
