@@ -223,7 +223,8 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
       const payerRut = canonicalRut(request.rutPago);
       const factor = request.factor ?? 1;
       let idTransaccion: string | null = null;
-      let next: { send: CoreOperationRow } | { resume: CoreOperationRow } | PayResult;
+      // The debit to ask the core about: written now, or written by an earlier call 6 still without an answer.
+      let next: { debit: CoreOperationRow } | PayResult;
       try {
         next = await db.transaction(async (tx): Promise<typeof next> => {
           const trx = await transactions.lockLatestOfSession(tx, s.id);
@@ -236,7 +237,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           if (trx.status === 'posting') {
             const tries = await ownAccountTriesOf(tx, trx.idTransaccion);
             const last = tries.at(-1);
-            return last ? { resume: last } : refuse('503');
+            return last ? { debit: last } : refuse('503');
           }
           if (trx.status !== 'pending') return refuse('442');
           const closed = closedFor(s, trx);
@@ -295,7 +296,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           const op = await insertOperation(tx, { key, idTransaccion: trx.idTransaccion, kind: 'cuenta_vista', amount: trx.total, lines, sourceAccount: accountNumber, firstTryAfterSeconds: options.coreLeaseSeconds });
           await transactions.moveTransaction(tx, trx.idTransaccion, 'pending', 'posting');
           await appendAudit(tx, { kind: 'pago.cuentavista.enviado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total, clave: key } });
-          return { send: op };
+          return { debit: op };
         });
       } catch (error) {
         if (!(error instanceof PaymentRefused)) throw error;
@@ -304,7 +305,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         return refuse(error.codigo);
       }
       if ('ok' in next) return next;
-      const outcome = await postings.payOwnAccount('send' in next ? next.send : next.resume, requestId);
+      const outcome = await postings.payOwnAccount(next.debit, requestId);
       return outcome.ok ? { ok: true as const, pagados: toProductosPagados(outcome.pagos) } : refuse(outcome.codigo);
     },
   };
