@@ -120,9 +120,10 @@ export async function payOwnAccount(target: Target, p: OwnAccountPayment): Promi
     });
   // The call and its repeats at once: every copy must give the same answer (the voucher once paid).
   const answers = await Promise.all(Array.from({ length: 1 + (p.repeats ?? 0) }, pagar));
-  // A copy that met the database unreachable answers 503 while another may already have paid: that is the fault's
-  // answer (allowed only where a fault was injected), not two different truths about one payment.
-  const unavailable = answers.find((a) => a.status === 503);
+  // A copy that met the database unreachable (HTTP 503), or the core without an answer in time (code 503: it is
+  // asked again under the same key), answers so while another may already have paid: that is the fault's answer
+  // (allowed only where a fault was injected), not two different truths about one payment.
+  const unavailable = answers.find((a) => a.status === 503 || codeOf(a, 'pagarProductoCVResponse') === '503');
   if (unavailable) ok(unavailable, 'pagar', 'pagarProductoCVResponse');
   if (new Set(answers.map((a) => `${a.status} ${a.body}`)).size > 1) throw new FlowStop('pagar', 'inconsistent');
   const paid = ok<{ productoPagadoCV: { idTransaccion: string; montoPagado: number } | { idTransaccion: string; montoPagado: number }[] }>(

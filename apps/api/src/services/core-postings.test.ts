@@ -101,6 +101,9 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
     const res = await pay();
     expect(res.json()[PAG].error.errores.detalleError.codigo).toBe('47203');
     expect(await statusOf(idTransaccion)).toBe('pending');
+    // The same call again, and copies of it at once, answer the core's refusal again, never something else.
+    const again = await Promise.all([pay(), pay()]);
+    expect(again.map((r) => r.json()[PAG].error.errores.detalleError.codigo)).toEqual(['47203', '47203']);
     expect(await localPending('410016789012')).toEqual([4, 5, 6]);
     expect(await opsOf(idTransaccion)).toMatchObject([{ status: 'refused', lastError: 'insufficient_funds' }]);
     const books = await t.core.books();
