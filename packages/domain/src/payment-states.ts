@@ -45,10 +45,6 @@ export type WebpayAttemptStatus = keyof typeof WEBPAY_ATTEMPT_MOVES;
 export type TransactionStatus = keyof typeof TRANSACTION_MOVES;
 export type CoreOperationStatus = keyof typeof CORE_OPERATION_MOVES;
 
-export function canMove<T extends Record<string, readonly string[]>>(table: T, from: string, to: string): boolean {
-  return (table[from] ?? []).includes(to);
-}
-
 export function assertMove<T extends Record<string, readonly string[]>>(table: T, from: string, to: string): void {
-  if (!canMove(table, from, to)) throw new Error(`move not allowed: ${from} → ${to}`);
+  if (!(table[from] ?? []).includes(to)) throw new Error(`move not allowed: ${from} → ${to}`);
 }

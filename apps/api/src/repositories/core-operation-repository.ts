@@ -1,9 +1,9 @@
 import { and, asc, count, eq, inArray, isNotNull, lte, min, ne, or, sql } from 'drizzle-orm';
+import { CORE_OPERATION_MOVES, movesInto } from '@pago/domain/payment-states';
 import type { DbOrTx, Tx } from '../db/client';
 import { coreOperations, transactionItems, transactions, type CoreLineRow } from '../db/schema';
 
 export type CoreOperationRow = typeof coreOperations.$inferSelect;
-export type CoreOperationStatus = 'pending' | 'booked' | 'refused';
 export type CoreOperationKind = 'cuenta_vista' | 'abono_webpay';
 
 export async function insertOperation(
@@ -40,7 +40,7 @@ export function operationsOf(db: DbOrTx, idTransaccion: string): Promise<CoreOpe
   return db.select().from(coreOperations).where(eq(coreOperations.idTransaccion, idTransaccion)).orderBy(asc(coreOperations.createdAt));
 }
 
-/** Moves a pending operation to its outcome; the caller has checked the move against the state table. */
+/** Moves an operation to its outcome, only from a state CORE_OPERATION_MOVES allows that move from. */
 export async function settleOperation(tx: Tx, key: string, to: 'booked' | 'refused', fields: { coreRefs?: Record<string, string>; lastError?: string }): Promise<void> {
   await tx
     .update(coreOperations)
@@ -52,7 +52,7 @@ export async function settleOperation(tx: Tx, key: string, to: 'booked' | 'refus
       attempts: sql`${coreOperations.attempts} + 1`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(coreOperations.key, key), eq(coreOperations.status, 'pending')));
+    .where(and(eq(coreOperations.key, key), inArray(coreOperations.status, movesInto(CORE_OPERATION_MOVES, to))));
 }
 
 /** The core gave no answer: asked again after a back-off that doubles from 5 s up to 10 minutes. */

@@ -16,7 +16,7 @@ export interface CoreBanking {
   /** Undoes a credit booked with `key` (an operator's refund): the core's own undo. */
   reverse(key: string, line: CoreLine, date: Date): Promise<CoreAnswer>;
   /** The credit booked with `key`, looked up without writing. */
-  findCredit(key: string, line: CoreLine): Promise<CoreCall<{ amount: number; reversed: boolean } | null>>;
+  findCredit(key: string, line: CoreLine): Promise<CoreCall<{ id: string; amount: number; reversed: boolean } | null>>;
   /** What the core booked on these accounts under our channel's keys: how the reconciliation sees the core's books. */
   channelOperations(accounts: CoreAccount[]): Promise<CoreCall<CoreOperationView[]>>;
 }

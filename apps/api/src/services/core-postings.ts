@@ -1,6 +1,5 @@
 import type { Pago } from '@pago/domain/call-consultar-pago';
 import type { Family } from '@pago/domain/families';
-import { canMove, CORE_OPERATION_MOVES } from '@pago/domain/payment-states';
 import { maskRut } from '@pago/domain/rut';
 import type { FastifyBaseLogger } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -57,7 +56,6 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
       }
       const rutMasked = trx.payerRut ? maskRut(trx.payerRut) : null;
       if (answer.outcome === 'refused') {
-        if (!canMove(CORE_OPERATION_MOVES, current.status, 'refused')) return { ok: false, codigo: '503' };
         await settleOperation(tx, op.key, 'refused', { lastError: answer.reason });
         await moveTransaction(tx, trx.idTransaccion, 'posting', 'pending');
         await appendAudit(tx, { kind: 'core.debito.rechazado', rutMasked, requestId, detail: { idTransaccion: trx.idTransaccion, clave: op.key, motivo: answer.reason } });

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { operationsOfDay } from '../repositories/core-operation-repository';
-import type { CoreBanking, CoreOperationView } from './core-banking';
+import type { CoreBanking } from './core-banking';
 
 /** One line of the comparison: our operation and what the core booked under its key. */
 export interface CoreReconciliationLine {
@@ -40,9 +40,8 @@ export function createCoreReconciliationService(db: Db, core: CoreBanking) {
       }
       const booked = await core.channelOperations([...accounts].map(([numero, loan]) => ({ numero, loan })));
       if (!booked.ok) return { unavailable: booked.detail };
-      const onDay = (v: CoreOperationView) => !v.reversed;
       const byKey = new Map<string, { debit: number; credit: number }>();
-      for (const v of booked.data.filter(onDay)) {
+      for (const v of booked.data.filter((op) => !op.reversed)) {
         const sums = byKey.get(v.key) ?? { debit: 0, credit: 0 };
         sums[v.direction] += v.amount;
         byKey.set(v.key, sums);

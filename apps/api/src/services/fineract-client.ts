@@ -155,7 +155,7 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
       if (targets.length === 1) {
         const { line, to } = targets[0]!;
         const answer = await call('POST', 'accounttransfers', transferBody(from.data, to, line, payment.date, key), key);
-        return outcomeOf(answer, () => ({ [line.numeroProducto]: String((answer as { body: { resourceId?: number } }).body?.resourceId ?? '') }));
+        return outcomeOf(answer, () => ({ [line.numeroProducto]: resourceIdOf(answer.body) }));
       }
       // Several products: Fineract's batches take no transfers, so the withdrawal and each credit go as one batch in
       // one core transaction (enclosingTransaction), all booked or none, each item keyed of its own.
@@ -191,7 +191,7 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
       const refs: Record<string, string> = {};
       for (const r of results) {
         if (r.requestId < 2) continue;
-        refs[targets[r.requestId - 2]!.line.numeroProducto] = String((parseBody(r.body) as { resourceId?: number } | null)?.resourceId ?? '');
+        refs[targets[r.requestId - 2]!.line.numeroProducto] = resourceIdOf(parseBody(r.body));
       }
       return { outcome: 'booked', refs };
     },
@@ -208,7 +208,7 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
         const found = await call('GET', `loans/${to.data.id}/transactions/external-id/${encodeURIComponent(key)}`);
         if (found.status === 200) return { outcome: 'booked', refs: { [line.numeroProducto]: String((found.body as { id: number }).id) } };
       }
-      return outcomeOf(answer, () => ({ [line.numeroProducto]: String((answer as { body: { resourceId?: number } }).body?.resourceId ?? '') }));
+      return outcomeOf(answer, () => ({ [line.numeroProducto]: resourceIdOf(answer.body) }));
     },
 
     async reverse(key, line, date) {
@@ -217,7 +217,7 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
       const found = await this.findCredit(key, line);
       if (!found.ok) return { outcome: 'unknown', detail: found.detail };
       if (!found.data) return { outcome: 'refused', reason: 'refused', detail: 'no credit with this key' };
-      const txId = (found.data as { amount: number; reversed: boolean; id?: string }).id;
+      const txId = found.data.id;
       const undoKey = `${key}.undo`;
       const answer = isLoan(line)
         ? await call('POST', `loans/${to.data.id}/transactions/${txId}`, { transactionDate: fineractDate(date), transactionAmount: 0, ...DATE_FORMAT }, undoKey)
@@ -278,6 +278,11 @@ function channelKeyOf(t: FineractTransaction): string | null {
   const raw = CHANNEL_DESCRIPTION.exec(t.transfer?.transferDescription ?? '')?.[1] ?? t.paymentDetailData?.receiptNumber ?? t.externalId ?? null;
   // A batch's items are keyed `{key}.{n}`: they belong to the operation `key`.
   return raw ? raw.replace(/\.\d+$/, '') : null;
+}
+
+/** The id Fineract gives what a write booked (`resourceId`), or '' when the answer has none. */
+function resourceIdOf(body: unknown): string {
+  return String((body as { resourceId?: number } | null)?.resourceId ?? '');
 }
 
 function parseBody(body: string | undefined): unknown {

@@ -15,7 +15,7 @@ import { createPush, pushDeviceActive } from './authoriser-push';
 import { countCoordinateFailure, MAX_CHALLENGES_PER_LOGIN, pickCells } from './coordinate-challenge';
 import type { Mail } from './mail-service';
 import { dummyCheck, globalBlockMail, MAX_PASSWORD_FAILURES, MIN_CLIENTS_FOR_GLOBAL_BLOCK, passwordLockMinutes, passwordMatches } from './password-check';
-import { checkPayable, PaymentRefused, toProductosPagados, voucherOf } from './payment-service';
+import { checkPayable, coreLinesOf, PaymentRefused, toProductosPagados, voucherOf } from './payment-service';
 import type { CorePostings } from './core-postings';
 import { insertOperation, ownAccountTriesOf, type CoreOperationRow } from '../repositories/core-operation-repository';
 import { paymentWindowRefusal } from './payment-window';
@@ -290,12 +290,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           const items = await transactions.itemsOf(tx, trx.idTransaccion);
           const { productRows } = await checkPayable(tx, trx, items);
           const tries = await ownAccountTriesOf(tx, trx.idTransaccion);
-          const lines = productRows.map((p) => ({
-            productId: p.id,
-            numeroProducto: p.numeroProducto,
-            family: p.family,
-            amount: items.filter((i) => i.productId === p.id).reduce((sum, i) => sum + i.monto, 0),
-          }));
+          const lines = coreLinesOf(productRows, items);
           const key = `${trx.idTransaccion}-${tries.length + 1}`;
           // The request asks the core itself; the background job waits a lease before it asks too.
           const op = await insertOperation(tx, { key, idTransaccion: trx.idTransaccion, kind: 'cuenta_vista', amount: trx.total, lines, sourceAccount: accountNumber, firstTryAfterSeconds: options.coreLeaseSeconds });

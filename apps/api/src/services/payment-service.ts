@@ -9,6 +9,7 @@ import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
 import { randomInt } from 'node:crypto';
 import type { Tx } from '../db/client';
+import type { CoreLineRow } from '../db/schema';
 import { findMemberById, lockAccount, setAccountBalance } from '../repositories/member-repository';
 import { insertOperation, reservedByPosting } from '../repositories/core-operation-repository';
 import { applyToProduct, lockInstalments, lockProducts, payInstalment } from '../repositories/product-repository';
@@ -43,26 +44,41 @@ export interface PaymentMethod {
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * Checks, under locks, that a transaction's items can still be paid: locks the products, then the instalments
- * (each by id: the same order on every path, so payments never deadlock), and refuses (PaymentRefused) an item no
- * longer owed (442: paid since the selection, or held by another transaction whose debit is at the core) or a
- * deposit past what a number holds (463).
+ * Locks what paying `items` changes: the products, then the instalments (each by id: the same order on every path,
+ * so payments never deadlock). Answers the rows and the items' amounts by instalment and by credited product.
  */
-export async function checkPayable(tx: Tx, trx: TransactionRow, items: ItemRow[]) {
+async function lockForPayment(tx: Tx, items: ItemRow[]) {
   const owedByInstalment = sumBy(items, (i) => i.instalmentId);
-  const productRows = await lockProducts(tx, [...new Set(items.map((i) => i.productId))].sort());
   const credits = sumBy(items, (i) => (i.instalmentId ? null : i.productId));
-  // A deposit that would take a balance past what a number holds exactly is refused, never stored rounded.
-  if (productRows.some((p) => p.saldo + (credits.get(p.id) ?? 0) > MAX_AMOUNT)) throw new PaymentRefused('463');
+  const productRows = await lockProducts(tx, [...new Set(items.map((i) => i.productId))].sort());
   const instalmentIds = [...owedByInstalment.keys()].sort();
   const instalmentRows = await lockInstalments(tx, instalmentIds);
+  return { productRows, instalmentRows, instalmentIds, owedByInstalment, credits };
+}
+
+/**
+ * Checks, under the locks of lockForPayment, that a transaction's items can still be paid: refuses (PaymentRefused)
+ * an item no longer owed (442: paid since the selection, or held by another transaction whose debit is at the core)
+ * or a deposit past what a number holds (463).
+ */
+export async function checkPayable(tx: Tx, trx: TransactionRow, items: ItemRow[]) {
+  const locked = await lockForPayment(tx, items);
+  const { productRows, instalmentRows, instalmentIds, owedByInstalment, credits } = locked;
+  // A deposit that would take a balance past what a number holds exactly is refused, never stored rounded.
+  if (productRows.some((p) => p.saldo + (credits.get(p.id) ?? 0) > MAX_AMOUNT)) throw new PaymentRefused('463');
   const reserved = await reservedByPosting(tx, instalmentIds, trx.idTransaccion);
   for (const [instalmentId, monto] of owedByInstalment) {
     const row = instalmentRows.find((r) => r.id === instalmentId);
     // Paid or reduced since the selection (another tab, another transaction): money must not move twice.
     if (!row || row.montoPendiente - (reserved.get(instalmentId) ?? 0) < monto) throw new PaymentRefused('442');
   }
-  return { productRows, owedByInstalment, credits };
+  return locked;
+}
+
+/** What an operation asks the core to credit: each product of `items` with the sum of its items. */
+export function coreLinesOf(productRows: { id: string; numeroProducto: string; family: string }[], items: ItemRow[]): CoreLineRow[] {
+  const amounts = sumBy(items, (i) => i.productId);
+  return productRows.map((p) => ({ productId: p.id, numeroProducto: p.numeroProducto, family: p.family, amount: amounts.get(p.id) ?? 0 }));
 }
 
 /**
@@ -80,9 +96,8 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
 
   const account = method.accountId ? await lockAccount(tx, method.accountId) : null;
   if (method.accountId && !account) throw new PaymentRefused('440');
-  const { productRows, owedByInstalment, credits } = method.bookedByCore
-    ? { productRows: await lockProducts(tx, [...new Set(items.map((i) => i.productId))].sort()), owedByInstalment: sumBy(items, (i) => i.instalmentId), credits: sumBy(items, (i) => (i.instalmentId ? null : i.productId)) }
-    : await checkPayable(tx, trx, items);
+  // What the core booked is applied whatever changed meanwhile; anything else is checked still payable first.
+  const { productRows, owedByInstalment, credits } = method.bookedByCore ? await lockForPayment(tx, items) : await checkPayable(tx, trx, items);
 
   if (account) await setAccountBalance(tx, account.id, Math.max(0, account.saldo - total));
   for (const [instalmentId, monto] of owedByInstalment) await payInstalment(tx, instalmentId, monto);
@@ -118,17 +133,10 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   await insertVoucher(tx, trx.idTransaccion, pagos);
   await markPaid(tx, trx.idTransaccion, method.medioPago);
   if (method.coreKeys) {
-    for (const product of productRows) {
-      const key = method.coreKeys.get(product.id);
-      const amount = items.filter((i) => i.productId === product.id).reduce((sum, i) => sum + i.monto, 0);
-      if (!key) throw new Error(`no core key for product ${product.id}`);
-      await insertOperation(tx, {
-        key,
-        idTransaccion: trx.idTransaccion,
-        kind: 'abono_webpay',
-        amount,
-        lines: [{ productId: product.id, numeroProducto: product.numeroProducto, family: product.family, amount }],
-      });
+    for (const line of coreLinesOf(productRows, items)) {
+      const key = method.coreKeys.get(line.productId);
+      if (!key) throw new Error(`no core key for product ${line.productId}`);
+      await insertOperation(tx, { key, idTransaccion: trx.idTransaccion, kind: 'abono_webpay', amount: line.amount, lines: [line] });
     }
   }
   return pagos;

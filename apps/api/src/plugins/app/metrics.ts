@@ -52,30 +52,24 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     },
   });
   // The outbox of the core: what it has not acknowledged yet, how long the oldest has waited, and credits it refused.
+  // Read once per scrape by the first gauge, which sets the other two (the registry collects in this order).
+  const oldestPosting = new Gauge({ name: 'pago_online_core_postings_oldest_seconds', help: 'Age of the oldest operation the core has not acknowledged yet', registers: [] });
+  const refusedPostings = new Gauge({ name: 'pago_online_core_postings_refused', help: 'Card credits the core refused: money Webpay took that an operator must post again or refund', registers: [] });
   new Gauge({
     name: 'pago_online_core_postings_pending',
     help: 'Operations asked of the core banking system and not yet acknowledged (card credits, unanswered debits)',
     registers: [registry],
     async collect() {
-      await readInto(this, async () => (await pendingStats(db)).pending);
+      await readInto(this, async () => {
+        const stats = await pendingStats(db);
+        oldestPosting.set(Math.round(stats.oldestSeconds));
+        refusedPostings.set(stats.refused);
+        return stats.pending;
+      });
     },
   });
-  new Gauge({
-    name: 'pago_online_core_postings_oldest_seconds',
-    help: 'Age of the oldest operation the core has not acknowledged yet',
-    registers: [registry],
-    async collect() {
-      await readInto(this, async () => Math.round((await pendingStats(db)).oldestSeconds));
-    },
-  });
-  new Gauge({
-    name: 'pago_online_core_postings_refused',
-    help: 'Card credits the core refused: money Webpay took that an operator must post again or refund',
-    registers: [registry],
-    async collect() {
-      await readInto(this, async () => (await pendingStats(db)).refused);
-    },
-  });
+  registry.registerMetric(oldestPosting);
+  registry.registerMetric(refusedPostings);
   const reconciliationFailures = new Counter({
     name: 'reconciliation_failures_total',
     help: 'Failed reconciliation runs, and card payments whose reconciliation failed',
