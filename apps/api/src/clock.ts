@@ -23,7 +23,7 @@ export function settableClock(start: Date): SettableClock {
   });
 }
 
-export const isSettable = (clock: Clock): clock is SettableClock => typeof (clock as Partial<SettableClock>).set === 'function';
+export const isSettable = (clock: Clock): clock is SettableClock => 'set' in clock && typeof clock.set === 'function';
 
 /**
  * The configured business clock: in the sandbox one that POST /sandbox/reloj can set, starting at SANDBOX_CLOCK when

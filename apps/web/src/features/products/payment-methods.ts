@@ -19,7 +19,7 @@ const DEFAULT_CARD_PROVIDER = 'Webpay';
 
 /** The states of the instalments the member chose on step 2 (the selection's installment strings). */
 export function chosenInstalments(selected: readonly SelectedProduct[]): InstalmentState[] {
-  return selected.flatMap(({ entries }) => entries.map((entry) => ({ codigoEstadoCuota: entry.estado === 'V' ? 'V' : 'A', diasMora: entry.diasMora })));
+  return selected.flatMap(({ entries }) => entries.map((entry): InstalmentState => ({ codigoEstadoCuota: entry.estado === 'V' ? 'V' : 'A', diasMora: entry.diasMora })));
 }
 
 /** The methods step 3 offers, the cooperative's own first (always offered). */

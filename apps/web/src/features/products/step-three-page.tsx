@@ -75,6 +75,7 @@ function MethodChoice({ category, selected, amount, methods }: MethodChoiceProps
   // A single method is the member's choice already.
   const [chosen, setChosen] = useState<MethodKind | null>(() => (methods.length === 1 ? (methods[0]?.kind ?? null) : null));
   const [warningOpen, setWarningOpen] = useState(false);
+  const [checking, setChecking] = useState(false);
   const headingId = useId();
   const method = methods.find((m) => m.kind === chosen) ?? null;
 
@@ -91,8 +92,12 @@ function MethodChoice({ category, selected, amount, methods }: MethodChoiceProps
   }
 
   async function pay(picked: PaymentMethod) {
-    // Closed since step 3 opened: the page turns into the closed-hours banner (StepThreePage) instead.
-    if (closedFamilies(await checkAvailability(), [category]).length > 0) return;
+    // Closed since step 3 opened: the page turns into the closed-hours banner (StepThreePage) instead. The button
+    // waits meanwhile, so a second tap sends nothing twice.
+    setChecking(true);
+    const closedNow = closedFamilies(await checkAvailability(), [category]).length > 0;
+    setChecking(false);
+    if (closedNow) return;
     let answer: SeleccionarAnswer;
     try {
       answer = await selecting.mutateAsync();
@@ -138,7 +143,7 @@ function MethodChoice({ category, selected, amount, methods }: MethodChoiceProps
           <SelectionSummary family={category} selected={selected} amount={amount} />
           <Button
             className="mt-1 w-full"
-            disabled={!method || selecting.isPending}
+            disabled={!method || checking || selecting.isPending}
             onClick={() => method && void pay(method)}
           >
             Continuar
