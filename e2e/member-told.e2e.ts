@@ -155,7 +155,7 @@ describe('what the member is told', () => {
     await logIn('19.191.919-K');
     await page.waitForURL('**/pagoexpress/PM/SecurityFactor');
     await visible(page.getByText('RUT titular de la cuenta'));
-    const rows = page.locator('dl > div');
+    const rows = page.locator('dl').first().locator(':scope > div');
     expect(await rows.count()).toBe(5);
     for (const row of await rows.all()) {
       const [term, value] = [await row.locator('dt').boundingBox(), await row.locator('dd').boundingBox()];
