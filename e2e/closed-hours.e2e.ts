@@ -86,7 +86,7 @@ describe('closed hours, by the server’s business clock', () => {
     expect(await page.getByRole('checkbox').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Pagar dividendos' }).count()).toBe(0);
     await checkBothSizes(page, 'closed-hours-steptwo');
-    await page.getByRole('link', { name: 'Volver' }).click();
+    await page.getByRole('link', { name: 'Volver', exact: true }).click();
     await page.waitForURL('**/pagoexpress/stepone');
     await visible(banner());
     expect(await family(/Crédito Hipotecario/).isDisabled()).toBe(true);

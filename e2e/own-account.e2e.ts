@@ -324,6 +324,8 @@ describe('own-account payment', () => {
       expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 50)).toBe(true);
       await visible(page.getByRole('link', { name: new RegExp(`Descargar en ${store}`) }));
     }
+    // Not a dead end: another method of step 3 can pay today.
+    await visible(page.getByRole('link', { name: 'Seleccionar otro medio de pago' }));
     await check('app-download');
   });
 

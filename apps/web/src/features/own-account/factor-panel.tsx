@@ -18,7 +18,7 @@ export function FactorPanel({ payment }: { payment: LoggedInPayment }) {
   const { selectedFactor, availableFactors, parties, login, category } = payment;
   const other = otherFactor(availableFactors, selectedFactor);
 
-  if (selectedFactor === null) return <AppDownloadPanel />;
+  if (selectedFactor === null) return <AppDownloadPanel category={category} />;
   return (
     <>
       {selectedFactor === COORDINATE_FACTOR ? (
