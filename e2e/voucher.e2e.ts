@@ -238,7 +238,7 @@ describe('success voucher: download, e-mail and print', () => {
     await box.getByRole('link').click();
     await page.waitForURL('**/comprobante/verificar/**');
     await visible(h1('Comprobante verificado'));
-    for (const [term, value] of [
+    for (const [term, value] of <[string, string][]>[
       ['Total pagado', '$156.300'],
       ['Medio de pago', 'Débito'],
       ['RUT del socio', '**.***.111-1'],
