@@ -121,7 +121,8 @@ export interface Voucher {
 function accountOf(pago: Pick<Pago, 'medioPago' | 'cuentaPago'>): string {
   const masked = maskedNumber(pago.cuentaPago);
   if (pago.medioPago === MEDIO_PAGO_CUENTA_VISTA) return `Cuenta Vista ${masked}`;
-  return masked === pago.cuentaPago ? pago.cuentaPago : `Tarjeta ${masked}`;
+  // A card payment without the card's digits (Webpay did not say them) names the provider alone.
+  return /\d{4}/.test(pago.cuentaPago.replace(/\D/g, '')) ? `Tarjeta ${masked}` : pago.cuentaPago;
 }
 
 /** The voucher of call 7's payments (one per product of the transaction); null when there is none. */
