@@ -144,13 +144,13 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
     },
 
     async payFromAccount(key, payment) {
-      const from = await resolve('savingsaccounts', payment.numeroCuenta);
+      // The ids are independent reads: asked together, they cost the core's latency once.
+      const [from, tos] = await Promise.all([resolve('savingsaccounts', payment.numeroCuenta), Promise.all(payment.lines.map(target))]);
       if (!from.ok) return { outcome: 'unknown', detail: from.detail };
       const targets = [];
-      for (const line of payment.lines) {
-        const to = await target(line);
+      for (const [i, to] of tos.entries()) {
         if (!to.ok) return { outcome: 'unknown', detail: to.detail };
-        targets.push({ line, to: to.data });
+        targets.push({ line: payment.lines[i]!, to: to.data });
       }
       if (targets.length === 1) {
         const { line, to } = targets[0]!;
