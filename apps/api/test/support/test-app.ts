@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { PGlite } from '@electric-sql/pglite';
-import { businessToday } from '@pago/domain/business-time';
+import { businessNoon, businessToday } from '@pago/domain/business-time';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
@@ -141,11 +141,7 @@ export function coreClientFor(origin: string, timeoutMs = 3_000): CoreBanking {
   return createFineractClient({ baseUrl: `${origin}/fineract-provider/api`, username: 'mifos', password: 'password', tenant: 'default', timeoutMs, webpayPaymentTypeId: 1, transferPaymentTypeId: 2 });
 }
 
-/** Today at 13:00 UTC-ish in Santiago: inside every family's opening hours, whenever the suite runs. */
-export function businessNoon(): Date {
-  const today = businessToday(new Date());
-  return new Date(`${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6, 8)}T16:00:00Z`);
-}
+export { businessNoon };
 
 export interface TestAppOptions {
   config?: Partial<Config>;
