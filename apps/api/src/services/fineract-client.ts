@@ -1,4 +1,5 @@
 import { santiagoParts } from '@pago/domain/business-time';
+import { kindOf } from '@pago/domain/families';
 import type { CoreAnswer, CoreBanking, CoreCall, CoreLine, CoreOperationView } from './core-banking';
 
 export interface FineractOptions {
@@ -38,7 +39,7 @@ export function fineractDate(instant: Date): string {
 
 // Loans in the core: the credits. Participation shares, card payments and savings are savings accounts
 // (docs/decisions/029-the-core-banking-port.md says why).
-const isLoan = (line: CoreLine) => line.family === 'PC' || line.family === 'HI' || line.family === 'PM';
+const isLoan = (line: CoreLine) => kindOf(line.family) === 'credit';
 
 /** The port over Apache Fineract's REST API (1.9+): Basic auth, the tenant header, an Idempotency-Key on every write. */
 export function createFineractClient(options: FineractOptions): CoreBanking {
