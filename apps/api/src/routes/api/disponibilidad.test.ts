@@ -1,7 +1,7 @@
 import { AVAILABILITY_PATH, type FamilyAvailability } from '@pago/domain/business-time';
 import { describe, expect, it } from 'vitest';
-import { errorCode, listProducts, oldest, postSeleccionar } from '../../test/member-calls';
-import { appPerTest, businessNoon, TEST_ADMIN_TOKEN } from '../../test/test-app';
+import { errorCode, listProducts, oldest, postSeleccionar } from '../../../test/support/member-calls';
+import { appPerTest, businessNoon, TEST_ADMIN_TOKEN } from '../../../test/support/test-app';
 
 const hours = (n: number) => new Date(businessNoon().getTime() + n * 3_600_000);
 
