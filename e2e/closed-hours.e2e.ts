@@ -32,11 +32,29 @@ describe('closed hours, by the server’s business clock', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
   }
 
-  /** The mortgage's step 2 of 11.111.111-1, with its oldest instalment ticked, while the server's clock is at noon. */
+  /** Resolves once `n` answers on availability have come since it was called: a step has heard the server. */
+  function availabilityAnswers(n: number): Promise<void> {
+    let seen = 0;
+    return new Promise((resolve) => {
+      const count = (request: { url(): string }) => {
+        if (!request.url().endsWith('/api/disponibilidad') || ++seen < n) return;
+        page.off('requestfinished', count);
+        resolve();
+      };
+      page.on('requestfinished', count);
+    });
+  }
+
+  /**
+   * The mortgage's step 2 of 11.111.111-1, with its oldest instalment ticked, once step 1 and step 2 have each heard
+   * from the server that it is open (its clock at noon).
+   */
   async function mortgageStepTwo() {
     await open();
+    const heard = availabilityAnswers(2);
     await reachStepTwo(page, '111111111', 'Crédito Hipotecario', { category: 'HI' });
     await expect.poll(() => page.getByRole('checkbox').count()).toBeGreaterThan(0);
+    await heard;
   }
 
   it('names every closed family of the member in one banner at 23:00, and says the hours once', async () => {
@@ -104,7 +122,10 @@ describe('closed hours, by the server’s business clock', () => {
 
   it('shows the banner on step 3 reached by Back at night, and at its Continuar, before any selection is sent', async () => {
     await mortgageStepTwo();
+    // Step 2's pay button asks, then step 3 asks as it opens: both hear it is open.
+    const heard = availabilityAnswers(2);
     await continueToStepThree(page, 'Pagar dividendos', 'HI');
+    await heard;
     const selections: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/prod/producto/seleccionar')) selections.push(request.url());

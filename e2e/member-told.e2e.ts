@@ -64,9 +64,10 @@ describe('what the member is told', () => {
     // The count is the ticks', and the amount that needs correcting is named instead of priced.
     expect(told).toContain(`Seleccionado para pagar ${ticked} ${ticked === 1 ? 'cuota' : 'cuotas'}`);
     expect(told).toContain('Corrige el monto a abonar de la cuota 21.');
-    expect(told).toContain('Por corregir');
     expect(await page.getByRole('button', { name: 'Pagar cuotas' }).isDisabled()).toBe(true);
+    // The detail names the line instead of pricing it.
     await summary().getByRole('button', { name: 'Ver detalle' }).click();
+    await visible(summary().getByText('Por corregir'));
     await check('partial-to-correct');
 
     await amount.fill('');

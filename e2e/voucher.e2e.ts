@@ -222,7 +222,8 @@ describe('success voucher: download, e-mail and print', () => {
   });
 
   it('keeps the verification code inside its box, and the verification page speaks the voucher’s words', async () => {
-    await payMypeInstalment('11.111.111-1');
+    // The member of the e-mail's test, whose other MYPE instalment is still owed.
+    const { amount } = await payMypeInstalment('15.432.876-9');
     const box = page.getByRole('region', { name: 'Verifica este comprobante' });
     const code = box.getByText(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){4}$/);
     for (const viewport of [PHONE, DESKTOP]) {
@@ -239,9 +240,9 @@ describe('success voucher: download, e-mail and print', () => {
     await page.waitForURL('**/comprobante/verificar/**');
     await visible(h1('Comprobante verificado'));
     for (const [term, value] of <[string, string][]>[
-      ['Total pagado', '$156.300'],
+      ['Total pagado', amount],
       ['Medio de pago', 'Débito'],
-      ['RUT del socio', '**.***.111-1'],
+      ['RUT del socio', '**.***.876-9'],
       ['Código de verificación', shown],
     ]) {
       expect(await detail(term).innerText()).toBe(value);

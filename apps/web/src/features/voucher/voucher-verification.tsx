@@ -22,7 +22,7 @@ export function VoucherVerification({ code }: { code: string }) {
         </div>
       </div>
       <p className="mt-3 text-sm text-muted">Código de verificación</p>
-      <p className="text-lg font-semibold tracking-wide tabular-nums">
+      <p className="text-base font-semibold tracking-wide tabular-nums sm:text-lg">
         {groups.map((group, index) => (
           <Fragment key={index}>
             {index > 0 ? (
