@@ -61,8 +61,9 @@ export function createSandboxProvider(options: SandboxProviderOptions): Provider
     ],
     jwks: { keys: [jwk as never] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
-    // amr and acr with openid: the console reads the second factor from them.
-    claims: { openid: ['sub', 'acr', 'amr', 'auth_time'], profile: ['name'], roles: ['roles'], sid: null, iss: null },
+    // amr and acr with openid: the console reads the second factor from them. The roles too, as Keycloak's and Entra's
+    // ID tokens carry them whatever scopes the client asks for.
+    claims: { openid: ['sub', 'acr', 'amr', 'auth_time', 'roles'], profile: ['name'], roles: ['roles'], sid: null, iss: null },
     // The console reads name, roles and amr from the ID token.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
