@@ -1,3 +1,4 @@
+import { businessNoon } from '@pago/domain/business-time';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,8 @@ export interface Product {
   /** Everything the API process wrote, for tests that read the logs. */
   output(): string;
   setParameter(nombre: string, valor: string): Promise<void>;
+  /** Moves the API's business clock (the sandbox's /sandbox/reloj): opening hours follow it, the phone's clock does not. */
+  setBusinessTime(instant: Date): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,11 +38,7 @@ export interface ProductOptions {
   webpayEnv?: Record<string, string>;
 }
 
-/** Today (in Santiago) at 16:00 UTC: 12:00 or 13:00 there, inside every family's opening hours. */
-export function businessNoon(): Date {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
-  return new Date(`${today}T16:00:00Z`);
-}
+export { businessNoon };
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -163,6 +162,14 @@ export async function startProduct(options: ProductOptions | Record<string, stri
         body: JSON.stringify({ valor }),
       });
       if (!res.ok) throw new Error(`setParameter ${nombre}=${valor}: ${res.status} ${await res.text()}`);
+    },
+    async setBusinessTime(instant) {
+      const res = await fetch(`${baseUrl}/sandbox/reloj`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ instante: instant.toISOString() }),
+      });
+      if (!res.ok) throw new Error(`setBusinessTime ${instant.toISOString()}: ${res.status} ${await res.text()}`);
     },
     async stop() {
       await Promise.all([stopProcess(api.child), stopProcess(sim.child), stopProcess(core.child)]);

@@ -12,6 +12,7 @@ import { healthRoutes } from './routes/health';
 import { consultarParametrosRoute } from './routes/prod/parametro/consultar';
 import { rateLimitGauge, registerRateLimit } from './plugins/external/rate-limit';
 import { captchaRoutes } from './routes/api/captcha';
+import { disponibilidadRoute } from './routes/api/disponibilidad';
 import { listarProductosRoute } from './routes/prod/producto/listar';
 import { seleccionarProductoRoute } from './routes/prod/producto/seleccionar';
 import { createCaptchaService, PRUNE_INTERVAL_MS } from './services/captcha-service';
@@ -154,7 +155,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ),
     corePostings,
     coreReconciliation: createCoreReconciliationService(database.db, core),
-    notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, app.log),
+    notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, config.productSlug, app.log),
     mailer,
   });
   registerErrorHandling(app);
@@ -169,6 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, { rateLimits });
   await app.register(consultarParametrosRoute);
   await app.register(captchaRoutes);
+  await app.register(disponibilidadRoute, { clock });
   await app.register(listarProductosRoute);
   await app.register(seleccionarProductoRoute);
   await app.register(cuentaVistaRoutes);
@@ -178,7 +180,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(verificarComprobanteRoute);
   await app.register(auditoriaRoutes);
   await app.register(autorizadorRoutes);
-  if (config.sandbox) await app.register(sandboxRoutes);
+  if (config.sandbox) await app.register(sandboxRoutes, { clock });
 
   // The operator's surfaces (admin API, metrics, OpenAPI) on their own listener when ADMIN_PORT is set (always in
   // production), else on the member's.
@@ -323,11 +325,9 @@ function newInstance(config: Config, headers: ReturnType<typeof securityHeaders>
         .send(errorEnvelope(DEFAULT_RESPONSE_NAME, '400'));
     },
   }).withTypeProvider<ZodTypeProvider>();
-  // A request still unanswered after handlerTimeout gets 503 with the envelope (error-handler.ts). Call 1 goes
-  // without: it answers from memory, its one read is bounded by the pool's timeouts, and the timeout's
-  // AbortController was a sixth of its CPU (decision 026).
+  // A request still unanswered after handlerTimeout gets 503 with the envelope (error-handler.ts).
   app.addHook('onRoute', (route) => {
-    if (!route.config?.boundedByThePool) route.handlerTimeout ??= config.requestTimeoutMs;
+    route.handlerTimeout ??= config.requestTimeoutMs;
   });
   // Every call speaks JSON only: any other content type is refused with 415 before a handler sees it.
   app.removeContentTypeParser('text/plain');

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, coreOperations, machineTokens, operatorChanges, parameters, products } from '../db/schema';
-import { listProducts, oldest, postSeleccionar, productNumbered } from '../test/member-calls';
-import { asOperator, operatorSession } from '../test/operator-session';
-import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../test/test-app';
+import { listProducts, oldest, postSeleccionar, productNumbered } from '../../test/support/member-calls';
+import { asOperator, operatorSession } from '../../test/support/operator-session';
+import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../test/support/test-app';
 import { needsSecondPerson } from './four-eyes';
 
 describe('which parameters need a second person', () => {

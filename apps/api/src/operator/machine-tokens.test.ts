@@ -4,8 +4,8 @@ import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, machineTokens } from '../db/schema';
-import { asOperator, operatorSession } from '../test/operator-session';
-import { startTestApp, type TestApp } from '../test/test-app';
+import { asOperator, operatorSession } from '../../test/support/operator-session';
+import { startTestApp, type TestApp } from '../../test/support/test-app';
 
 const run = promisify(execFile);
 const ADMIN = fileURLToPath(new URL('../cli/admin.ts', import.meta.url));

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, operatorLogins, operatorSessions } from '../db/schema';
-import { appPerTest, DATABASE_KINDS, testConfig } from '../test/test-app';
-import { asOperator, CookieJar, operatorSession, signInAs } from '../test/operator-session';
+import { appPerTest, DATABASE_KINDS, testConfig } from '../../test/support/test-app';
+import { asOperator, CookieJar, operatorSession, signInAs } from '../../test/support/operator-session';
 import { DEMO_OPERATORS } from './demo-operators';
 import { hasSecondFactor, rolesFrom } from './relying-party';
 

@@ -1,7 +1,8 @@
 import { businessToday } from '@pago/domain/business-time';
+import { kindOf } from '@pago/domain/families';
 import type { Family } from '@pago/domain/families';
-import { CARD_DEPOSIT_CEILING_NAME, debitCreditSwitchName, graceDaysName, toParameterMap, webPaySwitchName, type ParameterMap } from '@pago/domain/parameters';
-import { instalmentState, isPastGrace } from '@pago/domain/products';
+import { CARD_DEPOSIT_CEILING_NAME, debitCreditSwitchName, toParameterMap, type ParameterMap } from '@pago/domain/parameters';
+import { cardMethodOffered, instalmentState, overdueState } from '@pago/domain/products';
 import { maskRut } from '@pago/domain/rut';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -40,12 +41,10 @@ function storesOf(trx: TransactionRow, items: ItemRow[], numbers: Map<string, st
   return [...stores.values()].sort((a, b) => a.numeroProducto.localeCompare(b.numeroProducto));
 }
 
-/** Spec §2/§4: the card method exists when pagoWebPay{family} is on, or every instalment paid is past grace. */
+/** Spec §2/§4: the card method, by the domain's rule, for the instalments the transaction holds (none dated: current). */
 function cardMethodAllowed(trx: TransactionRow, items: ItemRow[], p: Partial<ParameterMap>, today: string): boolean {
-  const family = trx.family as Family;
-  if (p[webPaySwitchName(family)] === '1') return true;
-  const grace = Number(p[graceDaysName(family)] ?? 0);
-  return items.length > 0 && items.every((i) => i.fechaVencimiento !== null && isPastGrace(instalmentState(isoToWire(i.fechaVencimiento), today), grace));
+  const paid = items.map((i) => (i.fechaVencimiento === null ? overdueState(0) : instalmentState(isoToWire(i.fechaVencimiento), today)));
+  return cardMethodOffered(trx.family as Family, p, paid);
 }
 
 /**
@@ -114,7 +113,7 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
           stores.length === expected.length &&
           expected.every((e) => stores.some((s) => s.transactionId === refOf(e) && s.amount === e.amount && s.commerceCode === e.commerceCode));
         if (!same) return refuse('463');
-        const overCeiling = trx.family === 'AH' ? await savingsOverCeiling(tx, trx.sessionId, expected, Number(p[CARD_DEPOSIT_CEILING_NAME])) : null;
+        const overCeiling = kindOf(trx.family) === 'savings' ? await savingsOverCeiling(tx, trx.sessionId, expected, Number(p[CARD_DEPOSIT_CEILING_NAME])) : null;
         if (overCeiling) {
           await appendAudit(tx, { kind: 'webpay.tope.ahorro', requestId, detail: { idTransaccion: trx.idTransaccion, monto: overCeiling.amount, previo: overCeiling.previous } });
           return refuse('505');

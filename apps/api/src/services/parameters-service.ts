@@ -2,7 +2,7 @@ import { isParameterName, parameterValueSchema } from '@pago/domain/parameters';
 import type { Db, DbOrTx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cacheParameters, listParameters, MAX_PARAMETERS_CACHE_MS, type ParameterRow, updateParameter } from '../repositories/parameters-repository';
+import { cacheParameters, listParameters, MAX_PARAMETERS_CACHE_MS, updateParameter } from '../repositories/parameters-repository';
 
 export type ParametersService = ReturnType<typeof createParametersService>;
 
@@ -35,23 +35,15 @@ export async function applyParameter(tx: DbOrTx, nombre: string, valor: string, 
 export function createParametersService(db: Db, { cacheMs }: { cacheMs: number }) {
   cacheParameters(db, cacheMs);
   const waitMs = Math.min(cacheMs, MAX_PARAMETERS_CACHE_MS);
-  // One answer per cached read: call 1 serialises each answer once (routes/prod/parametro/consultar.ts).
-  const answers = new WeakMap<ParameterRow[], { nombre: string; valor: string }[]>();
   /** Waits until every replica's cache has let go of what it read before a change just committed. */
   const reachReplicas = async () => {
     // 10 ms more covers a timer firing a little early.
     if (waitMs > 0) await sleep(waitMs + 10);
   };
   return {
-    /** Call 1's list: the same array for as long as the cache serves the same read. */
+    /** Call 1's list. */
     async list(): Promise<{ nombre: string; valor: string }[]> {
-      const rows = await listParameters(db);
-      let answer = answers.get(rows);
-      if (!answer) {
-        answer = rows.map(({ nombre, valor }) => ({ nombre, valor }));
-        answers.set(rows, answer);
-      }
-      return answer;
+      return (await listParameters(db)).map(({ nombre, valor }) => ({ nombre, valor }));
     },
 
     listWithDates: () => listParameters(db),

@@ -1,4 +1,5 @@
 import { asArray, oneOrMany } from '@pago/domain/as-array';
+import { kindOf } from '@pago/domain/families';
 import { santiagoParts } from '@pago/domain/business-time';
 import { DESCRIPCION_PRODUCTO, maskEmail, type DetallePago, type Pago } from '@pago/domain/call-consultar-pago';
 import type { ProductoPagado } from '@pago/domain/call-cuenta-vista';
@@ -76,7 +77,7 @@ export async function checkPayable(tx: Tx, trx: TransactionRow, items: ItemRow[]
 }
 
 /** What an operation asks the core to credit: each product of `items` with the sum of its items. */
-export function coreLinesOf(productRows: { id: string; numeroProducto: string; family: string }[], items: ItemRow[]): CoreLineRow[] {
+export function coreLinesOf(productRows: { id: string; numeroProducto: string; family: Family }[], items: ItemRow[]): CoreLineRow[] {
   const amounts = sumBy(items, (i) => i.productId);
   return productRows.map((p) => ({ productId: p.id, numeroProducto: p.numeroProducto, family: p.family, amount: amounts.get(p.id) ?? 0 }));
 }
@@ -97,7 +98,9 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   const account = method.accountId ? await lockAccount(tx, method.accountId) : null;
   if (method.accountId && !account) throw new PaymentRefused('440');
   // What the core booked is applied whatever changed meanwhile; anything else is checked still payable first.
-  const { productRows, owedByInstalment, credits } = method.bookedByCore ? await lockForPayment(tx, items) : await checkPayable(tx, trx, items);
+  const { productRows, instalmentRows, owedByInstalment, credits } = method.bookedByCore ? await lockForPayment(tx, items) : await checkPayable(tx, trx, items);
+  // Instalments paid in part stay partly owed: the voucher says so (cantidadCuotas 0, 'Abono parcial').
+  const partial = new Set(instalmentRows.filter((r) => (owedByInstalment.get(r.id) ?? 0) < r.montoPendiente).map((r) => r.id));
 
   if (account) await setAccountBalance(tx, account.id, Math.max(0, account.saldo - total));
   for (const [instalmentId, monto] of owedByInstalment) await payInstalment(tx, instalmentId, monto);
@@ -120,6 +123,7 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
         product.family as Family,
         items.filter((i) => i.productId === product.id),
         codes.get(product.id)!,
+        partial,
       ),
     ),
     rutDeudor: formatRut(member?.rut ?? ''),
@@ -152,9 +156,12 @@ function sumBy(items: ItemRow[], key: (item: ItemRow) => string | null): Map<str
   return sums;
 }
 
-/** Credits: one line per instalment; participation shares: one line for the count; card and savings: one line. */
-function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: string): DetallePago[] {
-  if (family === 'CP') {
+/**
+ * Credits: one line per instalment, counting 0 instalments when it was paid in part; participation shares: one line
+ * for the count; card and savings: one line.
+ */
+function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: string, partial: ReadonlySet<string>): DetallePago[] {
+  if (kindOf(family) === 'shares') {
     return [
       {
         numeroCuota: items[0]?.numeroCuota ?? 0,
@@ -164,7 +171,7 @@ function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: strin
       },
     ];
   }
-  return items.map((i) => ({ numeroCuota: i.numeroCuota, montoPagado: i.monto, numeroAutorizacion, cantidadCuotas: 1 }));
+  return items.map((i) => ({ numeroCuota: i.numeroCuota, montoPagado: i.monto, numeroAutorizacion, cantidadCuotas: i.instalmentId && partial.has(i.instalmentId) ? 0 : 1 }));
 }
 
 export const maskAccount = (numeroCuenta: string) => maskProductNumber(numeroCuenta);

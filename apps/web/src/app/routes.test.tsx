@@ -105,7 +105,8 @@ describe("the card provider's screens", () => {
   const ID = '0123456789abcdef0123456789abcdef';
 
   it('webpayresult with the return URL of a rejection shows the cancel voucher inside the page landmarks', async () => {
-    useAppStore.setState({ methodPay: 'webpaymethodpay' });
+    // The tab that went to Webpay, with its session.
+    useAppStore.setState({ methodPay: 'webpaymethodpay', customer: { rut: '11111111-1', rememberMe: false, token: 'token-de-sesion' } });
     const { location } = renderAt(`/pagoexpress/webpayresult?estado=rechazado&idTransaccion=${ID}`);
     await heading('Pago rechazado');
     expect(location()).toBe(`/pagoexpress/cancelvoucher/${ID}`);

@@ -1,8 +1,8 @@
 import { businessToday } from '@pago/domain/business-time';
 import { describe, expect, it } from 'vitest';
-import { listProducts, oldest, postSeleccionar, productNumbered } from '../../test/member-calls';
-import { asOperator, operatorSession } from '../../test/operator-session';
-import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../test/test-app';
+import { listProducts, oldest, postSeleccionar, productNumbered } from '../../../test/support/member-calls';
+import { asOperator, operatorSession } from '../../../test/support/operator-session';
+import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../../test/support/test-app';
 
 const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 

@@ -63,6 +63,8 @@ const refused = (codigo: string, descripcion: string) =>
 
 beforeEach(() => {
   useAppStore.getState().reset();
+  // The server answers only the steps' questions on availability (every family open) unless a test stubs more.
+  stubFetch();
 });
 
 describe('step 3: the methods offered', () => {
@@ -71,9 +73,10 @@ describe('step 3: the methods offered', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Selecciona tu medio de pago' })).toBeDefined();
     expect(screen.getByRole('listitem', { current: 'step' }).textContent).toContain('Medio de Pago');
     expect(screen.getAllByRole('radio')).toHaveLength(1);
-    expect(own().getAttribute('aria-checked')).toBe('false');
+    // The only method offered is the member's choice already: 'Continuar' needs no tap before it.
+    expect(own().getAttribute('aria-checked')).toBe('true');
     expect(card()).toBeNull();
-    expect(proceed().disabled).toBe(true);
+    expect(proceed().disabled).toBe(false);
   });
 
   it('offers the card provider for a mortgage overdue past the grace days', () => {

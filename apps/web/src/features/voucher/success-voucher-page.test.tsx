@@ -41,7 +41,10 @@ describe('success voucher', () => {
     expect(screen.getByText('Cuota Nº 9')).toBeDefined();
     expect(screen.getByText('557248')).toBeDefined();
     expect(screen.getByText('21/11/2026 13:00:42')).toBeDefined();
-    expect(screen.getByText('Debito')).toBeDefined();
+    expect(detail('Medio de pago')).toBe('Débito');
+    // The member's RUT, masked as in the PDF, the e-mail and the verification page.
+    expect(detail('RUT del socio')).toBe('**.***.111-1');
+    expect(screen.queryByText('11.111.111-1')).toBeNull();
     expect(screen.getByText('Cuenta Vista ****5601')).toBeDefined();
     expect(detail('Cantidad de cuotas')).toBe('1');
     expect(detail('Nº de autorización')).toBe('557248');

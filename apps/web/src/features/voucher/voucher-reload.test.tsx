@@ -111,7 +111,8 @@ describe('the voucher reloaded', () => {
     expect(sentBody(fetch, 1)).toEqual({
       consultarPagoRequest: { userId: '11111111-1', canalLlamada: 'PGEX', idTransaccion: 'trx-1', token: 'token-de-sesion' },
     });
-    expect(screen.getByText('11.111.111-1')).toBeDefined();
-    expect(screen.queryByText('22.222.222-2')).toBeNull();
+    // The voucher masks the RUT (decision 035): the session's own member's, never the other one's.
+    expect(screen.getByText('**.***.111-1').tagName).toBe('DD');
+    expect(screen.queryByText('**.***.222-2')).toBeNull();
   });
 });

@@ -1,9 +1,10 @@
 import type { Producto } from '@pago/domain/products';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useAppStore } from '../../../lib/app-store';
+import { stubFetch } from '../../../test/fetch-stub';
 import { LocationDisplay } from '../../../test/location-display';
 import { StepTwoPage } from '../step-two-page';
 import { cpShares, creditCard, hiOverdue, pcConvenio, pcWithAbono, producto, cuota, savingsAccount } from './test-products';
@@ -45,6 +46,8 @@ const textbox = (name: RegExp | string) => screen.getByRole('textbox', { name })
 
 beforeEach(() => {
   useAppStore.getState().reset();
+  // The server answers only the steps' questions on availability: every family open.
+  stubFetch();
 });
 
 describe('step 2 for credits', () => {
@@ -160,7 +163,8 @@ describe('step 2 for credits', () => {
 
     await user.click(button('Pagar cuotas'));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Pagar' }));
-    expect(location()).toBe('/pagoexpress/stepthree/PC');
+    // Once the server's clock has said the family is open (features/products/availability.tsx).
+    await waitFor(() => expect(location()).toBe('/pagoexpress/stepthree/PC'));
     expect(useAppStore.getState().selection).toEqual({
       family: 'PC',
       productsToPay: [
@@ -176,7 +180,8 @@ describe('step 2 for credits', () => {
     await user.click(checkbox('Cuota 11'));
     await user.click(button('Pagar cuotas'));
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(location()).toBe('/pagoexpress/stepthree/PC');
+    // Once the server's clock has said the family is open (features/products/availability.tsx).
+    await waitFor(() => expect(location()).toBe('/pagoexpress/stepthree/PC'));
     expect(useAppStore.getState().selection.amount).toBe(85_430);
   });
 
@@ -221,7 +226,8 @@ describe('step 2 for participation shares', () => {
     expect(within(summary()).getByText('$15.000', { selector: 'p span' })).toBeDefined();
     expect(within(summary()).getByText('Seleccionado para pagar 3 cuotas')).toBeDefined();
     await user.click(button('Pagar cuotas'));
-    expect(location()).toBe('/pagoexpress/stepthree/CP');
+    // Once the server's clock has said the family is open (features/products/availability.tsx).
+    await waitFor(() => expect(location()).toBe('/pagoexpress/stepthree/CP'));
     expect(useAppStore.getState().selection.productsToPay[0]?.installment).toHaveLength(3);
     expect(useAppStore.getState().selection.amount).toBe(15_000);
   });
@@ -258,7 +264,8 @@ describe('step 2 for savings', () => {
     expect(within(summary()).getByText('Total a depositar')).toBeDefined();
     expect(within(summary()).getByText('$25.000', { selector: 'p span' })).toBeDefined();
     await user.click(button('Continuar'));
-    expect(location()).toBe('/pagoexpress/stepthree/AH');
+    // Once the server's clock has said the family is open (features/products/availability.tsx).
+    await waitFor(() => expect(location()).toBe('/pagoexpress/stepthree/AH'));
     expect(useAppStore.getState().selection).toEqual({
       family: 'AH',
       productsToPay: [{ productNumber: '800012340001', installment: ['0|25000|A|0'] }],
@@ -301,7 +308,8 @@ describe('step 2 for credit cards', () => {
     await user.click(screen.getByRole('radio', { name: /^Abonar/ }));
     await user.type(amount, '100000');
     await user.click(button('Pagar tarjeta'));
-    expect(location()).toBe('/pagoexpress/stepthree/TC');
+    // Once the server's clock has said the family is open (features/products/availability.tsx).
+    await waitFor(() => expect(location()).toBe('/pagoexpress/stepthree/TC'));
     expect(useAppStore.getState().selection).toEqual({
       family: 'TC',
       productsToPay: [{ productNumber: '5412751234567890', installment: ['1|100000|20250527|A|0'] }],
