@@ -73,8 +73,9 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
     } catch (error) {
       // The SMTP server's refusal names the recipient: scrubbed like every other logged error.
       log.child({ reqId: requestId }).error({ error: loggableError(error), idTransaccion }, 'voucher e-mail failed');
-      return refuse('502');
+      return false;
     }
+    return true;
   }
 
   return {
