@@ -52,7 +52,7 @@ describe('step 1: the product list', () => {
     const fetch = stubFetch(jsonResponse(await smallChallenge()), new Promise<Response>((resolve) => (answer = resolve)));
     enterStepOne();
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Selecciona el producto que deseas pagar' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Selecciona el producto que deseas pagar' })).toBeVisible();
     expect(screen.getByRole('status').textContent).toContain(LOADING_PRODUCTS);
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
 
@@ -164,7 +164,7 @@ describe('step 1: the product list', () => {
     const fetch = stubFetch();
     useAppStore.getState().setSession({ token: 'token-guardado', products: everyFamily() });
     enterStepOne();
-    expect(screen.getByRole('button', { name: 'Crédito Hipotecario' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Crédito Hipotecario' })).toBeVisible();
     expect(fetch).not.toHaveBeenCalled();
   });
 
