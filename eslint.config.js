@@ -26,6 +26,7 @@ export default tseslint.config(
             { target: './apps/web', from: './apps/api' },
             { target: './apps/api', from: './apps/web' },
             { target: './apps/webpay-sim', from: ['./apps/api', './apps/web'] },
+            { target: './apps/console', from: ['./apps/api', './apps/web'] },
           ],
         },
       ],
@@ -52,5 +53,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['apps/console/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
   },
 );

@@ -1,6 +1,6 @@
 // The end-to-end tests drive Debian's Chromium, the scale-out test puts nginx in front of two API processes, the
 // Redis outage test starts and stops a Redis server of its own, the production-mode test runs the API under
-// libfaketime, and the high-availability test runs Patroni, etcd, HAProxy and pgBackRest: install them with apt when
+// libfaketime (and signs an operator in at an identity provider over TLS, openssl), and the high-availability test runs Patroni, etcd, HAProxy and pgBackRest: install them with apt when
 // they are missing (root on these machines).
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,6 +15,8 @@ const tools = [
   { path: '/usr/bin/etcd', pkg: 'etcd-server', env: 'PATH' },
   { path: '/usr/sbin/haproxy', pkg: 'haproxy', env: 'PATH' },
   { path: '/usr/bin/pgbackrest', pkg: 'pgbackrest', env: 'PATH' },
+  // The production-mode test's identity provider speaks TLS with a certificate made for the run.
+  { path: '/usr/bin/openssl', pkg: 'openssl', env: 'PATH' },
 ];
 const missing = tools.filter((t) => !existsSync(t.path));
 if (missing.length > 0) {

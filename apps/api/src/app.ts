@@ -46,6 +46,12 @@ import type { CoreBanking } from './services/core-banking';
 import { createCorePostings, type CorePostings } from './services/core-postings';
 import { createFineractClient } from './services/fineract-client';
 import { createCoreReconciliationService } from './services/core-reconciliation-service';
+import type { CustomFetch } from 'openid-client';
+import { createFourEyes, type FourEyes } from './operator/four-eyes';
+import { createRelyingParty } from './operator/relying-party';
+import { createSandboxProvider, sandboxProviderRoutes } from './operator/sandbox-provider';
+import { signInRoutes } from './operator/sign-in-routes';
+import { registerConsoleApp } from './plugins/external/console-app';
 
 /** Within call 6, the core is asked again after these pauses while it gives no answer. */
 const CORE_RETRY_PAUSES_MS = [250, 1_000] as const;
@@ -62,6 +68,7 @@ export interface AppServices {
   card: ReturnType<typeof createCardPaymentService>;
   corePostings: CorePostings;
   coreReconciliation: ReturnType<typeof createCoreReconciliationService>;
+  fourEyes: FourEyes;
   notifications: ReturnType<typeof createNotificationService>;
   mailer: Mailer;
 }
@@ -119,8 +126,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Call 6 asks the core itself first; the background job leaves it this long before asking too.
   const coreLeaseSeconds = Math.ceil((config.core.timeoutMs * (1 + CORE_RETRY_PAUSES_MS.length) + CORE_RETRY_PAUSES_MS.reduce((a, b) => a + b, 0)) / 1000) + 5;
   const corePostings = createCorePostings(database.db, clock, core, { leaseSeconds: coreLeaseSeconds, retryPausesMs: CORE_RETRY_PAUSES_MS }, app.log);
+  const parameters = createParametersService(database.db, { cacheMs: config.parametersCacheMs });
   app.decorate('services', {
-    parameters: createParametersService(database.db, { cacheMs: config.parametersCacheMs }),
+    parameters,
+    fourEyes: createFourEyes(database.db, parameters, { hours: config.operatorConsole.fourEyesHours }),
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
@@ -193,6 +202,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   serveMetrics(operator, app.metrics.registry);
   serveOpenApi(operator, operator === app ? [app] : [app, operator]);
   await operator.register(adminRoutes, { prefix: '/admin' });
+  await registerOperatorConsole(operator);
+  await registerConsoleApp(operator, config.consoleDist);
 
   const spaFallback = await registerWebApp(app, config.webDist, headers);
   app.setNotFoundHandler((request, reply) => {
@@ -202,6 +213,59 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   if (operator !== app) await operator.ready();
   return app;
+}
+
+/**
+ * The operator console's sign-in on the operator's listener (decision 034): the configured provider, or the sandbox's
+ * embedded one, which the API reaches in-process (no network, whatever port the listener has).
+ */
+async function registerOperatorConsole(operator: FastifyInstance): Promise<void> {
+  const settings = operator.config.operatorConsole;
+  // The embedded provider is the sandbox's only, whatever else the configuration says.
+  const embeddedAllowed = operator.config.sandbox && operator.config.nodeEnv !== 'production';
+  const provider = settings.provider?.embedded && !embeddedAllowed ? null : settings.provider;
+  let fetchProvider: CustomFetch | undefined;
+  if (provider?.embedded) {
+    const redirectUri = `${settings.baseUrl}/operador/callback`;
+    const sandbox = createSandboxProvider({ issuer: provider.issuer, clientSecret: provider.clientSecret, redirectUri, postLogoutRedirectUri: `${settings.baseUrl}/operador/` });
+    await operator.register(sandboxProviderRoutes, { provider: sandbox });
+    fetchProvider = injectFetch(operator);
+  }
+  const relyingParty = provider
+    ? createRelyingParty({
+        issuer: provider.issuer,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        redirectUri: `${settings.baseUrl}/operador/callback`,
+        scope: settings.scope,
+        rolesClaim: settings.rolesClaim,
+        requireMfa: settings.requireMfa,
+        mfaAcrValues: settings.mfaAcrValues,
+        allowHttp: operator.config.nodeEnv !== 'production',
+        fetch: fetchProvider,
+      })
+    : null;
+  await operator.register(signInRoutes, { relyingParty });
+}
+
+/** fetch() answered by this instance's own routes: the embedded provider, as openid-client would reach it by HTTP. */
+function injectFetch(instance: FastifyInstance): CustomFetch {
+  return async (url, options) => {
+    const target = new URL(url);
+    const body = options.body;
+    const res = await instance.inject({
+      method: (options.method ?? 'GET') as 'GET' | 'POST',
+      url: `${target.pathname}${target.search}`,
+      headers: { ...(options.headers as Record<string, string>), host: target.host },
+      ...(typeof body === 'string' ? { payload: body } : body instanceof URLSearchParams ? { payload: body.toString() } : {}),
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      else if (value !== undefined) headers.set(name, String(value));
+    }
+    return new Response(res.statusCode === 204 || res.statusCode === 304 ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers });
+  };
 }
 
 /** Every replica's background work (scheduler.ts): each job shares its rows out with the other replicas. */

@@ -17,6 +17,11 @@ const PRODUCTION = {
   CORE_USERNAME: 'pago-online',
   CORE_PASSWORD: 'a-core-password',
   CORE_TENANT: 'cooperativa',
+  OIDC_ISSUER: 'https://login.cooperativa.example/realms/staff',
+  OIDC_CLIENT_ID: 'pago-online-operador',
+  OIDC_CLIENT_SECRET: 'an-oidc-client-secret-of-length',
+  OIDC_ROLES_CLAIM: 'roles',
+  OPERATOR_BASE_URL: 'https://operador.cooperativa.example',
 };
 
 const refusal = (env: Record<string, string>) => {
@@ -45,7 +50,7 @@ describe('configuration at boot', () => {
     expect(refusal({ ...PRODUCTION, PORT: '3000', ADMIN_PORT: '3000' })).toContain('ADMIN_PORT');
   });
 
-  it.each(['ADMIN_TOKEN', 'ALTCHA_HMAC_SECRET', 'WEBPAY_COMMERCE_CODE', 'WEBPAY_API_KEY', 'SMTP_URL', 'CORE_BASE_URL', 'CORE_USERNAME', 'CORE_PASSWORD', 'CORE_TENANT'])(
+  it.each(['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLES_CLAIM', 'OPERATOR_BASE_URL', 'ALTCHA_HMAC_SECRET', 'WEBPAY_COMMERCE_CODE', 'WEBPAY_API_KEY', 'SMTP_URL', 'CORE_BASE_URL', 'CORE_USERNAME', 'CORE_PASSWORD', 'CORE_TENANT'])(
     'refuses to boot in production without %s, naming it',
     (name) => {
       const env: Record<string, string> = { ...PRODUCTION };
@@ -66,12 +71,31 @@ describe('configuration at boot', () => {
     expect(loadConfig(PRODUCTION).core).toMatchObject({ baseUrl: PRODUCTION.CORE_BASE_URL, username: 'pago-online', tenant: 'cooperativa' });
   });
 
-  it('never uses the sandbox admin token in production', () => {
+  it('never uses the sandbox admin token in production, where the bootstrap token is optional', () => {
     const env: Record<string, string> = { ...PRODUCTION };
     delete env.ADMIN_TOKEN;
-    expect(refusal(env)).toContain('ADMIN_TOKEN');
+    expect(loadConfig(env).adminToken).toBeNull();
     expect(refusal({ ...PRODUCTION, ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN })).toContain('ADMIN_TOKEN');
     expect(loadConfig({ SANDBOX: '1' }).adminToken).toBe(SANDBOX_ADMIN_TOKEN);
+  });
+
+  it('names every missing OIDC variable of a production boot, and refuses the embedded provider there', () => {
+    const { OIDC_ISSUER: _i, OIDC_CLIENT_ID: _c, OIDC_CLIENT_SECRET: _s, OIDC_ROLES_CLAIM: _r, ...withoutOidc } = PRODUCTION;
+    const message = refusal(withoutOidc);
+    for (const name of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLES_CLAIM']) expect(message, name).toContain(`  ${name}: `);
+    // Even with SANDBOX-like defaults refused, production never falls back to the embedded provider.
+    expect(refusal({ ...withoutOidc, SANDBOX: '1' })).toContain('OIDC_ISSUER');
+    expect(refusal({ ...PRODUCTION, OIDC_ISSUER: 'http://login.cooperativa.example' })).toContain('OIDC_ISSUER');
+    const production = loadConfig(PRODUCTION).operatorConsole;
+    expect(production.provider).toMatchObject({ issuer: PRODUCTION.OIDC_ISSUER, embedded: false });
+    // Multi-factor is required in production unless configured otherwise.
+    expect(production.requireMfa).toBe(true);
+    expect(loadConfig({ ...PRODUCTION, OIDC_REQUIRE_MFA: '0' }).operatorConsole.requireMfa).toBe(false);
+    const sandbox = loadConfig({ NODE_ENV: 'test', SANDBOX: '1' }).operatorConsole;
+    expect(sandbox.provider).toMatchObject({ issuer: 'http://localhost:3000/sandbox/oidc', embedded: true });
+    expect(sandbox.requireMfa).toBe(false);
+    // Outside the sandbox with no provider, the console has no sign-in.
+    expect(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN: 'x'.repeat(20) }).operatorConsole.provider).toBeNull();
   });
 
   it.each([
@@ -123,9 +147,9 @@ describe('configuration at boot', () => {
   });
 
   it('names every missing or invalid variable of a production boot at once', () => {
-    const { ALTCHA_HMAC_SECRET: _a, WEBPAY_API_KEY: _w, SMTP_URL: _s, ADMIN_TOKEN: _t, ...missing } = PRODUCTION;
+    const { ALTCHA_HMAC_SECRET: _a, WEBPAY_API_KEY: _w, SMTP_URL: _s, OIDC_CLIENT_SECRET: _t, ...missing } = PRODUCTION;
     const message = refusal({ ...missing, PORT: 'eighty', DB_QUERY_TIMEOUT_MS: '-1', SEED_DEMO: '1' });
-    for (const name of ['PORT', 'DB_QUERY_TIMEOUT_MS', 'ALTCHA_HMAC_SECRET', 'WEBPAY_API_KEY', 'SMTP_URL', 'ADMIN_TOKEN', 'SEED_DEMO']) {
+    for (const name of ['PORT', 'DB_QUERY_TIMEOUT_MS', 'ALTCHA_HMAC_SECRET', 'WEBPAY_API_KEY', 'SMTP_URL', 'OIDC_CLIENT_SECRET', 'SEED_DEMO']) {
       expect(message, name).toContain(`  ${name}: `);
     }
     // Each once: the checks that ran again without the malformed ones do not name them a second time.

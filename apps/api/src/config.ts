@@ -63,6 +63,8 @@ const envSchema = z
     PRODUCT_SITE_URL: z.url().optional(),
     PRODUCT_PASSWORD_RECOVERY_URL: z.url().optional(),
     WEB_DIST: z.string().min(1).optional(),
+    /** The operator console's build (apps/console/dist); found beside the API's when unset. */
+    CONSOLE_DIST: z.string().min(1).optional(),
     /**
      * Addresses or CIDRs of the proxies in front of the API (the load balancer's), comma-separated. Only their
      * X-Forwarded-For is believed; unset, none is (a client can write one itself).
@@ -165,6 +167,23 @@ const envSchema = z
     CORE_TRANSFER_PAYMENT_TYPE_ID: z.coerce.number().int().min(1).default(2),
     /** How often each replica sends the core the postings due (card credits, debits left without an answer). */
     CORE_POST_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(5),
+    /** The cooperative's identity provider for the operator console (decision 034); the sandbox embeds its own. */
+    OIDC_ISSUER: z.url().optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** The ID token claim with the operator's roles (agente, operaciones, finanzas, auditor, admin). */
+    OIDC_ROLES_CLAIM: z.string().min(1).optional(),
+    OIDC_SCOPES: z.string().min(6).optional(),
+    /** Refuse sign-ins without a second factor (amr/acr): on by default in production. */
+    OIDC_REQUIRE_MFA: flag.optional(),
+    /** acr values that count as multi-factor, comma-separated. */
+    OIDC_MFA_ACR: z.string().optional(),
+    /** The origin operators' browsers reach the operator's listener at (the console, the sign-in's redirect). */
+    OPERATOR_BASE_URL: z.url().optional(),
+    OPERATOR_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(240).default(15),
+    OPERATOR_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24).default(8),
+    /** How long a four-eyes change waits for a second operator before it lapses. */
+    FOUR_EYES_HOURS: z.coerce.number().int().min(1).max(168).default(24),
     /** Sandbox only: the business clock starts at this instant (ISO 8601) and runs from there. */
     SANDBOX_CLOCK: z.iso.datetime({ offset: true }).optional(),
   })
@@ -221,12 +240,19 @@ const envSchema = z
     if (env.REQUEST_TIMEOUT_MS <= env.DB_CONNECT_TIMEOUT_MS + env.DB_QUERY_TIMEOUT_MS || env.REQUEST_TIMEOUT_MS <= env.WEBPAY_TIMEOUT_MS) {
       problem('REQUEST_TIMEOUT_MS', 'must be above DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS and above WEBPAY_TIMEOUT_MS (their own timeouts answer first)');
     }
-    let adminToken = env.ADMIN_TOKEN;
-    if (!adminToken) {
-      if (env.NODE_ENV === 'production' || !env.SANDBOX) {
-        problem('ADMIN_TOKEN', 'is required outside sandbox mode (SANDBOX=1) and always in production');
+    // ADMIN_TOKEN is the bootstrap machine token (decision 034): optional; the sandbox has a known one.
+    const adminToken = env.ADMIN_TOKEN ?? (env.SANDBOX && env.NODE_ENV !== 'production' ? SANDBOX_ADMIN_TOKEN : null);
+    // Production signs operators in at the cooperative's provider: each missing piece is named.
+    if (env.NODE_ENV === 'production') {
+      for (const name of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLES_CLAIM', 'OPERATOR_BASE_URL'] as const) {
+        if (!env[name]) problem(name, 'is required in production (the operator console signs in at the cooperative\'s identity provider)');
       }
-      adminToken = SANDBOX_ADMIN_TOKEN;
+      if (env.OIDC_ISSUER && !env.OIDC_ISSUER.startsWith('https://')) problem('OIDC_ISSUER', 'must be an https:// URL in production');
+      if (env.OPERATOR_BASE_URL && !env.OPERATOR_BASE_URL.startsWith('https://')) problem('OPERATOR_BASE_URL', 'must be an https:// origin in production (the session cookie is Secure)');
+    }
+    const oidcPieces = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET].filter(Boolean).length;
+    if (oidcPieces > 0 && oidcPieces < 3) {
+      for (const name of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) if (!env[name]) problem(name, 'is required with the other OIDC_ variables');
     }
     if (env.ADMIN_PORT !== undefined && env.ADMIN_PORT !== 0 && env.ADMIN_PORT === env.PORT) {
       problem('ADMIN_PORT', 'must differ from PORT: the operator surfaces do not share the members\' port');
@@ -255,9 +281,11 @@ const envSchema = z
       sandbox: env.SANDBOX,
       seedDemo: env.SEED_DEMO ?? env.SANDBOX,
       adminToken,
+      operatorConsole: operatorConsoleOf(env),
       productSlug: env.PRODUCT_SLUG,
       productName: env.PRODUCT_NAME,
       webDist: env.WEB_DIST,
+      consoleDist: env.CONSOLE_DIST,
       trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((a) => a.trim()) : [],
       redisUrl: env.REDIS_URL,
       // Without a configured secret (sandbox, one process) a fresh random one per boot is as good as any.
@@ -315,6 +343,49 @@ const envSchema = z
       publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     };
   });
+
+/**
+ * The console's sign-in: the configured provider, or in the sandbox (never production) the embedded one mounted on
+ * the operator's listener; null when neither (the console then answers 503 to a sign-in).
+ */
+function operatorConsoleOf(env: {
+  NODE_ENV: string;
+  SANDBOX: boolean;
+  PORT: number;
+  ADMIN_PORT?: number | undefined;
+  OIDC_ISSUER?: string | undefined;
+  OIDC_CLIENT_ID?: string | undefined;
+  OIDC_CLIENT_SECRET?: string | undefined;
+  OIDC_ROLES_CLAIM?: string | undefined;
+  OIDC_SCOPES?: string | undefined;
+  OIDC_REQUIRE_MFA?: boolean | undefined;
+  OIDC_MFA_ACR?: string | undefined;
+  OPERATOR_BASE_URL?: string | undefined;
+  OPERATOR_SESSION_IDLE_MINUTES: number;
+  OPERATOR_SESSION_MAX_HOURS: number;
+  FOUR_EYES_HOURS: number;
+}) {
+  const production = env.NODE_ENV === 'production';
+  const baseUrl = (env.OPERATOR_BASE_URL ?? `http://localhost:${env.ADMIN_PORT || env.PORT}`).replace(/\/$/, '');
+  const embedded = !production && env.SANDBOX && !env.OIDC_ISSUER;
+  const provider =
+    env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+      ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET, embedded: false }
+      : embedded
+        ? { issuer: `${baseUrl}/sandbox/oidc`, clientId: 'pago-online-operador', clientSecret: randomBytes(24).toString('hex'), embedded: true }
+        : null;
+  return {
+    baseUrl,
+    provider,
+    rolesClaim: env.OIDC_ROLES_CLAIM ?? 'roles',
+    scope: env.OIDC_SCOPES ?? (embedded ? 'openid profile roles' : 'openid profile'),
+    requireMfa: env.OIDC_REQUIRE_MFA ?? production,
+    mfaAcrValues: (env.OIDC_MFA_ACR ?? '').split(',').map((v) => v.trim()).filter(Boolean),
+    idleMinutes: env.OPERATOR_SESSION_IDLE_MINUTES,
+    maxHours: env.OPERATOR_SESSION_MAX_HOURS,
+    fourEyesHours: env.FOUR_EYES_HOURS,
+  };
+}
 
 export type Config = z.infer<typeof envSchema>;
 

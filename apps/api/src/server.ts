@@ -9,13 +9,13 @@ import { ConfigError, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
 import { openDatabase } from './db/client';
 import { seedDemoMembers, seedParameters } from './db/seed';
 
-// The web build sits at apps/web/dist whether this runs from src/ (tsx) or from the bundle in dist/.
-function defaultWebDist(): string | undefined {
+// A web build (apps/web/dist, apps/console/dist) whether this runs from src/ (tsx) or from the bundle in dist/.
+function defaultDist(app: 'web' | 'console'): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, 'apps', 'web', 'dist');
+    const candidate = join(dir, 'apps', app, 'dist');
     if (existsSync(candidate)) return candidate;
-    const sibling = join(dir, 'web', 'dist');
+    const sibling = join(dir, app, 'dist');
     if (existsSync(sibling)) return sibling;
     dir = dirname(dir);
   }
@@ -34,7 +34,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = pino(loggerOptions(config.logLevel));
-  const webDist = config.webDist ? resolve(config.webDist) : defaultWebDist();
+  const webDist = config.webDist ? resolve(config.webDist) : defaultDist('web');
+  const consoleDist = config.consoleDist ? resolve(config.consoleDist) : defaultDist('console');
 
   const clock = clockFromConfig(config);
   const database = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir, timeouts: config.databaseTimeouts });
@@ -46,13 +47,15 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp({
-    config: { ...config, webDist },
+    config: { ...config, webDist, consoleDist },
     database,
     clock,
     logger: loggerOptions(config.logLevel),
   });
   if (config.adminToken === SANDBOX_ADMIN_TOKEN) {
     logger.warn('ADMIN_TOKEN is not set: the sandbox admin token is in use (sandbox only)');
+  } else if (config.adminToken && config.nodeEnv === 'production') {
+    logger.warn('ADMIN_TOKEN, the bootstrap token, is set: it applies changes without a second person; issue machine tokens and unset it');
   }
 
   const shutdown = async (signal: string) => {

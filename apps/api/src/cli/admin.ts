@@ -2,6 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { reconciliationCsv, type CoreReconciliation } from '../services/core-reconciliation-service';
 import { SANDBOX_ADMIN_TOKEN } from '../config';
+import { PERMISSIONS } from '../operator/roles';
 import { readLoadWithCut } from './import-file';
 
 const USAGE = `usage:
@@ -16,12 +17,16 @@ const USAGE = `usage:
   npm run admin -- audit [KIND]
   npm run admin -- reconcile core YYYYMMDD [FILE.csv]   (our operations against the core's books; CSV to FILE or stdout)
   npm run admin -- import FILE.json|FILE.csv [--corte ISO_INSTANT]   (when the core took the extract; a JSON extract may carry it)
+  npm run admin -- tokens list
+  npm run admin -- tokens issue NAME SCOPE[,SCOPE...]   (scopes: ${PERMISSIONS.join(', ')})
+  npm run admin -- tokens revoke TOKEN_ID
 
-environment: API_URL (default http://localhost:3000), ADMIN_TOKEN (default: the sandbox token)`;
+environment: API_URL (default http://localhost:3000), MACHINE_TOKEN (a token issued with 'tokens issue'), else
+ADMIN_TOKEN (the bootstrap token; default: the sandbox's)`;
 
 async function call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<unknown> {
   const base = (process.env.API_URL ?? 'http://localhost:3000').replace(/\/$/, '');
-  const token = process.env.ADMIN_TOKEN ?? SANDBOX_ADMIN_TOKEN;
+  const token = process.env.MACHINE_TOKEN ?? process.env.ADMIN_TOKEN ?? SANDBOX_ADMIN_TOKEN;
   const response = await fetch(`${base}/admin${path}`, {
     method,
     headers: {
@@ -49,10 +54,28 @@ async function main(argv: string[]): Promise<number> {
   if (group === 'params' && action === 'set' && rest.length === 2) {
     const [nombre, valor] = rest as [string, string];
     const body = (await call('PUT', `/parametros/${encodeURIComponent(nombre)}`, { valor })) as {
-      parametrosResponse: { nombre: string; valor: string; anterior: string };
+      parametrosResponse: { nombre: string; valor: string; anterior: string } | { cambio: { id: string; vence: string } };
     };
     const r = body.parametrosResponse;
-    console.log(`${r.nombre}: ${r.anterior} -> ${r.valor}`);
+    // A change that stops payments or moves money waits for an operator's approval in the console (four eyes).
+    if ('cambio' in r) console.log(`${nombre}=${valor}: proposed (change ${r.cambio.id}); applies once an operator approves it in the console, before ${r.cambio.vence}`);
+    else console.log(`${r.nombre}: ${r.anterior} -> ${r.valor}`);
+    return 0;
+  }
+  if (group === 'tokens' && action === 'list' && rest.length === 0) {
+    const body = (await call('GET', '/tokens')) as { consolaResponse: { tokens: unknown[] } };
+    for (const t of body.consolaResponse.tokens) console.log(JSON.stringify(t));
+    return 0;
+  }
+  if (group === 'tokens' && action === 'issue' && rest.length === 2) {
+    const body = (await call('POST', '/tokens', { nombre: rest[0], alcances: rest[1]!.split(',') })) as { consolaResponse: { token: { id: string }; secreto: string } };
+    // The secret is shown this once: the server keeps only its hash.
+    console.log(`${rest[0]} (${body.consolaResponse.token.id}): ${body.consolaResponse.secreto}`);
+    return 0;
+  }
+  if (group === 'tokens' && action === 'revoke' && rest.length === 1) {
+    await call('POST', `/tokens/${encodeURIComponent(rest[0]!)}/revocar`);
+    console.log(`${rest[0]}: revoked`);
     return 0;
   }
   if (group === 'members' && (action === 'unblock-password' || action === 'unblock-card') && rest.length === 1) {

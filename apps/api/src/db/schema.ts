@@ -480,3 +480,84 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_at_idx').on(t.at)],
 );
+
+/**
+ * An operator's signed-in console session (decision 034): the cookie carries a random token, only its hash is
+ * kept. It ends at `expiresAt` (absolute), after the idle time-out since `lastSeenAt`, or at logout (`endedAt`).
+ */
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The synchroniser token every state-changing call must echo in `x-csrf-token`. */
+    csrfToken: text('csrf_token').notNull(),
+    /** The identity provider's `sub`, and the name the audit trail shows. */
+    subject: text('subject').notNull(),
+    name: text('name').notNull(),
+    roles: text('roles').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('operator_sessions_subject_idx').on(t.subject)],
+);
+
+/** A sign-in under way at the identity provider: its PKCE verifier and nonce, keyed by the state's hash. */
+export const operatorLogins = pgTable('operator_logins', {
+  stateHash: text('state_hash').primaryKey(),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Roles an administrator gave an operator when the identity provider does not carry them. */
+export const operatorRoles = pgTable('operator_roles', {
+  subject: text('subject').primaryKey(),
+  roles: text('roles').array().notNull(),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A machine's token (the nightly load, the CLI): named, scoped, revocable; only the hash is kept. */
+export const machineTokens = pgTable('machine_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull().unique(),
+  tokenHash: text('token_hash').notNull().unique(),
+  scopes: text('scopes').array().notNull(),
+  createdBy: text('created_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  revokedBy: text('revoked_by'),
+});
+
+/**
+ * A change that needs a second person (four eyes): proposed by a maker, applied only when another operator with the
+ * right role approves it before `expiresAt`. One pending change per target.
+ */
+export const operatorChanges = pgTable(
+  'operator_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    target: text('target').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull().default('pendiente'),
+    makerSubject: text('maker_subject').notNull(),
+    makerName: text('maker_name').notNull(),
+    checkerSubject: text('checker_subject'),
+    checkerName: text('checker_name'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    uniqueIndex('operator_changes_pending_target_idx').on(t.kind, t.target).where(sql`${t.status} = 'pendiente'`),
+    index('operator_changes_status_idx').on(t.status, t.createdAt),
+    check('operator_changes_kind_chk', sql`${t.kind} in ('parametro','reposteo_core')`),
+    check('operator_changes_status_chk', sql`${t.status} in ('pendiente','aprobado','rechazado','vencido','fallido')`),
+  ],
+);

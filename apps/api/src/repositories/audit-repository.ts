@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { auditLog } from '../db/schema';
@@ -33,13 +34,21 @@ export async function pruneBrowserReports(db: DbOrTx, days: number): Promise<num
   return removed.length;
 }
 
+/**
+ * Who is acting in this request (an operator's name, or `token NAME`), set once the operator API let the call through
+ * (operator/access.ts): every line the request writes names them, so no service has to pass it along.
+ */
+export const auditActor = new AsyncLocalStorage<{ operador?: string }>();
+
 /** Appends a line to the append-only audit trail, in the caller's transaction when given one. */
 export async function appendAudit(db: DbOrTx, event: AuditEvent): Promise<void> {
+  const operador = auditActor.getStore()?.operador;
+  const detail = operador && !(event.detail && 'operador' in event.detail) ? { ...event.detail, operador } : (event.detail ?? {});
   await db.insert(auditLog).values({
     kind: event.kind,
     rutMasked: event.rutMasked ?? null,
     requestId: event.requestId ?? null,
-    detail: storable(event.detail ?? {}) as Record<string, unknown>,
+    detail: storable(detail) as Record<string, unknown>,
   });
 }
 
@@ -56,4 +65,33 @@ export function latestAudit(db: DbOrTx, kind: string | undefined, limit: number)
 /** Every audit line that names a transaction, oldest first. */
 export function auditOfTransaction(db: DbOrTx, idTransaccion: string) {
   return db.select().from(auditLog).where(sql`${auditLog.detail}->>'idTransaccion' = ${idTransaccion}`).orderBy(asc(auditLog.at));
+}
+
+export interface AuditFilter {
+  kind?: string | undefined;
+  /** The operator's name as the trail writes it (detail.operador, aprobadoPor or rechazadoPor). */
+  operador?: string | undefined;
+  rutMasked?: string | undefined;
+  /** From and until these days in Santiago, 'YYYY-MM-DD', both included. */
+  desde?: string | undefined;
+  hasta?: string | undefined;
+}
+
+/** The audit lines matching every given filter, newest first. */
+export function filteredAudit(db: DbOrTx, filter: AuditFilter, limit: number) {
+  const conditions = [
+    filter.kind ? eq(auditLog.kind, filter.kind) : undefined,
+    filter.operador
+      ? sql`(${auditLog.detail}->>'operador' = ${filter.operador} or ${auditLog.detail}->>'aprobadoPor' = ${filter.operador} or ${auditLog.detail}->>'rechazadoPor' = ${filter.operador})`
+      : undefined,
+    filter.rutMasked ? eq(auditLog.rutMasked, filter.rutMasked) : undefined,
+    filter.desde ? sql`(${auditLog.at} at time zone 'America/Santiago')::date >= ${filter.desde}::date` : undefined,
+    filter.hasta ? sql`(${auditLog.at} at time zone 'America/Santiago')::date <= ${filter.hasta}::date` : undefined,
+  ];
+  return db
+    .select()
+    .from(auditLog)
+    .where(and(...conditions))
+    .orderBy(desc(auditLog.id))
+    .limit(limit);
 }

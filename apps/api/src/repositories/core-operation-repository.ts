@@ -4,6 +4,9 @@ import type { DbOrTx, Tx } from '../db/client';
 import { coreOperations, transactionItems, transactions, type CoreLineRow } from '../db/schema';
 
 export type CoreOperationRow = typeof coreOperations.$inferSelect;
+
+/** Whether a re-post of `key` (keys `KEY.rN`) is waiting for the core or was booked. */
+const hasLiveRepost = sql`exists (select 1 from core_operations r where starts_with(r.key, ${coreOperations.key} || '.r') and r.status in ('pending', 'booked'))`;
 export type CoreOperationKind = 'cuenta_vista' | 'abono_webpay';
 
 export async function insertOperation(
@@ -97,7 +100,7 @@ export async function pendingStats(db: DbOrTx): Promise<{ pending: number; oldes
   const [r] = await db
     .select({ n: count() })
     .from(coreOperations)
-    .where(and(eq(coreOperations.status, 'refused'), eq(coreOperations.kind, 'abono_webpay')));
+    .where(and(eq(coreOperations.status, 'refused'), eq(coreOperations.kind, 'abono_webpay'), sql`not ${hasLiveRepost}`));
   const oldest = p?.oldest ? (Date.now() - new Date(p.oldest).getTime()) / 1000 : 0;
   return { pending: Number(p?.n ?? 0), oldestSeconds: Math.max(0, oldest), refused: Number(r?.n ?? 0) };
 }
@@ -165,4 +168,30 @@ export function operationsOfDay(db: DbOrTx, fecha: string): Promise<CoreOperatio
     .from(coreOperations)
     .where(sql`(${coreOperations.createdAt} at time zone 'America/Santiago')::date = to_date(${fecha}, 'YYYYMMDD')`)
     .orderBy(asc(coreOperations.createdAt));
+}
+
+/** Card credits the core refused and nobody re-posted yet: what an operator settles (re-post or refund). */
+export function refusedCredits(db: DbOrTx) {
+  return db
+    .select()
+    .from(coreOperations)
+    .where(and(eq(coreOperations.status, 'refused'), eq(coreOperations.kind, 'abono_webpay'), sql`not ${hasLiveRepost}`))
+    .orderBy(asc(coreOperations.createdAt))
+    .limit(500);
+}
+
+export type RepostCheck = { ok: true; op: CoreOperationRow; nextKey: string } | { ok: false; reason: 'not_found' | 'not_refused' | 'reposted' };
+
+/**
+ * Whether a refused card credit may be sent to the core again, and under which key: a new one (`KEY.rN`), since the
+ * core keeps its refusal under the old key and would answer it again. Locks the row inside a transaction.
+ */
+export async function checkRepost(db: DbOrTx, key: string): Promise<RepostCheck> {
+  const query = db.select().from(coreOperations).where(eq(coreOperations.key, key));
+  const [op] = 'rollback' in db ? await query.for('update') : await query;
+  if (!op) return { ok: false, reason: 'not_found' };
+  if (op.kind !== 'abono_webpay' || op.status !== 'refused') return { ok: false, reason: 'not_refused' };
+  const reposts = await db.select({ key: coreOperations.key, status: coreOperations.status }).from(coreOperations).where(sql`starts_with(${coreOperations.key}, ${`${key}.r`})`);
+  if (reposts.some((r) => r.status !== 'refused')) return { ok: false, reason: 'reposted' };
+  return { ok: true, op, nextKey: `${key}.r${reposts.length + 1}` };
 }

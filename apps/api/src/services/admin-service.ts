@@ -1,7 +1,10 @@
 import { operationsOf } from '../repositories/core-operation-repository';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { Db } from '../db/client';
-import { appendAudit, auditOfTransaction, latestAudit } from '../repositories/audit-repository';
+import { appendAudit, auditOfTransaction } from '../repositories/audit-repository';
+import { desc, eq } from 'drizzle-orm';
+import { maskEmail } from '@pago/domain/call-consultar-pago';
+import { authoriserDevices, coordinateCards, transactions, vouchers } from '../db/schema';
 import { authorizationsOf } from '../repositories/authorization-repository';
 import { findMemberByRut, unblockCardOf, unblockPasswordOf } from '../repositories/member-repository';
 import { findTransaction, itemsOf, voucherRowOf } from '../repositories/transaction-repository';
@@ -38,8 +41,45 @@ export function createAdminService(db: Db) {
       });
     },
 
-    /** The latest audit events, newest first, optionally of one kind. */
-    audit: (kind: string | undefined, limit: number) => latestAudit(db, kind, limit),
+    /** What a call-centre agent sees of a member: blocks, devices, the latest transactions and whether each has a voucher. */
+    async member(rutInput: string, now: Date) {
+      const rut = canonicalRut(rutInput);
+      const member = rut ? await findMemberByRut(db, rut) : null;
+      if (!member) return null;
+      const [card] = await db.select({ blockedAt: coordinateCards.blockedAt, failures: coordinateCards.failures }).from(coordinateCards).where(eq(coordinateCards.memberId, member.id));
+      const devices = await db
+        .select({ id: authoriserDevices.id, nombre: authoriserDevices.name, enrolado: authoriserDevices.enrolledAt, revocado: authoriserDevices.revokedAt })
+        .from(authoriserDevices)
+        .where(eq(authoriserDevices.memberId, member.id))
+        .orderBy(desc(authoriserDevices.enrolledAt));
+      const trxs = await db
+        .select({
+          idTransaccion: transactions.idTransaccion,
+          familia: transactions.family,
+          total: transactions.total,
+          estado: transactions.status,
+          medioPago: transactions.medioPago,
+          creada: transactions.createdAt,
+          pagada: transactions.settledAt,
+          comprobante: vouchers.id,
+        })
+        .from(transactions)
+        .leftJoin(vouchers, eq(vouchers.idTransaccion, transactions.idTransaccion))
+        .where(eq(transactions.memberId, member.id))
+        .orderBy(desc(transactions.createdAt))
+        .limit(50);
+      const lockedUntil = member.passwordLockedUntil && member.passwordLockedUntil > now ? member.passwordLockedUntil : null;
+      return {
+        rut: maskRut(member.rut),
+        nombre: member.name,
+        correo: member.email ? maskEmail(member.email) : null,
+        clave: member.passwordHash === null ? ('sin clave' as const) : member.passwordBlockedAt && (!member.passwordLockedUntil || lockedUntil) ? ('bloqueada' as const) : ('activa' as const),
+        claveBloqueadaHasta: lockedUntil,
+        tarjeta: !card ? ('sin tarjeta' as const) : card.blockedAt ? ('bloqueada' as const) : ('activa' as const),
+        dispositivos: devices,
+        transacciones: trxs.map(({ comprobante, ...t }) => ({ ...t, comprobante: comprobante !== null })),
+      };
+    },
 
     /** A transaction with its lines, second-factor requests, Webpay attempts, voucher and audit trail. */
     async transaction(idTransaccion: string) {

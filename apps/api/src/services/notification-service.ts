@@ -1,4 +1,4 @@
-import { maskEmail } from '@pago/domain/call-consultar-pago';
+import { maskEmail, type Pago } from '@pago/domain/call-consultar-pago';
 import { isValidVoucherEmail } from '@pago/domain/email';
 import { emailSentMessage } from '@pago/domain/errors';
 import { toParameterMap } from '@pago/domain/parameters';
@@ -15,6 +15,8 @@ import { touchSession } from './session-service';
 import { renderVoucherPdf, verificationOf, VOUCHER_FILENAME, voucherText } from './voucher-document';
 import { authorisedWithName, VOUCHER_LABELS } from '@pago/domain/voucher';
 import { usedFactorOf } from '../repositories/authorization-repository';
+import { eq } from 'drizzle-orm';
+import { members, transactions, vouchers } from '../db/schema';
 
 export type SendResult = { ok: true; descripcion: string } | Refusal;
 
@@ -24,7 +26,74 @@ const escape = (text: string) =>
 export type NotificationService = ReturnType<typeof createNotificationService>;
 
 export function createNotificationService(db: Db, mailer: Mailer, cooperative: string, publicBaseUrl: string, productSlug: string, log: FastifyBaseLogger) {
+  /** Renders and sends a voucher with its PDF; false when the mail server refused it (logged). */
+  async function mailVoucher(pagos: Pago[], verificationCode: string | null, correo: string, idTransaccion: string, requestId: string): Promise<boolean> {
+    const view = {
+      cooperative,
+      pagos,
+      authorisedWith: authorisedWithName(await usedFactorOf(db, idTransaccion), productSlug),
+      verification: verificationOf(publicBaseUrl, verificationCode),
+    };
+    const lines = voucherText(view);
+    const pdf = await renderVoucherPdf(view);
+    // The same fields as the screen and the PDF, in the same words; the RUT masked as everywhere else.
+    const text = [
+      `${cooperative} - Pago Online`,
+      'Pago exitoso',
+      `${VOUCHER_LABELS.total}: ${lines.total}`,
+      ...lines.products.flatMap((p) => [p.title, ...[...p.lines, ...p.foot].map(([k, v]) => `  ${k}: ${v}`)]),
+      ...lines.details.map(([k, v]) => `${k}: ${v}`),
+      ...(view.verification ? [`Verifica este comprobante en ${view.verification.url}`] : []),
+      'Adjuntamos tu comprobante en PDF.',
+    ].join('\n');
+    const cell = 'style="padding:2px 12px 2px 0"';
+    const html =
+      `<h1 style="font-family:Arial,sans-serif;color:#0b3f4a">Pago exitoso</h1><p style="font-family:Arial,sans-serif">${escape(VOUCHER_LABELS.total)}: <strong>${escape(lines.total)}</strong></p>` +
+      lines.products
+        .map(
+          (p) =>
+            `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(p.title)}</h2>` +
+            `<table style="font-family:Arial,sans-serif;font-size:14px">${[...p.lines, ...p.foot].map(([k, v]) => `<tr><td ${cell}>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>`,
+        )
+        .join('') +
+      `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(VOUCHER_LABELS.details)}</h2>` +
+      `<table style="font-family:Arial,sans-serif;font-size:14px">${lines.details.map(([k, v]) => `<tr><td ${cell}>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>` +
+      (view.verification
+        ? `<p style="font-family:Arial,sans-serif">Verifica este comprobante en <a href="${escape(view.verification.url)}">${escape(view.verification.url)}</a></p>`
+        : '') +
+      `<p style="font-family:Arial,sans-serif">Adjuntamos tu comprobante en PDF.</p>`;
+    try {
+      await mailer.send({
+        to: correo,
+        subject: `Comprobante de pago ${cooperative}`,
+        text,
+        html,
+        attachments: [{ filename: VOUCHER_FILENAME, contentType: 'application/pdf', content: pdf }],
+      });
+    } catch (error) {
+      // The SMTP server's refusal names the recipient: scrubbed like every other logged error.
+      log.child({ reqId: requestId }).error({ error: loggableError(error), idTransaccion }, 'voucher e-mail failed');
+      return false;
+    }
+    return true;
+  }
+
   return {
+    /** The operator's resend: the voucher of a paid transaction, to the e-mail the member has on file. */
+    async resendVoucher(idTransaccion: string, requestId: string): Promise<'sent' | 'not_found' | 'no_email' | 'failed'> {
+      const [row] = await db
+        .select({ payload: vouchers.payload, verificationCode: vouchers.verificationCode, email: members.email, rut: members.rut })
+        .from(vouchers)
+        .innerJoin(transactions, eq(transactions.idTransaccion, vouchers.idTransaccion))
+        .innerJoin(members, eq(members.id, transactions.memberId))
+        .where(eq(vouchers.idTransaccion, idTransaccion));
+      if (!row) return 'not_found';
+      if (!row.email || !isValidVoucherEmail(row.email)) return 'no_email';
+      if (!(await mailVoucher(row.payload as Pago[], row.verificationCode, row.email, idTransaccion, requestId))) return 'failed';
+      await appendAudit(db, { kind: 'comprobante.reenviado', rutMasked: maskRut(row.rut), requestId, detail: { idTransaccion, correo: maskEmail(row.email) } });
+      return 'sent';
+    },
+
     /** Call 8: e-mails the voucher of the session's latest paid transaction, with the PDF attached. */
     async sendVoucher(token: string, rutInput: string, correo: string, requestId: string): Promise<SendResult> {
       const rut = canonicalRut(rutInput);
@@ -38,53 +107,7 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
       const pagos = voucher?.pagos;
       if (!idTransaccion || !pagos) return refuse('516');
 
-      const view = {
-        cooperative,
-        pagos,
-        authorisedWith: authorisedWithName(await usedFactorOf(db, idTransaccion), productSlug),
-        verification: verificationOf(publicBaseUrl, voucher.verificationCode),
-      };
-      const lines = voucherText(view);
-      const pdf = await renderVoucherPdf(view);
-      // The same fields as the screen and the PDF, in the same words; the RUT masked as everywhere else.
-      const text = [
-        `${cooperative} - Pago Online`,
-        'Pago exitoso',
-        `${VOUCHER_LABELS.total}: ${lines.total}`,
-        ...lines.products.flatMap((p) => [p.title, ...[...p.lines, ...p.foot].map(([k, v]) => `  ${k}: ${v}`)]),
-        ...lines.details.map(([k, v]) => `${k}: ${v}`),
-        ...(view.verification ? [`Verifica este comprobante en ${view.verification.url}`] : []),
-        'Adjuntamos tu comprobante en PDF.',
-      ].join('\n');
-      const cell = 'style="padding:2px 12px 2px 0"';
-      const html =
-        `<h1 style="font-family:Arial,sans-serif;color:#0b3f4a">Pago exitoso</h1><p style="font-family:Arial,sans-serif">${escape(VOUCHER_LABELS.total)}: <strong>${escape(lines.total)}</strong></p>` +
-        lines.products
-          .map(
-            (p) =>
-              `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(p.title)}</h2>` +
-              `<table style="font-family:Arial,sans-serif;font-size:14px">${[...p.lines, ...p.foot].map(([k, v]) => `<tr><td ${cell}>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>`,
-          )
-          .join('') +
-        `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(VOUCHER_LABELS.details)}</h2>` +
-        `<table style="font-family:Arial,sans-serif;font-size:14px">${lines.details.map(([k, v]) => `<tr><td ${cell}>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>` +
-        (view.verification
-          ? `<p style="font-family:Arial,sans-serif">Verifica este comprobante en <a href="${escape(view.verification.url)}">${escape(view.verification.url)}</a></p>`
-          : '') +
-        `<p style="font-family:Arial,sans-serif">Adjuntamos tu comprobante en PDF.</p>`;
-      try {
-        await mailer.send({
-          to: correo,
-          subject: `Comprobante de pago ${cooperative}`,
-          text,
-          html,
-          attachments: [{ filename: VOUCHER_FILENAME, contentType: 'application/pdf', content: pdf }],
-        });
-      } catch (error) {
-        // The SMTP server's refusal names the recipient: scrubbed like every other logged error.
-        log.child({ reqId: requestId }).error({ error: loggableError(error), idTransaccion }, 'voucher e-mail failed');
-        return refuse('502');
-      }
+      if (!(await mailVoucher(pagos, voucher.verificationCode, correo, idTransaccion, requestId))) return refuse('502');
       await appendAudit(db, { kind: 'comprobante.enviado', rutMasked: maskRut(rut), requestId, detail: { idTransaccion, correo: maskEmail(correo) } });
       return { ok: true, descripcion: emailSentMessage(maskEmail(correo)) };
     },

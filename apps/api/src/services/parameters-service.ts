@@ -1,5 +1,5 @@
 import { isParameterName, parameterValueSchema } from '@pago/domain/parameters';
-import type { Db } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cacheParameters, listParameters, MAX_PARAMETERS_CACHE_MS, updateParameter } from '../repositories/parameters-repository';
@@ -11,6 +11,22 @@ export type UpdateResult =
   | { ok: false; reason: 'unknown' }
   | { ok: false; reason: 'invalid'; message: string };
 
+/** The name is known and the value valid for it. */
+export function checkParameter(nombre: string, valor: string): { ok: true } | { ok: false; reason: 'unknown' } | { ok: false; reason: 'invalid'; message: string } {
+  if (!isParameterName(nombre)) return { ok: false, reason: 'unknown' };
+  const parsed = parameterValueSchema(nombre).safeParse(valor);
+  if (!parsed.success) return { ok: false, reason: 'invalid', message: parsed.error.issues[0]?.message ?? 'valor inválido' };
+  return { ok: true };
+}
+
+/** Writes a checked value and its audit line in the caller's transaction. */
+export async function applyParameter(tx: DbOrTx, nombre: string, valor: string, requestId: string, who: Record<string, string>): Promise<UpdateResult> {
+  const result = await updateParameter(tx, nombre, valor);
+  if (!result) return { ok: false, reason: 'unknown' };
+  await appendAudit(tx, { kind: 'admin.parametro.actualizado', requestId, detail: { nombre, anterior: result.anterior, valor, ...who } });
+  return { ok: true, nombre, valor, anterior: result.anterior };
+}
+
 /**
  * Every replica serves the parameters from a cache of at most `cacheMs` (repositories/parameters-repository.ts). An
  * operator's change is answered only once that long has passed since its commit, so that once the operator has the
@@ -19,6 +35,11 @@ export type UpdateResult =
 export function createParametersService(db: Db, { cacheMs }: { cacheMs: number }) {
   cacheParameters(db, cacheMs);
   const waitMs = Math.min(cacheMs, MAX_PARAMETERS_CACHE_MS);
+  /** Waits until every replica's cache has let go of what it read before a change just committed. */
+  const reachReplicas = async () => {
+    // 10 ms more covers a timer firing a little early.
+    if (waitMs > 0) await sleep(waitMs + 10);
+  };
   return {
     /** Call 1's list. */
     async list(): Promise<{ nombre: string; valor: string }[]> {
@@ -27,25 +48,15 @@ export function createParametersService(db: Db, { cacheMs }: { cacheMs: number }
 
     listWithDates: () => listParameters(db),
 
-    async update(nombre: string, valor: string, requestId: string): Promise<UpdateResult> {
-      if (!isParameterName(nombre)) return { ok: false, reason: 'unknown' };
-      const parsed = parameterValueSchema(nombre).safeParse(valor);
-      if (!parsed.success) {
-        return { ok: false, reason: 'invalid', message: parsed.error.issues[0]?.message ?? 'valor inválido' };
-      }
-      const result = await db.transaction(async (tx) => {
-        const result = await updateParameter(tx, nombre, valor);
-        if (!result) return { ok: false as const, reason: 'unknown' as const };
-        await appendAudit(tx, {
-          kind: 'admin.parametro.actualizado',
-          requestId,
-          detail: { nombre, anterior: result.anterior, valor },
-        });
-        return { ok: true as const, nombre, valor, anterior: result.anterior };
-      });
-      // 10 ms more covers a timer firing a little early.
-      if (result.ok && waitMs > 0) await sleep(waitMs + 10);
+    /** Sets a parameter at once; `who` (the operator, or the four-eyes pair) goes to the audit line. */
+    async update(nombre: string, valor: string, requestId: string, who: Record<string, string> = {}): Promise<UpdateResult> {
+      const checked = checkParameter(nombre, valor);
+      if (!checked.ok) return checked;
+      const result = await db.transaction((tx) => applyParameter(tx, nombre, valor, requestId, who));
+      if (result.ok) await reachReplicas();
       return result;
     },
+
+    reachReplicas,
   };
 }

@@ -10,6 +10,7 @@ import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha } from './flo
 import { fetchTarget, jsonOf, type Target } from './http';
 import { bundleApi, freePort, startApiProcess, type ApiProcess } from './processes';
 import { recordFigures } from './settings';
+import { signInAtIssuer, startSeparateIssuer, type SeparateIssuer } from './separate-issuer';
 import { AuthoriserDevice } from '../support/authoriser-device';
 import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type Solicitud } from '@pago/domain/call-autorizador';
 
@@ -19,6 +20,8 @@ import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type S
 // runs under Debian's libfaketime at today's business noon: opening hours never depend on when the suite runs.
 
 const ADMIN_TOKEN = 'a-production-admin-token-0123456789';
+const OIDC_CLIENT_SECRET = 'a-production-oidc-client-secret';
+const OPERATOR_BASE_URL = 'https://operador.cooperativa.example';
 const RUT = '17171717-5';
 const PRODUCT = '990011223344';
 const LIST = 'listarDetalleProductosResponse';
@@ -33,6 +36,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
   let api: ApiProcess;
   let core: CoreSimHandle;
   let operator: Target;
+  let issuer: SeparateIssuer;
   let attacks = 0;
   const client = (n: number) => fetchTarget(api.url, `client ${n}`, 20_000, `127.0.0.${n}`);
 
@@ -48,9 +52,13 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     const adminPort = await freePort();
     // The core under a name of its own (production refuses a loopback address): the harness resolves it here.
     core = await startCoreSim(businessToday(noon));
+    // The cooperative's identity provider: a separate issuer over TLS, under a name of its own.
+    const clock = { LD_PRELOAD: FAKETIME, FAKETIME: `@${noon.toISOString().slice(0, 19).replace('T', ' ')}`, FAKETIME_DONT_FAKE_MONOTONIC: '1', TZ: 'UTC' };
+    issuer = await startSeparateIssuer({ host: 'login.cooperativa.test', clientSecret: OIDC_CLIENT_SECRET, redirectUri: `${OPERATOR_BASE_URL}/operador/callback`, env: clock });
     api = await startApiProcess(bundle.script, {
       NODE_OPTIONS: `--import ${new URL('./hosts-preload.mjs', import.meta.url).href}`,
-      PAGO_TEST_HOSTS: 'core.cooperativa.test=127.0.0.1',
+      PAGO_TEST_HOSTS: 'core.cooperativa.test=127.0.0.1,login.cooperativa.test=127.0.0.1',
+      NODE_EXTRA_CA_CERTS: issuer.caFile,
       CORE_BASE_URL: `http://core.cooperativa.test:${new URL(core.origin).port}/fineract-provider/api`,
       CORE_USERNAME: 'mifos',
       CORE_PASSWORD: 'password',
@@ -74,6 +82,11 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
       PUBLIC_BASE_URL: 'https://pago.cooperativa.example',
       PRODUCT_SITE_URL: 'https://www.cooperativa.example/',
       PRODUCT_PASSWORD_RECOVERY_URL: 'https://www.cooperativa.example/clave',
+      OIDC_ISSUER: issuer.issuer,
+      OIDC_CLIENT_ID: 'pago-online-operador',
+      OIDC_CLIENT_SECRET,
+      OIDC_ROLES_CLAIM: 'roles',
+      OPERATOR_BASE_URL,
       LOG_LEVEL: 'warn',
     });
     operator = fetchTarget(`http://127.0.0.1:${adminPort}`, 'operator');
@@ -90,6 +103,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
   afterAll(async () => {
     recordFigures({ section: 'attacks', database: 'postgres', faultsInjected: attacks, notes: 'production-mode bundle' });
     await api?.stop();
+    await issuer?.close();
     await core?.close();
     await scratch?.remove();
     bundle?.remove();
@@ -99,12 +113,38 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
 
   it('serves no sandbox, and the operator’s surfaces only on their own port', async () => {
     attacks++;
-    for (const path of ['/sandbox', '/sandbox/coordinates?rut=11111111-1', '/admin/parametros', '/metrics', '/docs']) {
+    for (const path of ['/sandbox', '/sandbox/coordinates?rut=11111111-1', '/admin/parametros', '/metrics', '/docs', '/operador/entrar', '/operador/api/sesion', '/sandbox/oidc/.well-known/openid-configuration']) {
       expect((await client(2).request({ method: 'GET', url: path, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(404);
     }
     expect((await operator.request({ method: 'GET', url: '/admin/parametros' })).status).toBe(401);
     expect((await operator.request({ method: 'GET', url: '/admin/parametros', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
     expect((await operator.request({ method: 'GET', url: '/metrics' })).status).toBe(200);
+    // The embedded identity provider is the sandbox's: production's operator port has none.
+    expect((await operator.request({ method: 'GET', url: '/sandbox/oidc/.well-known/openid-configuration' })).status).toBe(404);
+    expect(jsonOf(await operator.request({ method: 'GET', url: '/operador/api/sesion' }))).toEqual({ operadorResponse: { sesion: null } });
+  });
+
+  it('signs an operator in at the separate issuer only with a second factor, within the role', async () => {
+    attacks++;
+    const password = await signInAtIssuer(operator, issuer, { usuario: 'operaciones', clave: 'operaciones-demo', codigo: '' });
+    expect(password.status).toBe(403);
+    expect(password.body).toContain('segundo factor');
+    expect(password.sessionCookie).toBeNull();
+
+    const signedIn = await signInAtIssuer(operator, issuer, { usuario: 'operaciones', clave: 'operaciones-demo', codigo: '123456' });
+    expect(signedIn.status, signedIn.body).toBe(200);
+    const cookie = signedIn.sessionCookie!;
+    expect((await operator.request({ method: 'GET', url: '/admin/parametros', headers: { cookie } })).status).toBe(200);
+    expect((await operator.request({ method: 'GET', url: '/admin/auditoria', headers: { cookie } })).status).toBe(403);
+    const session = jsonOf<{ operadorResponse: { sesion: { nombre: string; csrf: string } } }>(await operator.request({ method: 'GET', url: '/operador/api/sesion', headers: { cookie } }));
+    expect(session.operadorResponse.sesion.nombre).toBe('Óscar Operaciones');
+    // A state-changing call without the CSRF token changes nothing; with it, maintenance is only proposed.
+    const put = (headers: Record<string, string>) =>
+      operator.request({ method: 'PUT', url: '/admin/parametros/Mantencion', headers: { cookie, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ valor: '1' }) });
+    expect((await put({})).status).toBe(403);
+    expect((await put({ 'x-csrf-token': session.operadorResponse.sesion.csrf })).status).toBe(202);
+    const params = jsonOf<{ parametrosResponse: { parametros: { nombre: string; valor: string }[] } }>(await operator.request({ method: 'GET', url: '/admin/parametros', headers: { cookie } }));
+    expect(params.parametrosResponse.parametros.find((p) => p.nombre === 'Mantencion')?.valor).toBe('0');
   });
 
   it('lists by RUT alone no product number but its last four digits, and no debt or limit', async () => {

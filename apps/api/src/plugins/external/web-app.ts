@@ -10,7 +10,7 @@ import type { SecurityHeaders } from './security-headers';
 export const CSP_NONCE_PLACEHOLDER = 'pago-csp-nonce';
 
 /** Paths owned by the server; anything else that is a GET for a page is the SPA's. */
-const SERVER_PREFIXES = ['/prod/', '/api/', '/admin', '/sandbox', '/health', '/ready', '/docs', '/metrics'];
+const SERVER_PREFIXES = ['/prod/', '/api/', '/admin', '/operador', '/sandbox', '/health', '/ready', '/docs', '/metrics'];
 
 export type SpaFallback = (url: string, reply: FastifyReply) => boolean;
 

@@ -1,11 +1,14 @@
 import { errorEnvelope } from '@pago/domain/envelope';
-import { allLimits } from '../../plugins/external/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { actorLabel, registerAccess } from '../../operator/access';
+import { needsSecondPerson } from '../../operator/four-eyes';
+import { checkParameter } from '../../services/parameters-service';
+import { changeSchema, changeView } from './cambios';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { envelopeResponses } from '../responses';
 import { operationsRoutes } from './operaciones';
+import { consoleRoutes } from './consola';
 
 const RESPONSE = 'parametrosResponse';
 
@@ -13,33 +16,24 @@ const parametersList = envelopeResponses(
   RESPONSE,
   z.object({ parametros: z.array(z.object({ nombre: z.string(), valor: z.string(), actualizado: z.iso.datetime() })) }),
 );
-const parameterChanged = envelopeResponses(RESPONSE, z.object({ nombre: z.string(), valor: z.string(), anterior: z.string() }));
+const parameterChanged = {
+  ...envelopeResponses(RESPONSE, z.object({ nombre: z.string(), valor: z.string(), anterior: z.string() })),
+  202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: applies once another operator approves it'),
+};
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** Operator's API: `Authorization: Bearer $ADMIN_TOKEN` on every call. */
+/**
+ * The operator's API: a machine's bearer token (the bootstrap ADMIN_TOKEN or an issued one) or an operator's console
+ * session, and the permission each route names (operator/access.ts, operator/roles.ts).
+ */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
-  const expected = digest(app.config.adminToken);
-  // Only wrong tokens count, per address: the operator's own token is never refused for someone else's guesses on
-  // the same address. The token (16+ random characters) is what resists guessing; the limit bounds what guesses cost.
-  const wrongTokens = allLimits(app.createRateLimit({ max: app.config.rateLimits.adminPerIp, timeWindow: 60_000, keyGenerator: (request) => `admin-wrong:${request.ip}` }));
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const header = request.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    // Compare digests so the check takes the same time whatever the length or prefix of the guess.
-    if (token && timingSafeEqual(digest(token), expected)) return;
-    // Past the limit: 429 (514) with Retry-After, and no log line per guess.
-    await wrongTokens(request, reply);
-    request.log.warn('admin call refused: bad or missing bearer token');
-    // Under the called route's own response name (the operations' too), as its other errors are.
-    return reply.code(401).send(errorEnvelope(request.routeOptions.config?.responseName ?? RESPONSE, '400', 'No autorizado.'));
-  });
+  registerAccess(app, { responseName: RESPONSE, consoleOrigin: new URL(app.config.operatorConsole.baseUrl).origin });
 
   await app.register(operationsRoutes);
+  await app.register(consoleRoutes);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/parametros', { schema: { response: parametersList }, config: { responseName: RESPONSE } }, async () => {
+  r.get('/parametros', { schema: { response: parametersList }, config: { responseName: RESPONSE, permiso: 'parametros.ver' } }, async () => {
     const rows = await app.services.parameters.listWithDates();
     return {
       [RESPONSE]: {
@@ -56,10 +50,22 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
         body: z.object({ valor: z.string().max(200) }).strict(),
         response: parameterChanged,
       },
-      config: { responseName: RESPONSE },
+      config: { responseName: RESPONSE, permiso: 'parametros.cambiar' },
     },
     async (request, reply) => {
-      const result = await app.services.parameters.update(request.params.nombre, request.body.valor, request.id);
+      const actor = request.actor!;
+      const { nombre } = request.params;
+      const { valor } = request.body;
+      // What stops payments or moves money waits for a second operator; the bootstrap token (decision 034) applies.
+      if (needsSecondPerson(nombre) && !(actor.kind === 'maquina' && actor.bootstrap)) {
+        const checked = checkParameter(nombre, valor);
+        if (!checked.ok && checked.reason === 'unknown') return reply.code(404).send(errorEnvelope(RESPONSE, '400', `Parámetro desconocido: ${nombre}`));
+        if (!checked.ok) return reply.code(400).send(errorEnvelope(RESPONSE, '400', `Valor inválido para ${nombre}: ${checked.message}`));
+        const proposed = await app.services.fourEyes.propose(actor, 'parametro', nombre, { valor }, request.id);
+        if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya hay un cambio de ${nombre} esperando aprobación.`));
+        return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change) } });
+      }
+      const result = await app.services.parameters.update(nombre, valor, request.id, { operador: actorLabel(actor) });
       if (!result.ok && result.reason === 'unknown') {
         return reply.code(404).send(errorEnvelope(RESPONSE, '400', `Parámetro desconocido: ${request.params.nombre}`));
       }

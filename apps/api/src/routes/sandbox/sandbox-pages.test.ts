@@ -1,3 +1,4 @@
+import { DEMO_OPERATORS } from '../../operator/demo-operators';
 import { describe, expect, it } from 'vitest';
 import { appPerTest, startTestApp } from '../../../test/support/test-app';
 
@@ -10,6 +11,9 @@ describe('sandbox pages', () => {
     expect(list.statusCode).toBe(200);
     expect(list.body).toContain('19.191.919-K');
     expect(list.body).toContain('third-party payer');
+    // The console's demo operators, one per role, with their passwords.
+    for (const operator of DEMO_OPERATORS) expect(list.body).toContain(`<td>${operator.usuario}</td><td>${operator.nombre}</td>`);
+    for (const operator of DEMO_OPERATORS) expect(list.body).toContain(`<td>${operator.clave}</td>`);
     const card = await t.app.inject({ method: 'GET', url: '/sandbox/coordinates?rut=11.111.111-1' });
     expect(card.body).toContain('<div>24</div>');
     expect((await t.app.inject({ method: 'GET', url: '/sandbox/coordinates?rut=7654321-6' })).statusCode).toBe(404);
@@ -46,6 +50,9 @@ describe('outside sandbox mode', () => {
     try {
       expect((await t.app.inject({ method: 'GET', url: '/sandbox' })).statusCode).toBe(404);
       expect((await t.app.inject({ method: 'GET', url: '/sandbox/sitio/recuperar-clave' })).statusCode).toBe(404);
+      // Nor the embedded identity provider: the console's sign-in says it has none.
+      expect((await t.app.inject({ method: 'GET', url: '/sandbox/oidc/.well-known/openid-configuration' })).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: '/operador/entrar' })).statusCode).toBe(503);
       expect((await t.app.inject({ method: 'POST', url: '/sandbox/api/authorizer/enrolment-code', payload: { rut: '14141414-3' } })).statusCode).toBe(404);
     } finally {
       await t.close();

@@ -1,7 +1,7 @@
 import { formatClp } from '@pago/domain/money';
 import { canonicalRut, formatRut } from '@pago/domain/rut';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isSettable, type Clock } from '../../clock';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,6 +9,8 @@ import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-car
 import { errorEnvelope } from '@pago/domain/envelope';
 import { PROTOCOL } from '@pago/domain/call-autorizador';
 import { DEMO_MEMBERS } from '@pago/domain/demo-members';
+import { DEMO_OPERATORS, DEMO_OTP } from '../../operator/demo-operators';
+import { ROLE_LABELS } from '../../operator/roles';
 import { coordinateCardOfRut } from '../../repositories/member-repository';
 import { latestMails, mailById } from '../../repositories/outbox-repository';
 import { DEFAULT_RESPONSE_NAME } from '../../plugins/app/error-handler';
@@ -161,10 +163,12 @@ function page(reply: FastifyReply, title: string, body: string) {
 export async function sandboxRoutes(app: FastifyInstance, options: { clock: Clock }): Promise<void> {
   // The core simulator's page of its books (sandbox only: production refuses the simulator).
   const coreBooksUrl = `${new URL(app.config.core.baseUrl).origin}/`;
+  const consoleUrl = `${app.config.operatorConsole.baseUrl}/operador/`;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // Business time moves, to try or test opening hours at any hour; with the operator's token, as the admin API asks.
-  const adminDigest = createHash('sha256').update(app.config.adminToken).digest();
+  // The sandbox always has one (config.ts); without it, no token matches.
+  const adminDigest = createHash('sha256').update(app.config.adminToken ?? randomBytes(32).toString('hex')).digest();
   r.post(
     '/sandbox/reloj',
     {
@@ -187,6 +191,7 @@ export async function sandboxRoutes(app: FastifyInstance, options: { clock: Cloc
   r.get('/sandbox/assets/authorizer.js', { schema: { response: { 200: documentOf('text/javascript', 'The authoriser app'), ...errors } } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(AUTHORIZER_JS));
 
   r.get('/sandbox', { schema: html('The demo members') }, async (_request, reply) => {
+    const operators = DEMO_OPERATORS.map((o) => `<tr><td>${escape(o.usuario)}</td><td>${escape(o.nombre)}</td><td>${escape(o.roles.map((role) => ROLE_LABELS[role]).join(', '))}</td><td>${escape(o.clave)}</td></tr>`).join('');
     const rows = DEMO_MEMBERS.map((m) => {
       const factors = m.factors.length ? m.factors.map((f) => (f === 1 ? 'tarjeta de coordenadas' : 'autorizador móvil, una vez enrolado')).join(' y ') : '—';
       const links = [
@@ -201,6 +206,8 @@ export async function sandboxRoutes(app: FastifyInstance, options: { clock: Cloc
       'Socios de demostración',
       `<h1>Socios de demostración</h1><p class="note">Saldos iniciales. El core bancario (su simulador) lleva los saldos y cada pago que registra: <a href="${escape(coreBooksUrl)}">libros del core</a>.</p>` +
         `<div class="card scroll"><table><thead><tr><th>RUT</th><th>Escenario</th><th>Clave</th><th>Cuenta vista</th><th>Factores</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>` +
+        `<h2>Operadores de demostración</h2><p class="note">Ingresan a la <a href="${escape(consoleUrl)}">consola de operadores</a> en el proveedor de identidad del sandbox. Código de verificación (segundo factor): <strong>${DEMO_OTP}</strong>.</p>` +
+        `<div class="card scroll"><table><thead><tr><th>Usuario</th><th>Nombre</th><th>Rol</th><th>Clave</th></tr></thead><tbody>${operators}</tbody></table></div>` +
         `<p><a href="/sandbox/authorizer">Autorizador móvil</a> · <a href="${escape(coreBooksUrl)}">Libros del core bancario</a> · <a href="/">Ir a Pago Online</a></p>`,
     );
   });

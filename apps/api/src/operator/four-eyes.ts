@@ -1,0 +1,141 @@
+import { hasName, TEXT_NAMES } from '@pago/domain/parameters';
+import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { operatorChanges } from '../db/schema';
+import { appendAudit } from '../repositories/audit-repository';
+import { checkRepost, insertOperation } from '../repositories/core-operation-repository';
+import { applyParameter, checkParameter, type ParametersService } from '../services/parameters-service';
+import { actorLabel, type Actor } from './access';
+import type { Permission } from './roles';
+
+export type ChangeRow = typeof operatorChanges.$inferSelect;
+export type ChangeKind = 'parametro' | 'reposteo_core';
+
+/** Who may propose and decide each kind of change. */
+export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar' };
+
+/**
+ * Parameters that stop payments or move money need a second person: the switches (Mantencion, CierreDiario, each
+ * family's, Webpay's, debit/credit's), the commerce codes, the grace days and the card deposit ceiling. Texts and
+ * the session time-out apply at once.
+ */
+export function needsSecondPerson(nombre: string): boolean {
+  return nombre !== 'sessionTimeOut' && !hasName(TEXT_NAMES, nombre);
+}
+
+export const REPOST_REFUSALS = {
+  not_found: 'Operación del core no encontrada',
+  not_refused: 'Solo se reenvía un abono de tarjeta que el core rechazó',
+  reposted: 'El abono ya fue reenviado',
+} as const;
+
+export type ProposeResult = { ok: true; change: ChangeRow } | { ok: false; reason: 'pending'; change: ChangeRow | null };
+
+export type DecideResult =
+  | { ok: true; change: ChangeRow }
+  | { ok: false; reason: 'not_found' | 'decided' | 'expired' | 'own' | 'machine' | 'forbidden' | 'apply_failed'; message?: string };
+
+/** The maker-checker flow (decision 034): propose, then approve or reject by another operator before it lapses. */
+export function createFourEyes(db: Db, parameters: ParametersService, options: { hours: number }) {
+  /** Lapses what waited too long (called before every read and decision, so no job is needed). */
+  async function lapse(): Promise<void> {
+    const lapsed = await db
+      .update(operatorChanges)
+      .set({ status: 'vencido', decidedAt: sql`now()` })
+      .where(and(eq(operatorChanges.status, 'pendiente'), lt(operatorChanges.expiresAt, sql`now()`)))
+      .returning();
+    for (const change of lapsed) {
+      await appendAudit(db, { kind: 'cambio.vencido', detail: { cambio: change.id, tipo: change.kind, objetivo: change.target, operador: change.makerName } });
+    }
+  }
+
+  async function apply(tx: Tx, change: ChangeRow, checker: string, requestId: string): Promise<{ ok: true; result: Record<string, unknown> } | { ok: false; message: string }> {
+    if (change.kind === 'parametro') {
+      const valor = String(change.payload.valor);
+      // Checked again: the rules of a value may have changed with a release since it was proposed.
+      const checked = checkParameter(change.target, valor);
+      if (!checked.ok) return { ok: false, message: checked.reason === 'invalid' ? checked.message : 'Parámetro desconocido' };
+      const applied = await applyParameter(tx, change.target, valor, requestId, { operador: change.makerName, aprobadoPor: checker, cambio: change.id });
+      if (!applied.ok) return { ok: false, message: applied.reason === 'invalid' ? applied.message : 'Parámetro desconocido' };
+      return { ok: true, result: { anterior: applied.anterior, valor } };
+    }
+    if (change.kind === 'reposteo_core') {
+      const check = await checkRepost(tx, change.target);
+      if (!check.ok) return { ok: false, message: REPOST_REFUSALS[check.reason] };
+      const { op, nextKey } = check;
+      // Sent by the postings job within CORE_POST_INTERVAL_SECONDS, under its own key.
+      await insertOperation(tx, { key: nextKey, idTransaccion: op.idTransaccion, kind: 'abono_webpay', amount: op.amount, lines: op.lines });
+      await appendAudit(tx, { kind: 'core.abono.reenviado', requestId, detail: { idTransaccion: op.idTransaccion, clave: op.key, nuevaClave: nextKey, monto: op.amount, operador: change.makerName, aprobadoPor: checker, cambio: change.id } });
+      return { ok: true, result: { clave: nextKey } };
+    }
+    return { ok: false, message: 'Tipo de cambio no soportado' };
+  }
+
+  return {
+    lapse,
+
+    async propose(actor: Actor, kind: ChangeKind, target: string, payload: Record<string, unknown>, requestId: string): Promise<ProposeResult> {
+      await lapse();
+      const maker = actorLabel(actor);
+      return db.transaction(async (tx) => {
+        const [change] = await tx
+          .insert(operatorChanges)
+          .values({ kind, target, payload, makerSubject: actor.id, makerName: maker, expiresAt: sql`now() + make_interval(hours => ${options.hours})` })
+          .onConflictDoNothing()
+          .returning();
+        if (!change) {
+          const [pending] = await tx.select().from(operatorChanges).where(and(eq(operatorChanges.kind, kind), eq(operatorChanges.target, target), eq(operatorChanges.status, 'pendiente')));
+          return { ok: false as const, reason: 'pending' as const, change: pending ?? null };
+        }
+        await appendAudit(tx, { kind: 'cambio.propuesto', requestId, detail: { cambio: change.id, tipo: kind, objetivo: target, ...payload, operador: maker } });
+        return { ok: true as const, change };
+      });
+    },
+
+    async decide(actor: Actor, id: string, approve: boolean, requestId: string): Promise<DecideResult> {
+      await lapse();
+      // A machine never checks: four eyes are two people.
+      if (actor.kind !== 'operador') return { ok: false, reason: 'machine' };
+      const checker = actorLabel(actor);
+      const outcome = await db.transaction(async (tx): Promise<DecideResult> => {
+        const [change] = await tx.select().from(operatorChanges).where(eq(operatorChanges.id, id)).for('update');
+        if (!change) return { ok: false, reason: 'not_found' };
+        if (!actor.permisos.has(CHANGE_PERMISSION[change.kind as ChangeKind])) return { ok: false, reason: 'forbidden' };
+        // lapse() just moved what is past its time (by the database's clock, as expires_at was set).
+        if (change.status === 'vencido') return { ok: false, reason: 'expired' };
+        if (change.status !== 'pendiente') return { ok: false, reason: 'decided' };
+        if (change.makerSubject === actor.id) return { ok: false, reason: 'own' };
+        if (!approve) {
+          const [rejected] = await tx
+            .update(operatorChanges)
+            .set({ status: 'rechazado', checkerSubject: actor.id, checkerName: checker, decidedAt: sql`now()` })
+            .where(eq(operatorChanges.id, id))
+            .returning();
+          await appendAudit(tx, { kind: 'cambio.rechazado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, rechazadoPor: checker } });
+          return { ok: true, change: rejected! };
+        }
+        const applied = await apply(tx, change, checker, requestId);
+        if (!applied.ok) return { ok: false, reason: 'apply_failed', message: applied.message };
+        const [approved] = await tx
+          .update(operatorChanges)
+          .set({ status: 'aprobado', checkerSubject: actor.id, checkerName: checker, decidedAt: sql`now()`, result: applied.result })
+          .where(eq(operatorChanges.id, id))
+          .returning();
+        await appendAudit(tx, { kind: 'cambio.aprobado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, aprobadoPor: checker } });
+        return { ok: true, change: approved! };
+      });
+      if (outcome.ok && outcome.change.kind === 'parametro' && outcome.change.status === 'aprobado') await parameters.reachReplicas();
+      return outcome;
+    },
+
+    /** Pending changes first (oldest first), then the latest decided ones. */
+    async list(limit = 100): Promise<ChangeRow[]> {
+      await lapse();
+      const pending = await db.select().from(operatorChanges).where(eq(operatorChanges.status, 'pendiente')).orderBy(asc(operatorChanges.createdAt));
+      const decided = await db.select().from(operatorChanges).where(sql`${operatorChanges.status} <> 'pendiente'`).orderBy(desc(operatorChanges.decidedAt)).limit(limit);
+      return [...pending, ...decided];
+    },
+  };
+}
+
+export type FourEyes = ReturnType<typeof createFourEyes>;

@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, machineTokens } from '../db/schema';
+import { asOperator, operatorSession } from '../../test/support/operator-session';
+import { startTestApp, type TestApp } from '../../test/support/test-app';
+
+const run = promisify(execFile);
+const ADMIN = fileURLToPath(new URL('../cli/admin.ts', import.meta.url));
+const TSX = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
+
+describe('machine tokens: named, scoped, revocable, stored hashed', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await startTestApp('pglite');
+    url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('lets an administrator issue a token for the nightly load, which does that and nothing else until revoked', async () => {
+    const admin = await operatorSession(t.app.operator, 'admin');
+    const issued = await t.app.operator.inject({ method: 'POST', url: '/admin/tokens', headers: asOperator(admin), payload: { nombre: 'carga-nocturna', alcances: ['importacion'] } });
+    expect(issued.statusCode).toBe(200);
+    const { token, secreto } = issued.json().consolaResponse as { token: { id: string; nombre: string; alcances: string[]; creadoPor: string }; secreto: string };
+    expect(token).toMatchObject({ nombre: 'carga-nocturna', alcances: ['importacion'], creadoPor: 'Alberto Admin' });
+    expect(secreto.length).toBeGreaterThanOrEqual(40);
+    // Only the hash is kept.
+    const [row] = await t.database.db.select().from(machineTokens).where(eq(machineTokens.name, 'carga-nocturna'));
+    expect(row?.tokenHash).not.toBe(secreto);
+    expect(JSON.stringify(row)).not.toContain(secreto);
+    // A second token of the same name is refused.
+    expect((await t.app.operator.inject({ method: 'POST', url: '/admin/tokens', headers: asOperator(admin), payload: { nombre: 'carga-nocturna', alcances: ['importacion'] } })).statusCode).toBe(409);
+
+    const bearer = { authorization: `Bearer ${secreto}` };
+    const load = await t.app.operator.inject({ method: 'POST', url: '/admin/importacion', headers: bearer, payload: { corte: new Date().toISOString(), socios: [{ rut: 'no es un rut' }] } });
+    expect(load.statusCode).toBe(200);
+    expect(load.json().operacionesResponse.rechazados).toHaveLength(1);
+    expect((await t.app.operator.inject({ method: 'GET', url: '/admin/parametros', headers: bearer })).statusCode).toBe(403);
+    // What the load wrote names the token that sent it.
+    const lines = await t.database.db.select().from(auditLog).where(sql`${auditLog.detail}->>'operador' = 'token carga-nocturna'`);
+    expect(lines.length).toBeGreaterThan(0);
+
+    const revoked = await t.app.operator.inject({ method: 'POST', url: `/admin/tokens/${token.id}/revocar`, headers: asOperator(admin) });
+    expect(revoked.statusCode).toBe(200);
+    expect((await t.app.operator.inject({ method: 'POST', url: '/admin/importacion', headers: bearer, payload: { corte: new Date().toISOString(), socios: [{}] } })).statusCode).toBe(401);
+    expect((await t.app.operator.inject({ method: 'POST', url: `/admin/tokens/${token.id}/revocar`, headers: asOperator(admin) })).statusCode).toBe(404);
+    const listed = await t.app.operator.inject({ method: 'GET', url: '/admin/tokens', headers: { cookie: admin.cookie } });
+    expect(listed.json().consolaResponse.tokens).toEqual([expect.objectContaining({ nombre: 'carga-nocturna', revocado: expect.any(String), ultimoUso: expect.any(String) })]);
+  });
+
+  it('runs the CLI with an issued token (MACHINE_TOKEN), within its scopes', async () => {
+    const admin = await operatorSession(t.app.operator, 'admin');
+    const issued = await t.app.operator.inject({ method: 'POST', url: '/admin/tokens', headers: asOperator(admin), payload: { nombre: 'cli-lectura', alcances: ['parametros.ver'] } });
+    const secreto = issued.json().consolaResponse.secreto as string;
+    const cli = (...args: string[]) => run(TSX, [ADMIN, ...args], { env: { ...process.env, API_URL: url, MACHINE_TOKEN: secreto, ADMIN_TOKEN: '' } });
+    expect((await cli('params', 'list')).stdout).toContain('Mantencion=0');
+    await expect(cli('params', 'set', 'Mantencion', '1')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('403') });
+  });
+});

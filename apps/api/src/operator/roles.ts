@@ -1,0 +1,52 @@
+// Who may do what on the operator's API (docs/OPERATIONS.md, 'Roles'). Every operator route names one permission;
+// a signed-in operator holds the union of their roles' permissions, a machine token the scopes it was issued with.
+
+export const ROLES = ['agente', 'operaciones', 'finanzas', 'auditor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  /** The dashboard: today's payments, pending work, health. */
+  'resumen.ver',
+  /** A member by RUT: transactions, vouchers, blocks, devices; a transaction's timeline. */
+  'socios.ver',
+  'socios.desbloquear',
+  'comprobantes.reenviar',
+  /** Enrolment codes and revoking a member's authoriser device. */
+  'autorizador.gestionar',
+  'parametros.ver',
+  /** Propose a parameter change (four eyes when it stops payments or moves money), and decide another's. */
+  'parametros.cambiar',
+  'importacion',
+  'conciliacion.ver',
+  /** Propose and decide a manual re-posting to the core. */
+  'core.reenviar',
+  'auditoria.ver',
+  'tokens.gestionar',
+  'operadores.roles',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  agente: ['resumen.ver', 'socios.ver', 'socios.desbloquear', 'comprobantes.reenviar'],
+  operaciones: ['resumen.ver', 'socios.ver', 'autorizador.gestionar', 'parametros.ver', 'parametros.cambiar', 'importacion'],
+  finanzas: ['resumen.ver', 'socios.ver', 'conciliacion.ver', 'core.reenviar'],
+  // Read-only, everything.
+  auditor: ['resumen.ver', 'socios.ver', 'parametros.ver', 'conciliacion.ver', 'auditoria.ver'],
+  admin: ['resumen.ver', 'tokens.gestionar', 'operadores.roles', 'auditoria.ver'],
+};
+
+export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+export const isPermission = (value: unknown): value is Permission => typeof value === 'string' && (PERMISSIONS as readonly string[]).includes(value);
+
+export function permissionsOf(roles: readonly Role[]): Set<Permission> {
+  return new Set(roles.flatMap((role) => ROLE_PERMISSIONS[role]));
+}
+
+/** Spanish labels for the console and the sandbox page. */
+export const ROLE_LABELS: Record<Role, string> = {
+  agente: 'Agente (call center)',
+  operaciones: 'Operaciones',
+  finanzas: 'Finanzas',
+  auditor: 'Auditoría',
+  admin: 'Administración',
+};

@@ -1,0 +1,79 @@
+import { errorEnvelope } from '@pago/domain/envelope';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ChangeRow } from '../../operator/four-eyes';
+import { envelopeResponses } from '../responses';
+
+const RESPONSE = 'cambiosResponse';
+
+export const changeSchema = z.object({
+  id: z.uuid(),
+  tipo: z.string(),
+  objetivo: z.string(),
+  propuesta: z.record(z.string(), z.unknown()),
+  estado: z.enum(['pendiente', 'aprobado', 'rechazado', 'vencido', 'fallido']),
+  propuestoPor: z.string(),
+  decididoPor: z.string().nullable(),
+  creado: z.iso.datetime(),
+  vence: z.iso.datetime(),
+  decidido: z.iso.datetime().nullable(),
+  /** The operator's own proposal: the console offers no approval for it (the server refuses one anyway). */
+  propio: z.boolean(),
+});
+
+export function changeView(change: ChangeRow, viewerId?: string): z.infer<typeof changeSchema> {
+  return {
+    id: change.id,
+    tipo: change.kind,
+    objetivo: change.target,
+    propuesta: change.payload,
+    estado: change.status as z.infer<typeof changeSchema>['estado'],
+    propuestoPor: change.makerName,
+    decididoPor: change.checkerName,
+    creado: change.createdAt.toISOString(),
+    vence: change.expiresAt.toISOString(),
+    decidido: change.decidedAt?.toISOString() ?? null,
+    propio: viewerId !== undefined && change.makerSubject === viewerId,
+  };
+}
+
+const REFUSALS = {
+  not_found: [404, 'Cambio no encontrado.'],
+  decided: [409, 'El cambio ya fue decidido.'],
+  expired: [409, 'El cambio venció sin aprobación.'],
+  own: [403, 'Nadie aprueba ni rechaza su propio cambio: lo decide otro operador.'],
+  machine: [403, 'Un cambio lo decide una persona en la consola, no un token.'],
+  forbidden: [403, 'Su rol no permite decidir este cambio.'],
+  apply_failed: [409, 'El cambio no pudo aplicarse'],
+} as const;
+
+/** The approvals inbox: changes waiting for a second person, and the latest decided ones. */
+export async function changesRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/cambios',
+    { schema: { response: envelopeResponses(RESPONSE, z.object({ cambios: z.array(changeSchema) })) }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } },
+    async (request) => ({ [RESPONSE]: { cambios: (await app.services.fourEyes.list()).map((c) => changeView(c, request.actor?.id)) } }),
+  );
+
+  for (const [action, approve] of [['aprobar', true], ['rechazar', false]] as const) {
+    r.post(
+      `/cambios/:id/${action}`,
+      {
+        schema: { params: z.object({ id: z.uuid() }), response: envelopeResponses(RESPONSE, z.object({ cambio: changeSchema })) },
+        // Each kind's own permission is checked by the service (four-eyes.ts) once the change is read.
+        config: { responseName: RESPONSE, permiso: 'resumen.ver' },
+      },
+      async (request, reply) => {
+        const outcome = await app.services.fourEyes.decide(request.actor!, request.params.id, approve, request.id);
+        if (!outcome.ok) {
+          const [status, message] = REFUSALS[outcome.reason];
+          return reply.code(status).send(errorEnvelope(RESPONSE, '400', outcome.message ? `${message}: ${outcome.message}` : message));
+        }
+        return { [RESPONSE]: { cambio: changeView(outcome.change, request.actor?.id) } };
+      },
+    );
+  }
+}

@@ -1,0 +1,268 @@
+import { businessToday } from '@pago/domain/business-time';
+import { isWireDate } from '@pago/domain/dates';
+import { errorEnvelope } from '@pago/domain/envelope';
+import { and, count, eq, gte, sql, sum } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { transactions, webpayAttempts } from '../../db/schema';
+import { actorLabel, newSecret, sha256 } from '../../operator/access';
+import { isRole, PERMISSIONS, ROLES } from '../../operator/roles';
+import { appendAudit } from '../../repositories/audit-repository';
+import { checkRepost, pendingStats, refusedCredits } from '../../repositories/core-operation-repository';
+import { REPOST_REFUSALS } from '../../operator/four-eyes';
+import { insertMachineToken, listAssignedRoles, listMachineTokens, revokeMachineToken, setAssignedRoles } from '../../repositories/operator-repository';
+import { createAdminService } from '../../services/admin-service';
+import { reconciliationCsv } from '../../services/core-reconciliation-service';
+import { webpayReport, webpayReportCsv } from '../../services/webpay-report';
+import { documentOf, envelopeResponses, errorResponses } from '../responses';
+import { changeSchema, changesRoutes, changeView } from './cambios';
+
+const RESPONSE = 'consolaResponse';
+const rutParams = z.object({ rut: z.string().min(3).max(16) });
+const wireDate = z.string().regex(/^\d{8}$/).refine(isWireDate, 'fecha yyyymmdd inválida');
+const fechaQuery = z.object({ fecha: wireDate });
+const done = envelopeResponses(RESPONSE, z.object({ codigo: z.literal('OK') }));
+const csv = (description: string) => ({ 200: documentOf('text/csv', description), ...errorResponses(RESPONSE) });
+
+const summary = envelopeResponses(
+  RESPONSE,
+  z.object({
+    fecha: z.string(),
+    pagos: z.array(z.object({ medioPago: z.string(), familia: z.string(), cantidad: z.number().int(), monto: z.number() })),
+    webpayPendientes: z.number().int(),
+    webpayApartados: z.number().int(),
+    corePendientes: z.number().int(),
+    coreRechazados: z.number().int(),
+    coreMasAntiguoSegundos: z.number(),
+    cambiosPendientes: z.number().int(),
+    diferenciasWebpayHoy: z.number().int(),
+    baseDeDatos: z.boolean(),
+  }),
+);
+
+const memberView = envelopeResponses(
+  RESPONSE,
+  z.object({
+    rut: z.string(),
+    nombre: z.string(),
+    correo: z.string().nullable(),
+    clave: z.enum(['activa', 'bloqueada', 'sin clave']),
+    claveBloqueadaHasta: z.date().nullable(),
+    tarjeta: z.enum(['activa', 'bloqueada', 'sin tarjeta']),
+    dispositivos: z.array(z.object({ id: z.uuid(), nombre: z.string(), enrolado: z.date(), revocado: z.date().nullable() })),
+    transacciones: z.array(
+      z.object({
+        idTransaccion: z.string(),
+        familia: z.string(),
+        total: z.number(),
+        estado: z.string(),
+        medioPago: z.string().nullable(),
+        creada: z.date(),
+        pagada: z.date().nullable(),
+        comprobante: z.boolean(),
+      }),
+    ),
+  }),
+);
+
+const webpayReportSchema = envelopeResponses(
+  RESPONSE,
+  z.object({
+    fecha: z.string(),
+    conciliadas: z.number().int(),
+    diferencias: z.number().int(),
+    lineas: z.array(
+      z.object({ ordenCompra: z.string().nullable(), idTransaccion: z.string(), estadoWebpay: z.string().nullable(), estadoPago: z.string(), monto: z.number(), resultado: z.string() }),
+    ),
+  }),
+);
+
+const tokenSchema = z.object({ id: z.uuid(), nombre: z.string(), alcances: z.array(z.string()), creadoPor: z.string(), creado: z.date(), ultimoUso: z.date().nullable(), revocado: z.date().nullable() });
+const toTokenView = (row: Awaited<ReturnType<typeof listMachineTokens>>[number]) => ({
+  id: row.id,
+  nombre: row.name,
+  alcances: row.scopes,
+  creadoPor: row.createdBy,
+  creado: row.createdAt,
+  ultimoUso: row.lastUsedAt,
+  revocado: row.revokedAt,
+});
+
+/** What the console shows beyond the operations' calls: the dashboard, a member, reconciliation, tokens, roles. */
+export async function consoleRoutes(app: FastifyInstance): Promise<void> {
+  const db = app.database.db;
+  const admin = createAdminService(db);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  await app.register(changesRoutes);
+
+  r.get('/resumen', { schema: { response: summary }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } }, async () => {
+    const fecha = businessToday(new Date());
+    const today = sql`(${transactions.settledAt} at time zone 'America/Santiago')::date = ${toIsoDay(fecha)}::date`;
+    const pagos = await db
+      .select({ medioPago: transactions.medioPago, familia: transactions.family, cantidad: count(), monto: sum(transactions.total) })
+      .from(transactions)
+      .where(and(eq(transactions.status, 'paid'), today))
+      .groupBy(transactions.medioPago, transactions.family)
+      .orderBy(transactions.medioPago, transactions.family);
+    const [webpay] = await db
+      .select({
+        pendientes: sql<number>`count(*) filter (where ${webpayAttempts.status} = 'pending')`,
+        apartados: sql<number>`count(*) filter (where ${webpayAttempts.status} in ('set_aside', 'refund_due'))`,
+      })
+      .from(webpayAttempts)
+      .where(gte(webpayAttempts.createdAt, sql`now() - interval '30 days'`));
+    const core = await pendingStats(db);
+    const cambios = (await app.services.fourEyes.list(0)).length;
+    const webpayToday = await webpayReport(db, toIsoDay(fecha));
+    return {
+      [RESPONSE]: {
+        fecha,
+        pagos: pagos.map((p) => ({ medioPago: p.medioPago ?? '—', familia: p.familia, cantidad: Number(p.cantidad), monto: Number(p.monto ?? 0) })),
+        webpayPendientes: Number(webpay?.pendientes ?? 0),
+        webpayApartados: Number(webpay?.apartados ?? 0),
+        corePendientes: core.pending,
+        coreRechazados: core.refused,
+        coreMasAntiguoSegundos: Math.round(core.oldestSeconds),
+        cambiosPendientes: cambios,
+        diferenciasWebpayHoy: webpayToday.diferencias,
+        baseDeDatos: await app.database.ping(),
+      },
+    };
+  });
+
+  r.get('/socios/:rut', { schema: { params: rutParams, response: memberView }, config: { responseName: RESPONSE, permiso: 'socios.ver' } }, async (request, reply) => {
+    const found = await admin.member(request.params.rut, new Date());
+    return found ? { [RESPONSE]: found } : reply.code(404).send(errorEnvelope(RESPONSE, '400', 'Socio no encontrado.'));
+  });
+
+  r.post(
+    '/transacciones/:id/comprobante/reenviar',
+    { schema: { params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }), response: done }, config: { responseName: RESPONSE, permiso: 'comprobantes.reenviar' } },
+    async (request, reply) => {
+      const outcome = await app.services.notifications.resendVoucher(request.params.id, request.id);
+      if (outcome === 'not_found') return reply.code(404).send(errorEnvelope(RESPONSE, '400', 'La transacción no tiene comprobante.'));
+      if (outcome === 'no_email') return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'El socio no tiene un correo registrado.'));
+      if (outcome === 'failed') return reply.code(502).send(errorEnvelope(RESPONSE, '502'));
+      return { [RESPONSE]: { codigo: 'OK' as const } };
+    },
+  );
+
+  r.get('/conciliacion/webpay', { schema: { querystring: fechaQuery, response: webpayReportSchema }, config: { responseName: RESPONSE, permiso: 'conciliacion.ver' } }, async (request) => ({
+    [RESPONSE]: await webpayReport(db, toIsoDay(request.query.fecha)),
+  }));
+
+  r.get('/conciliacion/webpay/csv', { schema: { querystring: fechaQuery, response: csv('The day\'s card payments against Webpay, as CSV') }, config: { responseName: RESPONSE, permiso: 'conciliacion.ver' } }, async (request, reply) =>
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="conciliacion-webpay-${request.query.fecha}.csv"`)
+      .send(webpayReportCsv(await webpayReport(db, toIsoDay(request.query.fecha)))),
+  );
+
+  r.get('/conciliacion/core/csv', { schema: { querystring: fechaQuery, response: csv('The day\'s operations against the core\'s books, as CSV') }, config: { responseName: RESPONSE, permiso: 'conciliacion.ver' } }, async (request, reply) => {
+    const report = await app.services.coreReconciliation.reconcileDay(request.query.fecha);
+    if ('unavailable' in report) return reply.code(503).header('retry-after', '60').send(errorEnvelope(RESPONSE, '503'));
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="conciliacion-core-${request.query.fecha}.csv"`)
+      .send(reconciliationCsv(report));
+  });
+
+  // Card credits the core refused: re-posted under a new key once a second person approves (four eyes).
+  r.get(
+    '/core/rechazadas',
+    {
+      schema: {
+        response: envelopeResponses(
+          RESPONSE,
+          z.object({ abonos: z.array(z.object({ clave: z.string(), idTransaccion: z.string(), familia: z.string(), monto: z.number(), motivo: z.string().nullable(), creado: z.date() })) }),
+        ),
+      },
+      config: { responseName: RESPONSE, permiso: 'conciliacion.ver' },
+    },
+    async () => ({
+      [RESPONSE]: {
+        abonos: (await refusedCredits(db)).map((op) => ({ clave: op.key, idTransaccion: op.idTransaccion, familia: op.lines[0]?.family ?? '', monto: op.amount, motivo: op.lastError, creado: op.createdAt })),
+      },
+    }),
+  );
+
+  r.post(
+    '/core/operaciones/:clave/reenviar',
+    {
+      schema: {
+        params: z.object({ clave: z.string().min(1).max(120) }),
+        response: { ...errorResponses(RESPONSE), 202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: re-posted once another operator approves it') },
+      },
+      config: { responseName: RESPONSE, permiso: 'core.reenviar' },
+    },
+    async (request, reply) => {
+      const check = await checkRepost(db, request.params.clave);
+      if (!check.ok) return reply.code(check.reason === 'not_found' ? 404 : 409).send(errorEnvelope(RESPONSE, '400', `${REPOST_REFUSALS[check.reason]}.`));
+      const proposed = await app.services.fourEyes.propose(request.actor!, 'reposteo_core', check.op.key, { idTransaccion: check.op.idTransaccion, monto: check.op.amount }, request.id);
+      if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay un reenvío de este abono esperando aprobación.'));
+      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.id) } });
+    },
+  );
+
+  // Machine tokens: the secret is shown once, at issue; only its hash is kept.
+  r.get('/tokens', { schema: { response: envelopeResponses(RESPONSE, z.object({ tokens: z.array(tokenSchema) })) }, config: { responseName: RESPONSE, permiso: 'tokens.gestionar' } }, async () => ({
+    [RESPONSE]: { tokens: (await listMachineTokens(db)).map(toTokenView) },
+  }));
+
+  r.post(
+    '/tokens',
+    {
+      schema: {
+        body: z
+          .object({
+            nombre: z.string().regex(/^[a-z0-9][a-z0-9._-]{1,47}$/, 'minúsculas, dígitos, punto, guion; 2 a 48'),
+            alcances: z.array(z.enum(PERMISSIONS)).min(1).max(PERMISSIONS.length),
+          })
+          .strict(),
+        response: envelopeResponses(RESPONSE, z.object({ token: tokenSchema, secreto: z.string() })),
+      },
+      config: { responseName: RESPONSE, permiso: 'tokens.gestionar' },
+    },
+    async (request, reply) => {
+      const secreto = newSecret('pot_');
+      const by = actorLabel(request.actor!);
+      const row = await insertMachineToken(db, { name: request.body.nombre, tokenHash: sha256(secreto), scopes: [...new Set(request.body.alcances)], createdBy: by });
+      if (!row) return reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya existe un token llamado ${request.body.nombre}.`));
+      await appendAudit(db, { kind: 'token.emitido', requestId: request.id, detail: { token: row.name, alcances: row.scopes, operador: by } });
+      return { [RESPONSE]: { token: toTokenView(row), secreto } };
+    },
+  );
+
+  r.post('/tokens/:id/revocar', { schema: { params: z.object({ id: z.uuid() }), response: done }, config: { responseName: RESPONSE, permiso: 'tokens.gestionar' } }, async (request, reply) => {
+    const by = actorLabel(request.actor!);
+    const row = await revokeMachineToken(db, request.params.id, by);
+    if (!row) return reply.code(404).send(errorEnvelope(RESPONSE, '400', 'Token activo no encontrado.'));
+    await appendAudit(db, { kind: 'token.revocado', requestId: request.id, detail: { token: row.name, operador: by } });
+    return { [RESPONSE]: { codigo: 'OK' as const } };
+  });
+
+  // Roles given here, for a provider that carries none; they apply at the operator's next sign-in.
+  r.get(
+    '/operadores/roles',
+    { schema: { response: envelopeResponses(RESPONSE, z.object({ operadores: z.array(z.object({ sujeto: z.string(), roles: z.array(z.string()), asignadoPor: z.string(), actualizado: z.date() })) })) }, config: { responseName: RESPONSE, permiso: 'operadores.roles' } },
+    async () => ({ [RESPONSE]: { operadores: (await listAssignedRoles(db)).map((row) => ({ sujeto: row.subject, roles: row.roles, asignadoPor: row.updatedBy, actualizado: row.updatedAt })) } }),
+  );
+
+  r.put(
+    '/operadores/:sujeto/roles',
+    { schema: { params: z.object({ sujeto: z.string().min(1).max(255) }), body: z.object({ roles: z.array(z.enum(ROLES)).max(ROLES.length) }).strict(), response: done }, config: { responseName: RESPONSE, permiso: 'operadores.roles' } },
+    async (request) => {
+      const by = actorLabel(request.actor!);
+      const roles = [...new Set(request.body.roles.filter(isRole))];
+      await db.transaction(async (tx) => {
+        await setAssignedRoles(tx, request.params.sujeto, roles, by);
+        await appendAudit(tx, { kind: 'operador.roles', requestId: request.id, detail: { sujeto: request.params.sujeto, roles, operador: by } });
+      });
+      return { [RESPONSE]: { codigo: 'OK' as const } };
+    },
+  );
+}
+
+const toIsoDay = (wire: string) => `${wire.slice(0, 4)}-${wire.slice(4, 6)}-${wire.slice(6, 8)}`;

@@ -1,0 +1,100 @@
+import { useState, type FormEvent } from 'react';
+import { dateTime } from '../api';
+import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
+
+interface AuditEvent {
+  id: number;
+  at: string;
+  kind: string;
+  rutMasked: string | null;
+  requestId: string | null;
+  detail: Record<string, unknown>;
+}
+
+const FIELDS = [
+  { name: 'kind', label: 'Tipo', placeholder: 'cambio.aprobado' },
+  { name: 'operador', label: 'Operador', placeholder: 'Nombre del operador' },
+  { name: 'rut', label: 'RUT', placeholder: '12.345.678-9' },
+] as const;
+
+type Filters = Record<'kind' | 'operador' | 'rut' | 'desde' | 'hasta', string>;
+const EMPTY: Filters = { kind: '', operador: '', rut: '', desde: '', hasta: '' };
+
+const queryOf = (filters: Filters) => new URLSearchParams(Object.entries(filters).filter(([, v]) => v.trim() !== '')).toString();
+
+const whoOf = (detail: Record<string, unknown>) =>
+  [detail.operador, detail.aprobadoPor && `aprobó ${String(detail.aprobadoPor)}`, detail.rechazadoPor && `rechazó ${String(detail.rechazadoPor)}`].filter(Boolean).join(' · ') || '—';
+
+export function AuditScreen() {
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [applied, setApplied] = useState<Filters>(EMPTY);
+  const query = queryOf(applied);
+  const { data, error } = useLoad<{ eventos: AuditEvent[] }>(`/admin/auditoria?${query}&limit=200`);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setApplied(draft);
+  };
+  return (
+    <Screen title="Auditoría">
+      <form onSubmit={submit} className="card grid gap-3 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filtros de auditoría">
+        {FIELDS.map((f) => (
+          <div key={f.name}>
+            <label htmlFor={`filtro-${f.name}`} className="field-label">
+              {f.label}
+            </label>
+            <input id={`filtro-${f.name}`} className="field-input" placeholder={f.placeholder} value={draft[f.name]} onChange={(e) => setDraft({ ...draft, [f.name]: e.target.value })} />
+          </div>
+        ))}
+        <div>
+          <label htmlFor="filtro-desde" className="field-label">
+            Desde
+          </label>
+          <input id="filtro-desde" type="date" className="field-input" value={draft.desde} onChange={(e) => setDraft({ ...draft, desde: e.target.value })} />
+        </div>
+        <div>
+          <label htmlFor="filtro-hasta" className="field-label">
+            Hasta
+          </label>
+          <input id="filtro-hasta" type="date" className="field-input" value={draft.hasta} onChange={(e) => setDraft({ ...draft, hasta: e.target.value })} />
+        </div>
+        <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-6">
+          <button type="submit" className="btn btn-primary">
+            Filtrar
+          </button>
+          <a className="btn btn-secondary" href={`/admin/auditoria/csv?${query}`} download>
+            Descargar CSV
+          </a>
+        </div>
+      </form>
+      <Section title="Registro de auditoría">
+        {error ? <Notice kind="error">{error}</Notice> : null}
+        {!data && !error ? <Loading /> : null}
+        {data && data.eventos.length === 0 ? <Empty>Sin registros con estos filtros.</Empty> : null}
+        {data && data.eventos.length > 0 ? (
+          <Table label="Registro de auditoría">
+            <thead>
+              <tr>
+                <th scope="col">Fecha</th>
+                <th scope="col">Tipo</th>
+                <th scope="col">Operador</th>
+                <th scope="col">RUT</th>
+                <th scope="col">Detalle</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.eventos.map((e) => (
+                <tr key={e.id}>
+                  <td className="whitespace-nowrap">{dateTime(e.at)}</td>
+                  <td className="whitespace-nowrap font-semibold">{e.kind}</td>
+                  <td>{whoOf(e.detail)}</td>
+                  <td className="whitespace-nowrap">{e.rutMasked ?? '—'}</td>
+                  <td className="max-w-md break-all text-xs">{JSON.stringify(e.detail)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        ) : null}
+      </Section>
+    </Screen>
+  );
+}

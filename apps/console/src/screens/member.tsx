@@ -1,0 +1,172 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, clp, dateTime } from '../api';
+import { can, useSession } from '../session';
+import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
+
+interface Member {
+  rut: string;
+  nombre: string;
+  correo: string | null;
+  clave: 'activa' | 'bloqueada' | 'sin clave';
+  claveBloqueadaHasta: string | null;
+  tarjeta: 'activa' | 'bloqueada' | 'sin tarjeta';
+  dispositivos: { id: string; nombre: string; enrolado: string; revocado: string | null }[];
+  transacciones: { idTransaccion: string; familia: string; total: number; estado: string; medioPago: string | null; creada: string; pagada: string | null; comprobante: boolean }[];
+}
+
+export const STATES: Record<string, string> = { pending: 'Pendiente', posting: 'En el core', paid: 'Pagada', rejected: 'Rechazada', cancelled: 'Anulada', expired: 'Vencida' };
+
+export function MemberScreen() {
+  const { rut } = useParams();
+  const navigate = useNavigate();
+  const [typed, setTyped] = useState(rut ?? '');
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    if (typed.trim()) void navigate(`/socios/${encodeURIComponent(typed.trim())}`);
+  };
+  return (
+    <Screen title="Socios">
+      <form onSubmit={search} className="card flex flex-wrap items-end gap-3" role="search" aria-label="Buscar socio">
+        <div className="min-w-56 flex-1">
+          <label htmlFor="rut" className="field-label">
+            RUT del socio
+          </label>
+          <input id="rut" className="field-input" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="12.345.678-9" autoComplete="off" />
+        </div>
+        <button type="submit" className="btn btn-primary">
+          Buscar
+        </button>
+      </form>
+      {rut ? <MemberDetail key={rut} rut={rut} /> : null}
+    </Screen>
+  );
+}
+
+function MemberDetail({ rut }: { rut: string }) {
+  const session = useSession();
+  const { data, error, reload } = useLoad<Member>(`/admin/socios/${encodeURIComponent(rut)}`);
+  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const act = async (path: string, done: string) => {
+    setMessage(null);
+    try {
+      const { data: answer } = await api.post<{ codigo?: string; vigenciaDias?: number }>(path);
+      setMessage({ kind: 'success', text: answer?.vigenciaDias ? `${done}: ${answer.codigo} (válido ${answer.vigenciaDias} días, una vez)` : done });
+      reload();
+    } catch (e) {
+      setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+    }
+  };
+  if (error) return <Notice kind="error">{error}</Notice>;
+  if (!data) return <Loading />;
+  return (
+    <div className="space-y-5">
+      {message ? <Notice kind={message.kind}>{message.text}</Notice> : null}
+      <div className="grid gap-5 lg:grid-cols-2">
+        <Section title={`${data.nombre} · ${data.rut}`}>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
+            <dt className="font-semibold text-muted">Correo</dt>
+            <dd>{data.correo ?? 'Sin correo registrado'}</dd>
+            <dt className="font-semibold text-muted">Clave internet</dt>
+            <dd className="flex flex-wrap items-center gap-3">
+              <span className={data.clave === 'bloqueada' ? 'font-semibold text-danger' : ''}>
+                {data.clave === 'bloqueada' ? `Bloqueada${data.claveBloqueadaHasta ? ` hasta ${dateTime(data.claveBloqueadaHasta)}` : ''}` : data.clave === 'activa' ? 'Activa' : 'Sin clave'}
+              </span>
+              {data.clave === 'bloqueada' && can(session, 'socios.desbloquear') ? (
+                <button type="button" className="btn btn-secondary" onClick={() => void act(`/admin/socios/${encodeURIComponent(rut)}/desbloquear-clave`, 'Clave desbloqueada')}>
+                  Desbloquear clave
+                </button>
+              ) : null}
+            </dd>
+            <dt className="font-semibold text-muted">Tarjeta de coordenadas</dt>
+            <dd className="flex flex-wrap items-center gap-3">
+              <span className={data.tarjeta === 'bloqueada' ? 'font-semibold text-danger' : ''}>{data.tarjeta === 'bloqueada' ? 'Bloqueada' : data.tarjeta === 'activa' ? 'Activa' : 'Sin tarjeta'}</span>
+              {data.tarjeta === 'bloqueada' && can(session, 'socios.desbloquear') ? (
+                <button type="button" className="btn btn-secondary" onClick={() => void act(`/admin/socios/${encodeURIComponent(rut)}/desbloquear-tarjeta`, 'Tarjeta desbloqueada')}>
+                  Desbloquear tarjeta
+                </button>
+              ) : null}
+            </dd>
+          </dl>
+        </Section>
+        <Section
+          title="Autorizador móvil"
+          actions={
+            can(session, 'autorizador.gestionar') ? (
+              <button type="button" className="btn btn-secondary" onClick={() => void act(`/admin/socios/${encodeURIComponent(rut)}/autorizador/codigo`, 'Código de enrolamiento')}>
+                Generar código de enrolamiento
+              </button>
+            ) : null
+          }
+        >
+          {data.dispositivos.length === 0 ? (
+            <Empty>Sin dispositivos enrolados.</Empty>
+          ) : (
+            <ul className="divide-y divide-line/70">
+              {data.dispositivos.map((d) => (
+                <li key={d.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
+                  <span>
+                    <span className="font-semibold">{d.nombre}</span>
+                    <span className="block text-sm text-muted">
+                      Enrolado {dateTime(d.enrolado)}
+                      {d.revocado ? ` · revocado ${dateTime(d.revocado)}` : ''}
+                    </span>
+                  </span>
+                  {!d.revocado && can(session, 'autorizador.gestionar') ? (
+                    <button type="button" className="btn btn-danger" onClick={() => void act(`/admin/autorizador/dispositivos/${d.id}/revocar`, 'Dispositivo revocado')}>
+                      Revocar
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Section>
+      </div>
+      <Section title="Transacciones">
+        {data.transacciones.length === 0 ? (
+          <Empty>El socio no tiene transacciones.</Empty>
+        ) : (
+          <Table label="Transacciones del socio">
+            <thead>
+              <tr>
+                <th scope="col">Creada</th>
+                <th scope="col">Familia</th>
+                <th scope="col">Medio</th>
+                <th scope="col">Estado</th>
+                <th scope="col" className="amount">Total</th>
+                <th scope="col">Comprobante</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.transacciones.map((t) => (
+                <tr key={t.idTransaccion}>
+                  <td>
+                    <Link className="font-semibold text-brand-700 underline" to={`/transacciones/${t.idTransaccion}`}>
+                      {dateTime(t.creada)}
+                    </Link>
+                  </td>
+                  <td>{t.familia}</td>
+                  <td>{t.medioPago ?? '—'}</td>
+                  <td>{STATES[t.estado] ?? t.estado}</td>
+                  <td className="amount">{clp(t.total)}</td>
+                  <td>
+                    {t.comprobante && can(session, 'comprobantes.reenviar') ? (
+                      <button type="button" className="btn btn-secondary" onClick={() => void act(`/admin/transacciones/${t.idTransaccion}/comprobante/reenviar`, 'Comprobante reenviado al correo del socio')}>
+                        Reenviar
+                      </button>
+                    ) : t.comprobante ? (
+                      'Emitido'
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,210 @@
+import { useState, type FormEvent } from 'react';
+import { api, clp, dateTime } from '../api';
+import { can, useSession } from '../session';
+import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
+
+interface Parameter {
+  nombre: string;
+  valor: string;
+  actualizado: string;
+}
+
+interface Change {
+  id: string;
+  tipo: string;
+  objetivo: string;
+  propuesta: Record<string, unknown>;
+  estado: 'pendiente' | 'aprobado' | 'rechazado' | 'vencido' | 'fallido';
+  propuestoPor: string;
+  decididoPor: string | null;
+  creado: string;
+  vence: string;
+  decidido: string | null;
+  propio: boolean;
+}
+
+const ESTADOS: Record<Change['estado'], string> = { pendiente: 'Pendiente', aprobado: 'Aprobado', rechazado: 'Rechazado', vencido: 'Vencido', fallido: 'Fallido' };
+const DECIDERS: Record<string, string> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar' };
+
+const describe = (c: Change) =>
+  c.tipo === 'parametro' ? `${c.objetivo} = ${String(c.propuesta.valor)}` : c.tipo === 'reposteo_core' ? `Reenvío al core de ${c.objetivo} (${clp(Number(c.propuesta.monto))})` : `${c.tipo} ${c.objetivo}`;
+
+export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
+  const session = useSession();
+  const changes = useLoad<{ cambios: Change[] }>('/admin/cambios');
+  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const pending = changes.data?.cambios.filter((c) => c.estado === 'pendiente') ?? [];
+  const decided = changes.data?.cambios.filter((c) => c.estado !== 'pendiente') ?? [];
+
+  const decide = async (change: Change, action: 'aprobar' | 'rechazar') => {
+    setMessage(null);
+    try {
+      await api.post(`/admin/cambios/${change.id}/${action}`);
+      setMessage({ kind: 'success', text: `${describe(change)}: ${action === 'aprobar' ? 'aprobado y aplicado' : 'rechazado'}.` });
+    } catch (e) {
+      setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+    }
+    changes.reload();
+  };
+
+  return (
+    <Screen title={inbox ? 'Aprobaciones' : 'Parámetros'}>
+      {message ? <Notice kind={message.kind}>{message.text}</Notice> : null}
+      {changes.error ? <Notice kind="error">{changes.error}</Notice> : null}
+      <Section title="Cambios esperando aprobación">
+        <p className="text-sm text-muted">Los cambios que detienen pagos o mueven dinero se aplican solo cuando otro operador con el rol correspondiente los aprueba. Nadie aprueba su propio cambio.</p>
+        {!changes.data ? (
+          <Loading />
+        ) : pending.length === 0 ? (
+          <Empty>No hay cambios pendientes.</Empty>
+        ) : (
+          <ul className="divide-y divide-line/70">
+            {pending.map((c) => (
+              <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <span>
+                  <span className="block font-semibold">{describe(c)}</span>
+                  <span className="block text-sm text-muted">
+                    Propuesto por {c.propuestoPor} el {dateTime(c.creado)} · vence {dateTime(c.vence)}
+                  </span>
+                </span>
+                {c.propio ? (
+                  <span className="text-sm font-semibold text-muted">Su propuesta: la decide otro operador</span>
+                ) : can(session, DECIDERS[c.tipo] ?? '') ? (
+                  <span className="flex gap-2">
+                    <button type="button" className="btn btn-primary" onClick={() => void decide(c, 'aprobar')} aria-label={`Aprobar ${describe(c)}`}>
+                      Aprobar
+                    </button>
+                    <button type="button" className="btn btn-danger" onClick={() => void decide(c, 'rechazar')} aria-label={`Rechazar ${describe(c)}`}>
+                      Rechazar
+                    </button>
+                  </span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      {!inbox && can(session, 'parametros.ver') ? <ParameterTable pending={pending} onProposed={changes.reload} /> : null}
+      {inbox ? (
+        <Section title="Últimos cambios decididos">
+          {decided.length === 0 ? (
+            <Empty>Aún no hay cambios decididos.</Empty>
+          ) : (
+            <Table label="Cambios decididos">
+              <thead>
+                <tr>
+                  <th scope="col">Cambio</th>
+                  <th scope="col">Estado</th>
+                  <th scope="col">Propuesto por</th>
+                  <th scope="col">Decidido por</th>
+                  <th scope="col">Fecha</th>
+                </tr>
+              </thead>
+              <tbody>
+                {decided.map((c) => (
+                  <tr key={c.id}>
+                    <td>{describe(c)}</td>
+                    <td>{ESTADOS[c.estado]}</td>
+                    <td>{c.propuestoPor}</td>
+                    <td>{c.decididoPor ?? '—'}</td>
+                    <td>{dateTime(c.decidido)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </Section>
+      ) : null}
+    </Screen>
+  );
+}
+
+function ParameterTable({ pending, onProposed }: { pending: Change[]; onProposed: () => void }) {
+  const session = useSession();
+  const { data, error, reload } = useLoad<{ parametros: Parameter[] }>('/admin/parametros');
+  const [editing, setEditing] = useState<string | null>(null);
+  const [value, setValue] = useState('');
+  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+
+  const submit = async (event: FormEvent, nombre: string) => {
+    event.preventDefault();
+    setMessage(null);
+    try {
+      const { status } = await api.put(`/admin/parametros/${encodeURIComponent(nombre)}`, { valor: value });
+      setMessage({ kind: 'success', text: status === 202 ? `${nombre} = ${value}: propuesto. Se aplica cuando otro operador lo apruebe.` : `${nombre} = ${value}: aplicado.` });
+      setEditing(null);
+      reload();
+      onProposed();
+    } catch (e) {
+      setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  return (
+    <Section title="Parámetros">
+      {message ? <Notice kind={message.kind}>{message.text}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {!data ? (
+        <Loading />
+      ) : (
+        <Table label="Parámetros">
+          <thead>
+            <tr>
+              <th scope="col">Nombre</th>
+              <th scope="col">Valor</th>
+              <th scope="col">Actualizado</th>
+              <th scope="col">Pendiente</th>
+              {can(session, 'parametros.cambiar') ? <th scope="col">Cambiar</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {data.parametros.map((p) => {
+              const waiting = pending.find((c) => c.tipo === 'parametro' && c.objetivo === p.nombre);
+              return (
+                <tr key={p.nombre}>
+                  <th scope="row" className="font-semibold">
+                    {p.nombre}
+                  </th>
+                  <td className="max-w-xs break-words">{p.valor}</td>
+                  <td className="whitespace-nowrap">{dateTime(p.actualizado)}</td>
+                  <td>{waiting ? `${String(waiting.propuesta.valor)} (por ${waiting.propuestoPor})` : '—'}</td>
+                  {can(session, 'parametros.cambiar') ? (
+                    <td>
+                      {editing === p.nombre ? (
+                        <form className="flex flex-wrap gap-2" onSubmit={(e) => void submit(e, p.nombre)}>
+                          <label className="sr-only" htmlFor={`valor-${p.nombre}`}>
+                            Nuevo valor de {p.nombre}
+                          </label>
+                          <input id={`valor-${p.nombre}`} className="field-input max-w-48" value={value} onChange={(e) => setValue(e.target.value)} />
+                          <button type="submit" className="btn btn-primary">
+                            Guardar
+                          </button>
+                          <button type="button" className="btn btn-secondary" onClick={() => setEditing(null)}>
+                            Cancelar
+                          </button>
+                        </form>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn-secondary"
+                          disabled={Boolean(waiting)}
+                          aria-label={`Cambiar ${p.nombre}`}
+                          onClick={() => {
+                            setEditing(p.nombre);
+                            setValue(p.valor);
+                          }}
+                        >
+                          Cambiar
+                        </button>
+                      )}
+                    </td>
+                  ) : null}
+                </tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,213 @@
+import { useState } from 'react';
+import { api, clp, dateTime, todayIso } from '../api';
+import { can, useSession } from '../session';
+import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
+
+interface WebpayReport {
+  fecha: string;
+  conciliadas: number;
+  diferencias: number;
+  lineas: { ordenCompra: string | null; idTransaccion: string; estadoWebpay: string | null; estadoPago: string; monto: number; resultado: string }[];
+}
+
+interface CoreReport {
+  fecha: string;
+  conciliadas: number;
+  diferencias: number;
+  lineas: { clave: string; idTransaccion: string | null; tipo: string | null; estadoAqui: string | null; montoAqui: number | null; montoCore: number | null; resultado: string }[];
+}
+
+const MATCHED = new Set(['conciliada', 'pendiente', 'sin cobro', 'devuelta']);
+
+function Result({ value }: { value: string }) {
+  return <span className={MATCHED.has(value) ? '' : 'font-semibold text-danger'}>{value}</span>;
+}
+
+function Totals({ conciliadas, diferencias }: { conciliadas: number; diferencias: number }) {
+  return (
+    <p>
+      <span className="font-semibold">{conciliadas}</span> conciliadas ·{' '}
+      <span className={diferencias > 0 ? 'font-semibold text-danger' : 'font-semibold'}>{diferencias}</span> diferencias
+    </p>
+  );
+}
+
+interface RefusedCredit {
+  clave: string;
+  idTransaccion: string;
+  familia: string;
+  monto: number;
+  motivo: string | null;
+  creado: string;
+}
+
+/** Card credits the core refused: finance proposes to send each again (a second person approves it). */
+function RefusedCredits() {
+  const session = useSession();
+  const { data, error, reload } = useLoad<{ abonos: RefusedCredit[] }>('/admin/core/rechazadas');
+  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const propose = async (credit: RefusedCredit) => {
+    setMessage(null);
+    try {
+      await api.post(`/admin/core/operaciones/${encodeURIComponent(credit.clave)}/reenviar`);
+      setMessage({ kind: 'success', text: `Reenvío de ${credit.clave} propuesto: se envía al core cuando otro operador de finanzas lo apruebe.` });
+    } catch (e) {
+      setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+    }
+    reload();
+  };
+  return (
+    <Section title="Abonos rechazados por el core">
+      {message ? <Notice kind={message.kind}>{message.text}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {!data && !error ? <Loading /> : null}
+      {data && data.abonos.length === 0 ? <Empty>No hay abonos rechazados sin reenviar.</Empty> : null}
+      {data && data.abonos.length > 0 ? (
+        <Table label="Abonos rechazados por el core">
+          <thead>
+            <tr>
+              <th scope="col">Clave</th>
+              <th scope="col">Familia</th>
+              <th scope="col" className="amount">Monto</th>
+              <th scope="col">Motivo</th>
+              <th scope="col">Fecha</th>
+              {can(session, 'core.reenviar') ? <th scope="col">Reenviar</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {data.abonos.map((a) => (
+              <tr key={a.clave}>
+                <td className="break-all">{a.clave}</td>
+                <td>{a.familia}</td>
+                <td className="amount">{clp(a.monto)}</td>
+                <td>{a.motivo ?? '—'}</td>
+                <td className="whitespace-nowrap">{dateTime(a.creado)}</td>
+                {can(session, 'core.reenviar') ? (
+                  <td>
+                    <button type="button" className="btn btn-secondary" onClick={() => void propose(a)} aria-label={`Proponer reenvío de ${a.clave}`}>
+                      Proponer reenvío
+                    </button>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : null}
+    </Section>
+  );
+}
+
+export function ReconciliationScreen() {
+  const [day, setDay] = useState(todayIso());
+  const fecha = day.replaceAll('-', '');
+  const webpay = useLoad<WebpayReport>(`/admin/conciliacion/webpay?fecha=${fecha}`);
+  const core = useLoad<CoreReport>(`/admin/conciliacion/core?fecha=${fecha}`);
+  return (
+    <Screen
+      title="Conciliación"
+      actions={
+        <div>
+          <label htmlFor="fecha" className="field-label">
+            Fecha
+          </label>
+          <input id="fecha" type="date" className="field-input" value={day} max={todayIso()} onChange={(e) => e.target.value && setDay(e.target.value)} />
+        </div>
+      }
+    >
+      <Section
+        title="Webpay"
+        actions={
+          <a className="btn btn-secondary" href={`/admin/conciliacion/webpay/csv?fecha=${fecha}`} download>
+            Descargar CSV de Webpay
+          </a>
+        }
+      >
+        <p className="text-sm text-muted">Cada cobro de Webpay del día contra su pago: cobros sin pago, pagos sin cobro, devoluciones y los apartados para el operador.</p>
+        {webpay.error ? <Notice kind="error">{webpay.error}</Notice> : null}
+        {webpay.loading && !webpay.data ? <Loading /> : null}
+        {webpay.data ? (
+          <>
+            <Totals conciliadas={webpay.data.conciliadas} diferencias={webpay.data.diferencias} />
+            {webpay.data.lineas.length === 0 ? (
+              <Empty>Sin pagos con tarjeta este día.</Empty>
+            ) : (
+              <Table label="Conciliación con Webpay">
+                <thead>
+                  <tr>
+                    <th scope="col">Orden de compra</th>
+                    <th scope="col">Webpay</th>
+                    <th scope="col">Pago</th>
+                    <th scope="col" className="amount">Monto</th>
+                    <th scope="col">Resultado</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {webpay.data.lineas.map((l) => (
+                    <tr key={`${l.ordenCompra ?? ''}-${l.idTransaccion}`}>
+                      <td className="break-all">{l.ordenCompra ?? '—'}</td>
+                      <td>{l.estadoWebpay ?? '—'}</td>
+                      <td>{l.estadoPago}</td>
+                      <td className="amount">{clp(l.monto)}</td>
+                      <td>
+                        <Result value={l.resultado} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            )}
+          </>
+        ) : null}
+      </Section>
+      <Section
+        title="Core bancario"
+        actions={
+          <a className="btn btn-secondary" href={`/admin/conciliacion/core/csv?fecha=${fecha}`} download>
+            Descargar CSV del core
+          </a>
+        }
+      >
+        <p className="text-sm text-muted">Las operaciones del día contra los libros del core, por clave.</p>
+        {core.error ? <Notice kind="error">{core.error}</Notice> : null}
+        {core.loading && !core.data ? <Loading /> : null}
+        {core.data ? (
+          <>
+            <Totals conciliadas={core.data.conciliadas} diferencias={core.data.diferencias} />
+            {core.data.lineas.length === 0 ? (
+              <Empty>Sin operaciones este día.</Empty>
+            ) : (
+              <Table label="Conciliación con el core">
+                <thead>
+                  <tr>
+                    <th scope="col">Clave</th>
+                    <th scope="col">Tipo</th>
+                    <th scope="col">Estado aquí</th>
+                    <th scope="col" className="amount">Monto aquí</th>
+                    <th scope="col" className="amount">Monto core</th>
+                    <th scope="col">Resultado</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {core.data.lineas.map((l) => (
+                    <tr key={l.clave}>
+                      <td className="break-all">{l.clave}</td>
+                      <td>{l.tipo ?? '—'}</td>
+                      <td>{l.estadoAqui ?? '—'}</td>
+                      <td className="amount">{l.montoAqui === null ? '—' : clp(l.montoAqui)}</td>
+                      <td className="amount">{l.montoCore === null ? '—' : clp(l.montoCore)}</td>
+                      <td>
+                        <Result value={l.resultado} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            )}
+          </>
+        ) : null}
+      </Section>
+      <RefusedCredits />
+    </Screen>
+  );
+}

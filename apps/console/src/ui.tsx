@@ -1,0 +1,85 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { api } from './api';
+
+/** A screen's title and content; the title also names the browser tab. */
+export function Screen({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} | Consola de operadores`;
+  }, [title]);
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h1 className="text-2xl font-bold tracking-tight text-brand-800">{title}</h1>
+        {actions}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  return (
+    <section className="card space-y-3" aria-label={title}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold">{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export type NoticeKind = 'error' | 'success' | 'info';
+
+const noticeStyles: Record<NoticeKind, string> = {
+  error: 'border-danger bg-danger-50 text-danger',
+  success: 'border-success bg-success-50 text-success',
+  info: 'border-brand-600 bg-brand-50 text-brand-800',
+};
+
+export function Notice({ kind, children }: { kind: NoticeKind; children: ReactNode }) {
+  return (
+    <p role={kind === 'error' ? 'alert' : 'status'} className={`rounded-lg border-l-4 px-4 py-3 font-medium ${noticeStyles[kind]}`}>
+      {children}
+    </p>
+  );
+}
+
+/** A wide table that scrolls inside its card on a narrow screen instead of overflowing the page. */
+export function Table({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
+      <table className="data-table">{children}</table>
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="text-muted">{children}</p>;
+}
+
+/** GETs `path` from the operator API, again when it changes and on reload(); the last answer stays until the next. */
+export function useLoad<T>(path: string) {
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: true });
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let live = true;
+    api.get<T>(path).then(
+      (data) => live && setState({ data, error: null, loading: false }),
+      (error: unknown) => live && setState({ data: null, error: error instanceof Error ? error.message : String(error), loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [path, version]);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return { ...state, reload };
+}
+
+export function Loading() {
+  return (
+    <p role="status" className="text-muted">
+      Cargando…
+    </p>
+  );
+}

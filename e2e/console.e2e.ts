@@ -1,0 +1,267 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, launchBrowser, openPage, PHONE, screenshot, type Viewport } from './support/browser';
+import { chooseOwnAccount, continueToStepThree, reachStepTwo } from './support/journeys';
+import { E2E_ADMIN_TOKEN, freePort, startProduct, type Product } from './support/product';
+
+// The operator console as staff use it: the production build, its own operator port (as in production), sign-in at
+// the sandbox's identity provider, each role doing its work and refused the rest, four eyes across two browsers.
+const DESKTOP: Viewport = { width: 1280, height: 900 };
+const TABLET: Viewport = { width: 820, height: 1180 };
+
+const OPERATORS = {
+  agente: { clave: 'agente-demo', nombre: 'Ana Agente' },
+  operaciones: { clave: 'operaciones-demo', nombre: 'Óscar Operaciones' },
+  operaciones2: { clave: 'operaciones2-demo', nombre: 'Olga Operaciones' },
+  finanzas: { clave: 'finanzas-demo', nombre: 'Fernanda Finanzas' },
+  auditor: { clave: 'auditor-demo', nombre: 'Aurora Auditora' },
+  admin: { clave: 'admin-demo', nombre: 'Alberto Admin' },
+} as const;
+type Usuario = keyof typeof OPERATORS;
+
+describe('the operator console', () => {
+  let product: Product;
+  let browser: Browser;
+  let consoleUrl = '';
+  let operatorOrigin = '';
+  let contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    const adminPort = await freePort();
+    // localhost, not 127.0.0.1: the session cookie is Secure, which a browser keeps over plain HTTP on localhost only.
+    operatorOrigin = `http://localhost:${adminPort}`;
+    consoleUrl = `${operatorOrigin}/operador/`;
+    [product, browser] = await Promise.all([startProduct({ env: { ADMIN_PORT: String(adminPort), OPERATOR_BASE_URL: operatorOrigin } }), launchBrowser()]);
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.map((c) => c.close()));
+    contexts = [];
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  const errorsOf = new WeakMap<Page, string[]>();
+
+  /** A browser of the operator's own, signed in through the sandbox provider with the second factor. */
+  async function signIn(usuario: Usuario, viewport: Viewport = DESKTOP): Promise<Page> {
+    const context = await browser.newContext({ viewport, locale: 'es-CL', timezoneId: 'America/Santiago' });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors: string[] = [];
+    errorsOf.set(page, errors);
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.location().url.endsWith('favicon.ico')) errors.push(`${message.text()} (${message.location().url})`);
+    });
+    await page.goto(consoleUrl);
+    await page.getByRole('link', { name: 'Ingresar' }).click();
+    await page.getByLabel('Usuario').fill(usuario);
+    await page.getByLabel('Clave').fill(OPERATORS[usuario].clave);
+    await page.getByLabel('Código de verificación (segundo factor)').fill('123456');
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Inicio' }).waitFor();
+    expect(await page.getByText(OPERATORS[usuario].nombre).first().isVisible()).toBe(true);
+    return page;
+  }
+
+  /** The operator API called with the browser's own session (cookie and CSRF token): what a forged request could do. */
+  async function callAs(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown): Promise<number> {
+    const session = await page.request.get(`${operatorOrigin}/operador/api/sesion`);
+    const csrf = ((await session.json()) as { operadorResponse: { sesion: { csrf: string } } }).operadorResponse.sesion.csrf;
+    const res = await page.request.fetch(`${operatorOrigin}${path}`, { method, headers: { 'x-csrf-token': csrf, origin: operatorOrigin }, ...(data === undefined ? {} : { data }) });
+    return res.status();
+  }
+
+  const navLinks = async (page: Page) => (await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link').allTextContents()).map((t) => t.trim());
+
+  /** axe, then screenshots at 1280 and 820 with nothing sticking out sideways. */
+  async function look(page: Page, name: string): Promise<void> {
+    expect(errorsOf.get(page) ?? []).toEqual([]);
+    await expectAccessible(page);
+    for (const viewport of [DESKTOP, TABLET]) {
+      await page.setViewportSize(viewport);
+      await screenshot(page, `console-${name}`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width}`).toBeLessThanOrEqual(viewport.width);
+    }
+    await page.setViewportSize(DESKTOP);
+  }
+
+  it('shows the sign-in, and the sandbox page lists the demo operators', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, locale: 'es-CL' });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(consoleUrl);
+    await page.getByRole('heading', { level: 1, name: 'Consola de operadores' }).waitFor();
+    await look(page, 'ingreso');
+    await page.goto(`${product.baseUrl}/sandbox`);
+    await page.getByRole('heading', { name: 'Operadores de demostración' }).waitFor();
+    for (const [usuario, { clave }] of Object.entries(OPERATORS)) {
+      expect(await page.getByRole('cell', { name: usuario, exact: true }).count(), usuario).toBe(1);
+      expect(await page.getByRole('cell', { name: clave, exact: true }).count(), clave).toBe(1);
+    }
+    // The console is not on the members' listener.
+    expect((await page.request.get(`${product.baseUrl}/operador/`)).status()).toBe(404);
+  });
+
+  it('lets a call-centre agent find a member and unblock the password, and refuses the rest', async () => {
+    const page = await signIn('agente');
+    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Aprobaciones']);
+    await look(page, 'inicio');
+    await page.getByRole('link', { name: 'Socios' }).click();
+    await page.getByLabel('RUT del socio').fill('13.579.246-2');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.getByRole('button', { name: 'Desbloquear clave' }).waitFor();
+    await look(page, 'socio');
+    await page.getByRole('button', { name: 'Desbloquear clave' }).click();
+    await page.getByText('Clave desbloqueada').waitFor();
+    expect(await page.getByText('Activa', { exact: true }).first().isVisible()).toBe(true);
+
+    // A member chooses what to pay (a transaction is opened); the agent sees its timeline.
+    const member = await openPage(browser, PHONE, product.baseUrl);
+    contexts.push(member.context());
+    await reachStepTwo(member, '111111111', 'Crédito MYPE', { category: 'PM' });
+    await continueToStepThree(member, 'Pagar cuotas', 'PM');
+    await chooseOwnAccount(member);
+    await page.getByLabel('RUT del socio').fill('11.111.111-1');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    const transactions = page.getByRole('region', { name: 'Transacciones del socio' });
+    await transactions.getByRole('link').first().click();
+    await page.getByRole('heading', { level: 1, name: 'Transacción' }).waitFor();
+    await page.getByRole('heading', { name: 'Línea de tiempo' }).waitFor();
+    await page.getByText('Selección', { exact: true }).waitFor();
+    await look(page, 'transaccion');
+
+    expect(await callAs(page, 'GET', '/admin/parametros')).toBe(403);
+    expect(await callAs(page, 'PUT', '/admin/parametros/Mantencion', { valor: '1' })).toBe(403);
+    expect(await callAs(page, 'GET', '/admin/conciliacion/webpay?fecha=20260105')).toBe(403);
+    expect(await callAs(page, 'GET', '/admin/auditoria')).toBe(403);
+    expect(await callAs(page, 'GET', '/admin/tokens')).toBe(403);
+    expect(await callAs(page, 'POST', '/admin/importacion', { corte: new Date().toISOString(), socios: [{}] })).toBe(403);
+  }, 180_000);
+
+  it('applies maintenance only when a second operations operator approves it in another browser; the audit trail shows both', async () => {
+    const maker = await signIn('operaciones');
+    expect(await navLinks(maker)).toEqual(['Inicio', 'Socios', 'Parámetros', 'Aprobaciones', 'Carga nocturna']);
+    await maker.getByRole('link', { name: 'Parámetros' }).click();
+    await maker.getByRole('button', { name: 'Cambiar Mantencion' }).click();
+    await maker.getByLabel('Nuevo valor de Mantencion').fill('1');
+    await maker.getByRole('button', { name: 'Guardar' }).click();
+    await maker.getByText('Mantencion = 1: propuesto. Se aplica cuando otro operador lo apruebe.').waitFor();
+    await maker.getByText('Su propuesta: la decide otro operador').waitFor();
+    await look(maker, 'parametros');
+    // The members still see no maintenance.
+    expect(await callAs(maker, 'GET', '/admin/parametros')).toBe(200);
+    const before = await (await maker.request.get(`${operatorOrigin}/admin/parametros`)).json();
+    expect(before.parametrosResponse.parametros.find((p: { nombre: string }) => p.nombre === 'Mantencion').valor).toBe('0');
+    // Refused what operations lacks.
+    expect(await callAs(maker, 'GET', '/admin/auditoria')).toBe(403);
+    expect(await callAs(maker, 'GET', '/admin/conciliacion/webpay?fecha=20260105')).toBe(403);
+    expect(await callAs(maker, 'POST', '/admin/tokens', { nombre: 'intruso', alcances: ['importacion'] })).toBe(403);
+    expect(await callAs(maker, 'POST', '/admin/socios/13579246-2/desbloquear-clave')).toBe(403);
+
+    const checker = await signIn('operaciones2');
+    await checker.getByRole('link', { name: 'Aprobaciones' }).click();
+    await checker.getByRole('button', { name: 'Aprobar Mantencion = 1' }).waitFor();
+    await look(checker, 'aprobaciones');
+    await checker.getByRole('button', { name: 'Aprobar Mantencion = 1' }).click();
+    await checker.getByText('Mantencion = 1: aprobado y aplicado.').waitFor();
+    await checker.getByRole('cell', { name: 'Olga Operaciones' }).waitFor();
+
+    const after = await (await maker.request.get(`${operatorOrigin}/admin/parametros`)).json();
+    expect(after.parametrosResponse.parametros.find((p: { nombre: string }) => p.nombre === 'Mantencion').valor).toBe('1');
+
+    const auditor = await signIn('auditor');
+    await auditor.getByRole('link', { name: 'Auditoría' }).click();
+    await auditor.getByLabel('Tipo').fill('cambio.aprobado');
+    await auditor.getByRole('button', { name: 'Filtrar' }).click();
+    // Once the filter applied, only the approval's line: both names on it.
+    await expect.poll(() => auditor.getByRole('cell', { name: 'admin.parametro.actualizado' }).count()).toBe(0);
+    await auditor.getByRole('cell', { name: 'Óscar Operaciones · aprobó Olga Operaciones' }).waitFor();
+    await look(auditor, 'auditoria');
+    const csv = await auditor.getByRole('link', { name: 'Descargar CSV' }).getAttribute('href');
+    const download = await auditor.request.get(`${operatorOrigin}${csv}`);
+    expect(download.status()).toBe(200);
+    expect(await download.text()).toContain('Óscar Operaciones / Olga Operaciones');
+    // The auditor reads; nothing else.
+    expect(await callAs(auditor, 'POST', '/admin/cambios/00000000-0000-4000-8000-000000000000/aprobar')).toBe(404);
+    expect(await callAs(auditor, 'PUT', '/admin/parametros/Mantencion', { valor: '0' })).toBe(403);
+    expect(await callAs(auditor, 'POST', '/admin/socios/13579246-2/desbloquear-clave')).toBe(403);
+
+    // Back to no maintenance for the other tests: the bootstrap token applies at once.
+    const reset = await fetch(`${operatorOrigin}/admin/parametros/Mantencion`, { method: 'PUT', headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ valor: '0' }) });
+    expect(reset.status).toBe(200);
+  }, 180_000);
+
+  it('shows finance the reconciliation with Webpay and the core, with CSV, and refuses the rest', async () => {
+    const page = await signIn('finanzas');
+    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Aprobaciones', 'Conciliación']);
+    await page.getByRole('link', { name: 'Conciliación' }).click();
+    await page.getByRole('heading', { name: 'Webpay' }).waitFor();
+    await page.getByRole('heading', { name: 'Core bancario' }).waitFor();
+    await expect.poll(() => page.getByText(/conciliadas/).count()).toBe(2);
+    await look(page, 'conciliacion');
+    const href = await page.getByRole('link', { name: 'Descargar CSV de Webpay' }).getAttribute('href');
+    const csv = await page.request.get(`${operatorOrigin}${href}`);
+    expect(csv.status()).toBe(200);
+    expect(await csv.text()).toMatch(/^fecha,ordenCompra,idTransaccion,estadoWebpay,estadoPago,monto,resultado/);
+    expect(await callAs(page, 'PUT', '/admin/parametros/Mantencion', { valor: '1' })).toBe(403);
+    expect(await callAs(page, 'GET', '/admin/tokens')).toBe(403);
+    expect(await callAs(page, 'GET', '/admin/auditoria')).toBe(403);
+  });
+
+  it('lets operations upload the nightly load and see the rejected rows', async () => {
+    const page = await signIn('operaciones');
+    await page.getByRole('link', { name: 'Carga nocturna' }).click();
+    const dir = join(tmpdir(), `console-e2e-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'carga.csv');
+    writeFileSync(
+      file,
+      'rut,nombre,correo,numeroCuenta,saldoCuenta,familia,numeroProducto,numeroCuota,monto,montoPendiente,pagoMinimo,fechaVencimiento,medioPago\n' +
+        '5.126.663-3,Ana Soto,ana@example.cl,000099990001,250000,PC,410055550001,1,40000,,,20301201,\n' +
+        '12.345.678-0,RUT malo,,,,PC,410055550002,1,1000,,,20301201,\n',
+    );
+    await page.getByLabel('Archivo del core (.csv o .json)').setInputFiles(file);
+    await page.getByLabel('Corte: cuándo el core tomó el extracto').fill('2026-01-05T06:00');
+    await page.getByRole('button', { name: 'Cargar' }).click();
+    await page.getByText('2 socios recibidos, 1 aceptados, 1 rechazados.').waitFor();
+    await page.getByRole('cell', { name: /RUT inválido/ }).waitFor();
+    await look(page, 'carga');
+  });
+
+  it('lets an administrator issue and revoke a machine token, and refuses the rest', async () => {
+    const page = await signIn('admin');
+    expect(await navLinks(page)).toEqual(['Inicio', 'Aprobaciones', 'Auditoría', 'Tokens']);
+    await page.getByRole('link', { name: 'Tokens' }).click();
+    await page.getByLabel('Nombre (p. ej. carga-nocturna)').fill('carga-nocturna');
+    await page.getByRole('button', { name: 'Emitir token' }).click();
+    const secret = (await page.locator('code').textContent()) ?? '';
+    expect(secret).toMatch(/^pot_/);
+    const load = await fetch(`${operatorOrigin}/admin/importacion`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ corte: new Date().toISOString(), socios: [{}] }) });
+    expect(load.status).toBe(200);
+    await look(page, 'tokens');
+    await page.getByRole('button', { name: 'Revocar carga-nocturna' }).click();
+    await page.getByText('Token carga-nocturna revocado.').waitFor();
+    const after = await fetch(`${operatorOrigin}/admin/importacion`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ corte: new Date().toISOString(), socios: [{}] }) });
+    expect(after.status).toBe(401);
+    expect(await callAs(page, 'GET', '/admin/socios/11111111-1')).toBe(403);
+    expect(await callAs(page, 'PUT', '/admin/parametros/Mantencion', { valor: '1' })).toBe(403);
+  });
+
+  it('ends the session at Salir: the same cookie opens nothing afterwards', async () => {
+    const page = await signIn('auditor');
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === 'operador_sesion');
+    expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict' });
+    await page.getByRole('button', { name: 'Salir' }).click();
+    await page.getByRole('link', { name: 'Ingresar' }).waitFor();
+    const replay = await fetch(`${operatorOrigin}/admin/auditoria`, { headers: { cookie: `operador_sesion=${session!.value}` } });
+    expect(replay.status).toBe(401);
+  });
+});
