@@ -99,7 +99,9 @@ const styleTag = (file) => `<link rel="stylesheet" crossorigin href="/${file}" n
 function page(markup, kind, { files = [], css = [] } = {}) {
   const tags = [...files.map(preloadTag), ...css.map(styleTag)].join('\n    ');
   const head = tags ? template.replace('</head>', `  ${tags}\n  </head>`) : template;
-  return head.replace(ROOT_TAG, `<div id="root" data-shell="${kind}">${markup}</div>`);
+  // Inert until the app has taken it over (src/app/start.tsx): what the member types or taps before then would be
+  // lost, since nothing of the app is listening yet.
+  return head.replace(ROOT_TAG, `<div id="root" data-shell="${kind}" inert>${markup}</div>`);
 }
 
 /** The app's code and what a screen runs on arrival, less what the entry already loads. */

@@ -44,6 +44,7 @@ async function arrive(path: string, kind: ShellKind): Promise<HTMLElement> {
   container = document.createElement('div');
   container.id = 'root';
   container.dataset['shell'] = kind;
+  container.inert = true;
   container.innerHTML = markup;
   document.body.append(container);
   return container;
@@ -63,6 +64,8 @@ describe('the page drawn at build time, taken over by the app', () => {
     await start(page);
     expect((await screen.findByRole<HTMLButtonElement>('button', { name: 'Ingresar' })).disabled).toBe(true);
     expect(page.querySelector('h1')).toBe(painted);
+    // Live from now on: the page arrived inert, so that nothing typed before the app listened is lost.
+    expect(page.inert).toBe(false);
     expect(consoleError).not.toHaveBeenCalled();
   });
 

@@ -1,4 +1,4 @@
-import { startTransition, StrictMode } from 'react';
+import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { readRememberedRut } from '../lib/app-store';
@@ -22,6 +22,17 @@ function hydratable(container: HTMLElement): boolean {
 }
 
 /**
+ * Once the app has committed the page: the build's page arrives inert (scripts/prerender.mjs), so that nothing is
+ * typed or tapped while nothing listens; from now on React takes every event, hydrating first what it hits.
+ */
+function TakenOver({ container, children }: { container: HTMLElement; children: ReactNode }) {
+  useEffect(() => {
+    container.inert = false;
+  }, [container]);
+  return children;
+}
+
+/**
  * Starts the app in #root: hydrates the markup the page arrived with, so that what painted before any JavaScript
  * ran stays and comes alive; otherwise (a remembered RUT, a page drawn for another route) draws it anew, which looks
  * the same and reports no mismatch.
@@ -29,7 +40,9 @@ function hydratable(container: HTMLElement): boolean {
 export function startApp(container: HTMLElement): Root {
   const app = (
     <StrictMode>
-      <App />
+      <TakenOver container={container}>
+        <App />
+      </TakenOver>
     </StrictMode>
   );
   if (!hydratable(container)) {
