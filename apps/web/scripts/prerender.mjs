@@ -2,9 +2,11 @@
 // The last step of the web build (decision 037): writes the HTML every page arrives with, drawn at build time by
 // src/prerender/entry.tsx (built with `vite build --ssr` into dist-prerender/).
 //
-// - dist/index.html: the home, in full (the home's routes).
-// - dist/shells/<route id>.html: the site's frame around the loader, plus a modulepreload of the code that route's
-//   screen runs, so that it downloads beside the entry instead of after it. Nothing a route does not run.
+// - dist/index.html: the home, in full (the home's routes). It names only the entry, which imports the app after the
+//   first paint (src/main.tsx).
+// - dist/shells/<route id>.html: the site's frame around the loader, plus a modulepreload of the app and of the code
+//   that route's screen runs, so that it downloads beside the stylesheet. Nothing a route does not run.
+// Every #root arrives inert; the app lifts it once it has taken the page over (src/app/start.tsx).
 // - dist/shells/routes.json: which file answers which path, in the route table's order (the API reads it).
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
