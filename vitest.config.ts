@@ -31,7 +31,7 @@ export default defineConfig({
       {
         test: {
           name: 'api',
-          include: ['apps/api/src/**/*.test.ts', 'apps/webpay-sim/src/**/*.test.ts', 'apps/core-sim/src/**/*.test.ts'],
+          include: ['apps/api/src/**/*.test.ts', 'apps/api/test/**/*.test.ts', 'apps/webpay-sim/src/**/*.test.ts', 'apps/core-sim/src/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -354,11 +354,13 @@ export function cpuSampler(groups) {
 export const PEAK_PER_SECOND = { parametros: 28.1, listar: 18.8, payment: 5.6, card: 3.8 };
 
 /** What each flow is, and the unit its capacity is counted in. */
+// p99TargetMs: DESIGN.md's 100 ms at 70% of capacity; the own-account payment waits for the core's debit, a round
+// trip the cooperative's network sets, and has 150 ms.
 export const FLOWS = {
-  parametros: { title: 'parameters (call 1)', unit: 'req/s' },
-  listar: { title: 'listing (call 2, captcha)', unit: 'req/s' },
-  payment: { title: 'own-account payment (calls 3–7)', unit: 'payments/s' },
-  card: { title: 'card payment (calls 3, 9, 10, Webpay, return, 7)', unit: 'payments/s' },
+  parametros: { title: 'parameters (call 1)', unit: 'req/s', p99TargetMs: 100 },
+  listar: { title: 'listing (call 2, captcha)', unit: 'req/s', p99TargetMs: 100 },
+  payment: { title: 'own-account payment (calls 3–7)', unit: 'payments/s', p99TargetMs: 150 },
+  card: { title: 'card payment (calls 3, 9, 10, Webpay, return, 7)', unit: 'payments/s', p99TargetMs: 100 },
 };
 
 /** The middle value, or the mean of the two middle ones for an even count. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: each flow's capacity, then its latency at a constant 70% of that capacity (docs/PERFORMANCE.md,
-// decisions 012, 013 and 017). Targets: p99 < 100 ms at 70%, and no answer but the expected one (2xx; the Webpay
-// return's 303). Capacity is judged against another build with bench/compare.mjs.
+// decisions 012 and 013). Targets: p99 < 100 ms at 70% (150 ms for the own-account payment, which waits for the
+// core), and no answer but the expected one (2xx; the Webpay return's 303). bench/compare.mjs compares two builds.
 //
 // The API (PERF_API_SERVER, default this tree's apps/api/dist/server.js), the Webpay simulator (PERF_WEBPAY_SIM,
 // default this tree's) and the load generator (bench/load.mjs) each run in a process of their own; PostgreSQL is the
@@ -51,7 +51,6 @@ const CORE_LATENCY_MS = Number(process.env.BENCH_CORE_LATENCY_MS ?? 20);
 /** The unrecorded start of each constant-rate run, at its own rate: a new process's JIT and connections. */
 const PACED_WARMUP = 2;
 const LOAD_FRACTION = 0.7;
-const P99_TARGET_MS = 100;
 // Enough sessions that no two connections wait on one member, and instalments for every run of every round.
 const MEMBERS_PER_FLOW = 500;
 const INSTALMENTS = 48;
@@ -210,13 +209,13 @@ async function main() {
   };
   const digits = (unit) => (unit === 'payments/s' ? 1 : 0);
   const ms = (value) => Math.round(value * 10) / 10;
-  console.log(`| flow (median of ${ROUNDS} round(s); each round in brackets) | capacity | p50 / p99 at a constant 70% (p99 < ${P99_TARGET_MS} ms) | non-2xx (0) | headroom over the peak hour |`);
+  console.log(`| flow (median of ${ROUNDS} round(s); each round in brackets) | capacity | p50 / p99 at a constant 70% (p99 target) | non-2xx (0) | headroom over the peak hour |`);
   console.log('|---|---|---|---|---|');
   for (const r of Object.values(results)) {
     const d = digits(r.unit);
     console.log(
       `| ${r.title} | ${r.capacity.toFixed(d)} ${r.unit} (${r.capacities.map((c) => c.toFixed(d)).join(' / ')}) | ` +
-        `${ms(r.p50)} / ${ms(r.p99)} ms (${r.p99s.map(ms).join(' / ')}) ${verdict(r.p99 < P99_TARGET_MS)} | ${r.non2xx} ${verdict(r.clean)} | ${(r.capacity / PEAK_PER_SECOND[r.flow]).toFixed(1)}× |`,
+        `${ms(r.p50)} / ${ms(r.p99)} ms (${r.p99s.map(ms).join(' / ')}) < ${FLOWS[r.flow].p99TargetMs} ms ${verdict(r.p99 < FLOWS[r.flow].p99TargetMs)} | ${r.non2xx} ${verdict(r.clean)} | ${(r.capacity / PEAK_PER_SECOND[r.flow]).toFixed(1)}× |`,
     );
   }
   writeFileSync(

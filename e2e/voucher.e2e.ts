@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBothSizes, DESKTOP, PHONE, screenshot } from './support/browser';
-import { readPdf } from '../apps/api/src/test/pdf-text';
-import { startSmtpSink, type SmtpSink } from '../apps/api/src/test/smtp-sink';
+import { readPdf } from '../apps/api/test/support/pdf-text';
+import { startSmtpSink, type SmtpSink } from '../apps/api/test/support/smtp-sink';
 import { chooseOwnAccount, continueToStepThree, coordinate, reachStepTwo, setUpProduct } from './support/journeys';
 
 // The success voucher's actions: the PDF download, the e-mail (over a real SMTP server) and printing. Each test pays

@@ -1,4 +1,4 @@
-// npm run test:reliability: the reliability suite (apps/api/src/reliability) at full size, on PGlite and on a
+// npm run test:reliability: the reliability suite (apps/api/test/reliability) at full size, on PGlite and on a
 // PostgreSQL server, then one table of what it did. `npm test` runs the same files with small defaults.
 //
 // Sizes can be overridden: RELIABILITY_FUZZ_RUNS, RELIABILITY_PAYERS, RELIABILITY_KILL_ROUNDS,
@@ -31,7 +31,7 @@ console.log(
     `${env.RELIABILITY_KILL_ROUNDS} SIGKILL rounds of ${env.RELIABILITY_KILL_PAYERS} payers, ${env.RELIABILITY_OUTAGE_SECONDS} s outages; ` +
     `PostgreSQL at ${env.DATABASE_URL.replace(/\/\/[^@]*@/, '//…@')}\n`,
 );
-const vitest = spawnSync(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--project', 'api', 'apps/api/src/reliability'], {
+const vitest = spawnSync(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--project', 'api', 'apps/api/test/reliability'], {
   cwd: ROOT,
   env,
   stdio: 'inherit',

@@ -1,5 +1,5 @@
 import { ENROLAR_PATH } from '@pago/domain/call-autorizador';
-import { AuthoriserDevice } from '../../apps/api/src/test/authoriser-device';
+import { AuthoriserDevice } from '../../apps/api/test/support/authoriser-device';
 import { E2E_ADMIN_TOKEN } from './product';
 
 /**

@@ -1,3 +1,4 @@
+import { businessNoon } from '@pago/domain/business-time';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -35,11 +36,7 @@ export interface ProductOptions {
   webpayEnv?: Record<string, string>;
 }
 
-/** Today (in Santiago) at 16:00 UTC: 12:00 or 13:00 there, inside every family's opening hours. */
-export function businessNoon(): Date {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
-  return new Date(`${today}T16:00:00Z`);
-}
+export { businessNoon };
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

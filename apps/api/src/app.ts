@@ -259,11 +259,9 @@ function newInstance(config: Config, headers: ReturnType<typeof securityHeaders>
         .send(errorEnvelope(DEFAULT_RESPONSE_NAME, '400'));
     },
   }).withTypeProvider<ZodTypeProvider>();
-  // A request still unanswered after handlerTimeout gets 503 with the envelope (error-handler.ts). Call 1 goes
-  // without: it answers from memory, its one read is bounded by the pool's timeouts, and the timeout's
-  // AbortController was a sixth of its CPU (decision 026).
+  // A request still unanswered after handlerTimeout gets 503 with the envelope (error-handler.ts).
   app.addHook('onRoute', (route) => {
-    if (!route.config?.boundedByThePool) route.handlerTimeout ??= config.requestTimeoutMs;
+    route.handlerTimeout ??= config.requestTimeoutMs;
   });
   // Every call speaks JSON only: any other content type is refused with 415 before a handler sees it.
   app.removeContentTypeParser('text/plain');

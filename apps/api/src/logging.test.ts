@@ -5,8 +5,8 @@ import { seedDemoMembers, seedParameters } from './db/seed';
 import { loggableUrl, loggerOptions } from './logging';
 import { shiftedClock } from './clock';
 import { createWebpayClient } from './services/webpay-client';
-import { listProducts, oldest, postSeleccionar } from './test/member-calls';
-import { businessNoon, TEST_ADMIN_TOKEN, testConfig } from './test/test-app';
+import { listProducts, oldest, postSeleccionar } from '../test/support/member-calls';
+import { businessNoon, TEST_ADMIN_TOKEN, testConfig } from '../test/support/test-app';
 
 describe('log lines', () => {
   const lines: Record<string, unknown>[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BUSINESS_TIME_ZONE, businessToday, isUnavailableHour, santiagoParts, unavailableHours } from './business-time';
+import { BUSINESS_TIME_ZONE, businessNoon, businessToday, isUnavailableHour, santiagoParts, unavailableHours } from './business-time';
 import { FAMILIES } from './families';
 
 // 2026: summer time (UTC−3) ends at 00:00 on 5 April and starts at 00:00 on 6 September.
@@ -147,5 +147,17 @@ describe('unavailableHours', () => {
       expect(isUnavailableHour(family, closing)).toBe(true);
       expect(isUnavailableHour(family, new Date(closing.getTime() - 60_000))).toBe(false);
     }
+  });
+});
+
+describe('businessNoon', () => {
+  it('is on the same business day as the instant, with every family open', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2035-12-31T23:59:59Z'), noInvalidDate: true }), (instant) => {
+        const noon = businessNoon(instant);
+        expect(businessToday(noon)).toBe(businessToday(instant));
+        for (const family of FAMILIES) expect(isUnavailableHour(family, noon)).toBe(false);
+      }),
+    );
   });
 });

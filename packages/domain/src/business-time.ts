@@ -61,6 +61,12 @@ export function businessToday(instant: Date): string {
   return toWireDate(year, month, day);
 }
 
+/** The business day of `instant` at 16:00 UTC (12:00 or 13:00 in Santiago): inside every family's opening hours. */
+export function businessNoon(instant: Date = new Date()): Date {
+  const today = businessToday(instant);
+  return new Date(`${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6, 8)}T16:00:00Z`);
+}
+
 const CLOSING_MINUTE: Readonly<Record<Family, number>> = {
   HI: 20 * 60,
   PC: 22 * 60 + 30,

@@ -1,31 +1,22 @@
-import type { Family } from './families';
+import { FAMILIES, kindOf, type Family } from './families';
 
 // The zod-free part of parameters.ts, which re-exports all of it: the screens read the parameters with these
 // without downloading the validation library, which only the administration's checks need.
 
-const SWITCH_NAMES = ['CierreDiario', 'Mantencion', 'PC', 'PM', 'TC', 'CP', 'HI', 'AH'] as const;
+/** One parameter name per family, `${prefix}${family}`: a new family in FAMILIES makes the compiler ask for each. */
+const perFamily = <P extends string, F extends Family>(prefix: P, families: readonly F[]) =>
+  families.map((f) => `${prefix}${f}` as const) as readonly `${P}${F}`[];
+
+const SWITCH_NAMES = ['CierreDiario', 'Mantencion', ...FAMILIES] as const;
 // Spec §7.1 says "diasMora{PC,PM,TC,CP,HI (AH uses a key named AH)}", but 'AH' is already the savings switch;
 // one name cannot hold both a switch and a number of days, so the savings grace key is diasMoraAH.
-export const GRACE_DAYS_NAMES = ['diasMoraPC', 'diasMoraPM', 'diasMoraTC', 'diasMoraCP', 'diasMoraHI', 'diasMoraAH'] as const;
-const WEBPAY_SWITCH_NAMES = [
-  'pagoWebPayPC',
-  'pagoWebPayPM',
-  'pagoWebPayTC',
-  'pagoWebPayCP',
-  'pagoWebPayHI',
-  'pagoWebPayAH',
-] as const;
+export const GRACE_DAYS_NAMES = perFamily('diasMora', FAMILIES);
+const WEBPAY_SWITCH_NAMES = perFamily('pagoWebPay', FAMILIES);
 export const COMMERCE_CODE_NAMES = ['pagoWPDebitoCredito', 'pagoWPDebito'] as const;
-// No btnPayAH: the savings step's button is always 'Continuar'.
-const PAY_BUTTON_NAMES = ['btnPayPC', 'btnPayCP', 'btnPayHI', 'btnPayTC', 'btnPayPM'] as const;
-const DEBIT_CREDIT_SWITCH_NAMES = [
-  'pagoDebitoCreditoPC',
-  'pagoDebitoCreditoPM',
-  'pagoDebitoCreditoTC',
-  'pagoDebitoCreditoCP',
-  'pagoDebitoCreditoHI',
-  'pagoDebitoCreditoAH',
-] as const;
+// No btnPay for savings: its step's button is always 'Continuar'.
+type FamilyWithPayButton = Exclude<Family, 'AH'>;
+const PAY_BUTTON_NAMES = perFamily('btnPay', FAMILIES.filter((f): f is FamilyWithPayButton => kindOf(f) !== 'savings'));
+const DEBIT_CREDIT_SWITCH_NAMES = perFamily('pagoDebitoCredito', FAMILIES);
 export const TEXT_NAMES = ['medioPagoWP', ...PAY_BUTTON_NAMES, 'cancelTrxMsg'] as const;
 /** Pesos a savings account may receive by card in 24 hours: a card cannot tell whose account it pays into. */
 export const CARD_DEPOSIT_CEILING_NAME = 'topeDepositoWebPayAH';
@@ -85,7 +76,7 @@ export function debitCreditSwitchName(family: Family): ParameterName {
   return `pagoDebitoCredito${family}`;
 }
 
-/** null for AH, which has no configurable pay button. */
+/** null for savings, which has no configurable pay button. */
 export function payButtonName(family: Family): ParameterName | null {
   return family === 'AH' ? null : `btnPay${family}`;
 }

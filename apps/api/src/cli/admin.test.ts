@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthoriserDevice } from '../test/authoriser-device';
-import { devicePending } from '../test/member-calls';
-import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/test-app';
+import { AuthoriserDevice } from '../../test/support/authoriser-device';
+import { devicePending } from '../../test/support/member-calls';
+import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../../test/support/test-app';
 
 const run = promisify(execFile);
 const ADMIN = fileURLToPath(new URL('./admin.ts', import.meta.url));

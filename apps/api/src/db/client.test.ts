@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, type ScratchDatabase } from '../test/scratch-database';
+import { createPostgresDatabase, type ScratchDatabase } from '../../test/support/scratch-database';
 import { openDatabase, type Database } from './client';
 import { members } from './schema';
 

@@ -1,3 +1,4 @@
+import type { Family } from '@pago/domain/families';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -84,7 +85,7 @@ export const products = pgTable(
     memberId: uuid('member_id')
       .notNull()
       .references(() => members.id),
-    family: text('family').notNull(),
+    family: text('family').$type<Family>().notNull(),
     numeroProducto: text('numero_producto').notNull().unique(),
     permiteAbono: boolean('permite_abono').notNull().default(false),
     permiteMultipleAbono: boolean('permite_multiple_abono').notNull().default(false),
@@ -249,7 +250,7 @@ export const transactions = pgTable(
     memberId: uuid('member_id')
       .notNull()
       .references(() => members.id),
-    family: text('family').notNull(),
+    family: text('family').$type<Family>().notNull(),
     total: money('total').notNull(),
     status: text('status').notNull().default('pending'),
     /** 'CUENTA VISTA' or 'WEBPAY' once a method is chosen. */
@@ -420,7 +421,7 @@ export const coreOperations = pgTable(
 export interface CoreLineRow {
   productId: string;
   numeroProducto: string;
-  family: string;
+  family: Family;
   amount: number;
 }
 

@@ -3,7 +3,7 @@ import { businessToday } from '@pago/domain/business-time';
 import { daysBetweenWire } from '@pago/domain/dates';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, openTestDatabase } from '../test/test-app';
+import { DATABASE_KINDS, openTestDatabase } from '../../test/support/test-app';
 import type { Database } from './client';
 import { DEMO_MEMBERS } from '@pago/domain/demo-members';
 import { seedDemoMembers, seedParameters } from './seed';

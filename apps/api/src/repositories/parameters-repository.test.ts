@@ -4,7 +4,7 @@ import type { Database, Db } from '../db/client';
 import * as schema from '../db/schema';
 import { seedParameters } from '../db/seed';
 import { createParametersService } from '../services/parameters-service';
-import { anotherReplica, DATABASE_KINDS, openTestDatabase } from '../test/test-app';
+import { anotherReplica, DATABASE_KINDS, openTestDatabase } from '../../test/support/test-app';
 import { cacheParameters, listParameters, updateParameter } from './parameters-repository';
 
 const valueOf = async (db: Db, nombre: string) => (await listParameters(db)).find((p) => p.nombre === nombre)?.valor;

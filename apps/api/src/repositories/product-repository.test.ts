@@ -5,7 +5,7 @@ import type { Database, Db } from '../db/client';
 import { captchaUses, instalments, members, products, sessions } from '../db/schema';
 import { createProductService } from '../services/product-service';
 import { hashToken, newSessionToken } from '../services/session-service';
-import { DATABASE_KINDS, openTestDatabase } from '../test/test-app';
+import { DATABASE_KINDS, openTestDatabase } from '../../test/support/test-app';
 import { productsInFamily, spendAndListProducts } from './product-repository';
 import { touchSession } from './session-repository';
 

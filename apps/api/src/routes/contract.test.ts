@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test/test-app';
+import { startTestApp, type TestApp } from '../../test/support/test-app';
 
 // Documents of their own rather than answers of a call: the OpenAPI document itself and Prometheus' text.
 const DOCUMENTS = ['GET /docs', 'GET /docs/openapi.json', 'GET /metrics'];

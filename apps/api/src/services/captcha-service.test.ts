@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../db/client';
 import { captchaUses } from '../db/schema';
-import { DATABASE_KINDS, openTestDatabase, startTestApp } from '../test/test-app';
+import { DATABASE_KINDS, openTestDatabase, startTestApp } from '../../test/support/test-app';
 import { checkSolution, createCaptchaService, PRUNE_INTERVAL_MS } from './captcha-service';
 
 const SECRET = 'captcha-service-test-secret-0123456789';
@@ -173,8 +173,9 @@ describe('captcha pruning in the app', () => {
       await t.app.close();
       open = false;
       await spentExpired(t.database, 'after-close');
+      // Closing clears every interval, so no tick is left that could prune.
+      expect(vi.getTimerCount()).toBe(0);
       vi.advanceTimersByTime(PRUNE_INTERVAL_MS * 3);
-      await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await spentSignatures(t.database)).toEqual(['after-close']);
     } finally {
       if (open) await t.app.close();

@@ -1,4 +1,5 @@
 import { businessToday } from '@pago/domain/business-time';
+import { kindOf } from '@pago/domain/families';
 import type { Family } from '@pago/domain/families';
 import { CARD_DEPOSIT_CEILING_NAME, debitCreditSwitchName, graceDaysName, toParameterMap, webPaySwitchName, type ParameterMap } from '@pago/domain/parameters';
 import { instalmentState, isPastGrace } from '@pago/domain/products';
@@ -114,7 +115,7 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
           stores.length === expected.length &&
           expected.every((e) => stores.some((s) => s.transactionId === refOf(e) && s.amount === e.amount && s.commerceCode === e.commerceCode));
         if (!same) return refuse('463');
-        const overCeiling = trx.family === 'AH' ? await savingsOverCeiling(tx, trx.sessionId, expected, Number(p[CARD_DEPOSIT_CEILING_NAME])) : null;
+        const overCeiling = kindOf(trx.family) === 'savings' ? await savingsOverCeiling(tx, trx.sessionId, expected, Number(p[CARD_DEPOSIT_CEILING_NAME])) : null;
         if (overCeiling) {
           await appendAudit(tx, { kind: 'webpay.tope.ahorro', requestId, detail: { idTransaccion: trx.idTransaccion, monto: overCeiling.amount, previo: overCeiling.previous } });
           return refuse('505');

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { kindOf, type Family } from '@pago/domain/families';
 import { operationsOfDay } from '../repositories/core-operation-repository';
 import type { CoreBanking } from './core-banking';
 
@@ -21,7 +22,7 @@ export interface CoreReconciliation {
   lineas: CoreReconciliationLine[];
 }
 
-const isLoan = (family: string) => family === 'PC' || family === 'HI' || family === 'PM';
+const isLoan = (family: Family) => kindOf(family) === 'credit';
 
 /**
  * The day's comparison of our operations with the core's books, by key: every own-account debit and card credit

@@ -1,4 +1,5 @@
 import { santiagoParts } from '@pago/domain/business-time';
+import { kindOf } from '@pago/domain/families';
 import type { CoreAnswer, CoreBanking, CoreCall, CoreLine, CoreOperationView } from './core-banking';
 
 export interface FineractOptions {
@@ -38,7 +39,7 @@ export function fineractDate(instant: Date): string {
 
 // Loans in the core: the credits. Participation shares, card payments and savings are savings accounts
 // (docs/decisions/029-the-core-banking-port.md says why).
-const isLoan = (line: CoreLine) => line.family === 'PC' || line.family === 'HI' || line.family === 'PM';
+const isLoan = (line: CoreLine) => kindOf(line.family) === 'credit';
 
 /** The port over Apache Fineract's REST API (1.9+): Basic auth, the tenant header, an Idempotency-Key on every write. */
 export function createFineractClient(options: FineractOptions): CoreBanking {
@@ -144,13 +145,13 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
     },
 
     async payFromAccount(key, payment) {
-      const from = await resolve('savingsaccounts', payment.numeroCuenta);
+      // The ids are independent reads: asked together, they cost the core's latency once.
+      const [from, tos] = await Promise.all([resolve('savingsaccounts', payment.numeroCuenta), Promise.all(payment.lines.map(target))]);
       if (!from.ok) return { outcome: 'unknown', detail: from.detail };
       const targets = [];
-      for (const line of payment.lines) {
-        const to = await target(line);
+      for (const [i, to] of tos.entries()) {
         if (!to.ok) return { outcome: 'unknown', detail: to.detail };
-        targets.push({ line, to: to.data });
+        targets.push({ line: payment.lines[i]!, to: to.data });
       }
       if (targets.length === 1) {
         const { line, to } = targets[0]!;

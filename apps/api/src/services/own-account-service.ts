@@ -1,4 +1,5 @@
 import { AUTHORISATION_SECONDS, type AutenticaRequest, type AutorizarRequest, type PagarRequest, type ProductoPagado } from '@pago/domain/call-cuenta-vista';
+import { kindOf } from '@pago/domain/families';
 import { CHALLENGE_CELLS } from '@pago/domain/coordinate-card';
 import type { RefusalCode } from '@pago/domain/errors';
 import type { Family } from '@pago/domain/families';
@@ -109,7 +110,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         const closed = closedFor(s, trx);
         if (closed) return refuse(closed);
         // Spec §4/§6: nobody deposits into another member's savings account.
-        if (trx.family === 'AH' && payerRut !== s.rut) {
+        if (kindOf(trx.family) === 'savings' && payerRut !== s.rut) {
           await appendAudit(tx, { kind: 'deposito.tercero.rechazado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
           return refuse('451');
         }

@@ -2,7 +2,7 @@ import { isParameterName, parameterValueSchema } from '@pago/domain/parameters';
 import type { Db } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cacheParameters, listParameters, MAX_PARAMETERS_CACHE_MS, type ParameterRow, updateParameter } from '../repositories/parameters-repository';
+import { cacheParameters, listParameters, MAX_PARAMETERS_CACHE_MS, updateParameter } from '../repositories/parameters-repository';
 
 export type ParametersService = ReturnType<typeof createParametersService>;
 
@@ -19,18 +19,10 @@ export type UpdateResult =
 export function createParametersService(db: Db, { cacheMs }: { cacheMs: number }) {
   cacheParameters(db, cacheMs);
   const waitMs = Math.min(cacheMs, MAX_PARAMETERS_CACHE_MS);
-  // One answer per cached read: call 1 serialises each answer once (routes/prod/parametro/consultar.ts).
-  const answers = new WeakMap<ParameterRow[], { nombre: string; valor: string }[]>();
   return {
-    /** Call 1's list: the same array for as long as the cache serves the same read. */
+    /** Call 1's list. */
     async list(): Promise<{ nombre: string; valor: string }[]> {
-      const rows = await listParameters(db);
-      let answer = answers.get(rows);
-      if (!answer) {
-        answer = rows.map(({ nombre, valor }) => ({ nombre, valor }));
-        answers.set(rows, answer);
-      }
-      return answer;
+      return (await listParameters(db)).map(({ nombre, valor }) => ({ nombre, valor }));
     },
 
     listWithDates: () => listParameters(db),

@@ -1,4 +1,5 @@
 import { asArray, oneOrMany } from '@pago/domain/as-array';
+import { kindOf } from '@pago/domain/families';
 import { santiagoParts } from '@pago/domain/business-time';
 import { DESCRIPCION_PRODUCTO, maskEmail, type DetallePago, type Pago } from '@pago/domain/call-consultar-pago';
 import type { ProductoPagado } from '@pago/domain/call-cuenta-vista';
@@ -76,7 +77,7 @@ export async function checkPayable(tx: Tx, trx: TransactionRow, items: ItemRow[]
 }
 
 /** What an operation asks the core to credit: each product of `items` with the sum of its items. */
-export function coreLinesOf(productRows: { id: string; numeroProducto: string; family: string }[], items: ItemRow[]): CoreLineRow[] {
+export function coreLinesOf(productRows: { id: string; numeroProducto: string; family: Family }[], items: ItemRow[]): CoreLineRow[] {
   const amounts = sumBy(items, (i) => i.productId);
   return productRows.map((p) => ({ productId: p.id, numeroProducto: p.numeroProducto, family: p.family, amount: amounts.get(p.id) ?? 0 }));
 }
@@ -154,7 +155,7 @@ function sumBy(items: ItemRow[], key: (item: ItemRow) => string | null): Map<str
 
 /** Credits: one line per instalment; participation shares: one line for the count; card and savings: one line. */
 function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: string): DetallePago[] {
-  if (family === 'CP') {
+  if (kindOf(family) === 'shares') {
     return [
       {
         numeroCuota: items[0]?.numeroCuota ?? 0,

@@ -1,4 +1,4 @@
-import { FAMILY_NAMES, type Family } from '@pago/domain/families';
+import { FAMILY_NAMES, kindOf, type Family } from '@pago/domain/families';
 import { toDayNumber } from '@pago/domain/dates';
 import { overdueState, type DetalleCuota, type Producto } from '@pago/domain/products';
 import { createHash } from 'node:crypto';
@@ -8,8 +8,8 @@ export const isoToWire = (iso: string) => iso.replaceAll('-', '');
 
 /** Credits and CP show what is still owed; a card shows its statement even when nothing is billed. */
 export function payableInstalments<Row extends Pick<ListedInstalmentRow, 'montoPendiente'>>(family: Family, rows: Row[]): Row[] {
-  if (family === 'AH') return [];
-  if (family === 'TC') return rows.slice(-1);
+  if (kindOf(family) === 'savings') return [];
+  if (kindOf(family) === 'card') return rows.slice(-1);
   return rows.filter((r) => r.montoPendiente > 0);
 }
 
@@ -64,11 +64,11 @@ export function toWireProduct({ product, instalments }: ListedProduct, today: st
     tipoFamiliaProducto: family,
     nombreFamiliaProducto: FAMILY_NAMES[family],
     numeroProducto: productRef(sessionId, product),
-    listaDetalleProductos: family === 'AH' ? savingsEntry : family === 'TC' ? detalles[0]! : detalles,
+    listaDetalleProductos: kindOf(family) === 'savings' ? savingsEntry : kindOf(family) === 'card' ? detalles[0]! : detalles,
     permiteAbono: product.permiteAbono && promotion,
     permiteMultipleAbono: product.permiteMultipleAbono && promotion,
     montoMinimoAbonoMultiple: product.montoMinimoAbonoMultiple,
     fechaVigenciaAbono: product.fechaVigenciaAbono ? isoToWire(product.fechaVigenciaAbono) : '',
-    ...(family === 'TC' && product.fechaFacturacion ? { fechaFacturacion: isoToWire(product.fechaFacturacion) } : {}),
+    ...(kindOf(family) === 'card' && product.fechaFacturacion ? { fechaFacturacion: isoToWire(product.fechaFacturacion) } : {}),
   };
 }

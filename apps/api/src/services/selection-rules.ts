@@ -1,4 +1,5 @@
 import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
+import { kindOf } from '@pago/domain/families';
 import type { Family } from '@pago/domain/families';
 import { applyGraceFilter, byAge, detallesOf, type DetalleCuota } from '@pago/domain/products';
 import { isOldestFirstPrefix, SAVINGS_MAX_EXCLUSIVE, SAVINGS_MIN } from '@pago/domain/selection';
@@ -42,7 +43,7 @@ export function validateSelection(request: ProductoSeleccionado[], ctx: Selectio
     const p = toWireProduct(row, ctx.today, ctx.sessionId);
     return p ? [p] : [];
   });
-  const view = ctx.family === 'PC' || ctx.family === 'HI' || ctx.family === 'PM' ? applyGraceFilter(wire, ctx.graceDays).products : wire;
+  const view = kindOf(ctx.family) === 'credit' ? applyGraceFilter(wire, ctx.graceDays).products : wire;
   for (const p of view) shown.set(p.numeroProducto, detallesOf(p).sort(byAge));
 
   // The list named each product by its reference in this session: that is what a selection quotes.
@@ -58,9 +59,9 @@ export function validateSelection(request: ProductoSeleccionado[], ctx: Selectio
     if (!visible) return refuse('461');
 
     const outcome =
-      ctx.family === 'AH'
+      kindOf(ctx.family) === 'savings'
         ? savingsItems(selected, owned)
-        : ctx.family === 'TC'
+        : kindOf(ctx.family) === 'card'
           ? cardItems(selected, owned, visible)
           : instalmentItems(selected, owned, visible, ctx);
     if (!outcome.ok) return outcome;
@@ -85,7 +86,7 @@ function instalmentItems(
 ): SelectionOutcome {
   const numbers = selected.detalleProducto.map((d) => Number(d.numeroCuota));
   if (new Set(numbers).size !== numbers.length) return refuse('461');
-  if (ctx.family === 'CP' && numbers.length > visible.length) return refuse('474');
+  if (kindOf(ctx.family) === 'shares' && numbers.length > visible.length) return refuse('474');
   if (!isOldestFirstPrefix(visible.map((d) => d.numeroCuota), numbers)) return refuse('461');
 
   const promotion = promotionActive(owned.product.fechaVigenciaAbono, ctx.today);
@@ -99,7 +100,7 @@ function instalmentItems(
     if (amount < detalle.montoPendiente) {
       // A partial amount leaves the instalment owing, so only the newest selected one may be partial.
       const isLast = index === selected.detalleProducto.length - 1;
-      if (ctx.family === 'CP' || !isLast || !owned.product.permiteAbono || !promotion) return refuse('464');
+      if (kindOf(ctx.family) === 'shares' || !isLast || !owned.product.permiteAbono || !promotion) return refuse('464');
       const isMinimum = amount === detalle.pagoMinimo;
       const isFree = owned.product.permiteMultipleAbono && amount >= owned.product.montoMinimoAbonoMultiple;
       if (!isMinimum && !isFree) return refuse('464');

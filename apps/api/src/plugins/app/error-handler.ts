@@ -6,8 +6,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The key the route's answer is wrapped in (spec §7), used for errors too. */
     responseName?: string;
-    /** The route needs no handlerTimeout: the pool's own timeouts bound its only I/O (app.ts). */
-    boundedByThePool?: boolean;
   }
 }
 

@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { readLoad } from '../../cli/import-file';
 import { accounts, instalments, members, products } from '../../db/schema';
-import { listProducts } from '../../test/member-calls';
-import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../test/test-app';
+import { listProducts } from '../../../test/support/member-calls';
+import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../../test/support/test-app';
 
 const CSV = `rut,nombre,correo,numeroCuenta,saldoCuenta,familia,numeroProducto,numeroCuota,monto,montoPendiente,pagoMinimo,fechaVencimiento,medioPago
 5.126.663-3,Ana Soto,ana@example.cl,000099990001,250000,PC,410055550001,1,40000,,,20301201,

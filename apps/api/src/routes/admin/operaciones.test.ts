@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { members } from '../../db/schema';
-import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../test/member-calls';
-import { appPerTest, TEST_ADMIN_TOKEN } from '../../test/test-app';
+import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../../test/support/member-calls';
+import { appPerTest, TEST_ADMIN_TOKEN } from '../../../test/support/test-app';
 
 const auth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 

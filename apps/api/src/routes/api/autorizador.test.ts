@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, auditLog, authoriserDevices, authoriserWebhooks, authorizations, members } from '../../db/schema';
 import { webhookSignature } from '../../services/authoriser-webhook';
-import { AuthoriserDevice } from '../../test/authoriser-device';
+import { AuthoriserDevice } from '../../../test/support/authoriser-device';
 import {
   deviceDecides,
   devicePending,
@@ -18,8 +18,8 @@ import {
   postAutorizar,
   postPagar,
   postSeleccionar,
-} from '../../test/member-calls';
-import { appPerTest, DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN } from '../../test/test-app';
+} from '../../../test/support/member-calls';
+import { appPerTest, DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN } from '../../../test/support/test-app';
 
 const PAG = 'pagarProductoCVResponse';
 const RUT = '14141414-3';

@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { instalments, products, transactions, vouchers, webpayAttempts } from '../../db/schema';
 import { createWebpayClient, type WebpayClient } from '../../services/webpay-client';
-import { listProducts, oldest, postConsultarPago, postSeleccionar, productNumbered } from '../../test/member-calls';
+import { listProducts, oldest, postConsultarPago, postSeleccionar, productNumbered } from '../../../test/support/member-calls';
 import type { Config } from '../../config';
-import { DATABASE_KINDS, seededSnapshot, type SeededSnapshot, type TestApp } from '../../test/test-app';
+import { DATABASE_KINDS, seededSnapshot, type SeededSnapshot, type TestApp } from '../../../test/support/test-app';
 
 const VISA = '4051885600446623';
 const MASTERCARD_REJECTED = '5186059559590568';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema';
-import { appPerTest, DATABASE_KINDS } from '../../test/test-app';
+import { appPerTest, DATABASE_KINDS } from '../../../test/support/test-app';
 
 describe.each(DATABASE_KINDS)('POST /prod/auditoria/guardarlog on %s', (kind) => {
   // Each test on its own copy of the seeded members.

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { outbox } from '../../db/schema';
-import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar, productNumbered } from '../../test/member-calls';
-import { readPdf } from '../../test/pdf-text';
-import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink';
-import { seededSnapshot, startTestApp, type SeededSnapshot, type TestApp } from '../../test/test-app';
+import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar, productNumbered } from '../../../test/support/member-calls';
+import { readPdf } from '../../../test/support/pdf-text';
+import { startSmtpSink, type SmtpSink } from '../../../test/support/smtp-sink';
+import { seededSnapshot, startTestApp, type SeededSnapshot, type TestApp } from '../../../test/support/test-app';
 
 const basic = (rut: string, token: string) => `Basic ${Buffer.from(`${rut}:${token}`).toString('base64')}`;
 

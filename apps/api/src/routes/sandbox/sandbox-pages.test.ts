@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appPerTest, startTestApp } from '../../test/test-app';
+import { appPerTest, startTestApp } from '../../../test/support/test-app';
 
 describe('sandbox pages', () => {
   // Each test on its own copy of the seeded members.

@@ -2,8 +2,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { auditLog, authorizations, coordinateCards, members } from '../../../db/schema';
-import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../../test/member-calls';
-import { appPerTest, DATABASE_KINDS } from '../../../test/test-app';
+import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar } from '../../../../test/support/member-calls';
+import { appPerTest, DATABASE_KINDS } from '../../../../test/support/test-app';
+import { MAX_CHALLENGES_PER_LOGIN, MAX_COORDINATE_FAILURES } from '../../../services/coordinate-challenge';
 
 const AUT = 'autenticaConsultaFactoresResponse';
 const AUZ = 'autorizarPagoProductoCVResponse';
@@ -71,13 +72,13 @@ describe.each(DATABASE_KINDS)('the coordinate challenge cannot be re-rolled, on 
     await challenge(token);
     expect(await failures()).toBe(2);
     await challenge(token, 2);
-    expect(await failures()).toBe(3);
+    expect(await failures()).toBe(MAX_COORDINATE_FAILURES);
     expect(errorCode(await postAutorizar(t.app, token, RUT, RUT, 1), AUZ)).toBe('45203017');
   });
 
   it('gives at most three challenges per login, then asks for the password again', async () => {
     const { token } = await login();
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < MAX_CHALLENGES_PER_LOGIN; i++) {
       expect(cellsOf(await challenge(token))).toHaveLength(3);
       await expireChallenges();
       // The card's count is not what this test is about: keep it from blocking.

@@ -18,8 +18,9 @@ import {
   postSeleccionar,
   solveCaptcha,
   productNumbered,
-} from '../../../test/member-calls';
-import { appPerTest, DATABASE_KINDS } from '../../../test/test-app';
+} from '../../../../test/support/member-calls';
+import { appPerTest, DATABASE_KINDS } from '../../../../test/support/test-app';
+import { MAX_PASSWORD_FAILURES } from '../../../services/password-check';
 
 const AUT = 'autenticaConsultaFactoresResponse';
 const AUZ = 'autorizarPagoProductoCVResponse';
@@ -233,7 +234,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     const other = await listProducts(t.app, '9876543-3');
     await postSeleccionar(t.app, other.token, '9876543-3', [oldest(other.productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push(errorCode(await postAutentica(t.app, other.token, '9876543-3', 'mala'), AUT));
+    for (let i = 0; i < MAX_PASSWORD_FAILURES; i++) codes.push(errorCode(await postAutentica(t.app, other.token, '9876543-3', 'mala'), AUT));
     expect(codes).toEqual(['45203113', '45203113', '45203016']);
     expect(errorCode(await postAutentica(t.app, other.token, '9876543-3', '1234'), AUT)).toBe('45203016');
   });
@@ -257,7 +258,7 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
     expect(codes.filter((c) => c === '45203113')).toHaveLength(2);
     expect(codes.filter((c) => c === '45203016')).toHaveLength(6);
     const [row] = await t.database.db.select({ failures: members.passwordFailures, blockedAt: members.passwordBlockedAt }).from(members).where(eq(members.rut, '9876543-3'));
-    expect(row!.failures).toBe(3);
+    expect(row!.failures).toBe(MAX_PASSWORD_FAILURES);
     // Blocked on the client that gave them (decision 032), which is this test's one address.
     const [guard] = await t.database.db.select({ blockedAt: passwordClientGuards.passwordBlockedAt }).from(passwordClientGuards).where(eq(passwordClientGuards.rut, '9876543-3'));
     expect(guard!.blockedAt).not.toBeNull();

@@ -1,6 +1,6 @@
 import { PARAMETER_NAMES } from '@pago/domain/parameters';
 import { describe, expect, it } from 'vitest';
-import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../../test/test-app';
+import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../../../test/support/test-app';
 
 const PATH = '/prod/parametro/consultar';
 const validBody = { consultarParametrosRequest: { userId: '11111111-1', canalLlamada: 'PGEX', tipo: 'PE' } };

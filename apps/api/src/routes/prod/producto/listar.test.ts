@@ -3,8 +3,8 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, sessions } from '../../../db/schema';
-import { listProducts, postListar, solveCaptcha, productNumbered } from '../../../test/member-calls';
-import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, type TestApp } from '../../../test/test-app';
+import { listProducts, postListar, solveCaptcha, productNumbered } from '../../../../test/support/member-calls';
+import { DATABASE_KINDS, type SeededSnapshot, seededSnapshot, type TestApp } from '../../../../test/support/test-app';
 
 const codeOf = (res: { json(): unknown }) =>
   (res.json() as { listarDetalleProductosResponse: { error?: { errores: { detalleError: { codigo: string } } } } })

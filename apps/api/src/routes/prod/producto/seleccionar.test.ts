@@ -3,8 +3,8 @@ import { detallesOf, type Producto } from '@pago/domain/products';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { transactionItems, transactions } from '../../../db/schema';
-import { listProducts, postSeleccionar, productNumbered } from '../../../test/member-calls';
-import { businessNoon, DATABASE_KINDS, seededSnapshot, startTestApp, type SeededSnapshot, type TestApp } from '../../../test/test-app';
+import { listProducts, postSeleccionar, productNumbered } from '../../../../test/support/member-calls';
+import { businessNoon, DATABASE_KINDS, seededSnapshot, startTestApp, type SeededSnapshot, type TestApp } from '../../../../test/support/test-app';
 
 type Sel = ProductoSeleccionado;
 const responseOf = (res: { json(): unknown }) =>

@@ -1,7 +1,7 @@
 import { errorDetail } from '@pago/domain/errors';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactions, webpayAttempts } from '../db/schema';
+import { transactions, webpayAttempts } from '../../src/db/schema';
 import { fromClient, personalDataIn, startCluster, waitForPostings, waitForSettlement, PARAMETERS_CACHE_MS, type Cluster } from './cluster';
 import { counted, fetchTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { checkInvariants } from './ledger';

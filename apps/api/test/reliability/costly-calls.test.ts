@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, transactions } from '../db/schema';
-import { pruneBrowserReports } from '../repositories/audit-repository';
-import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
+import { auditLog, transactions } from '../../src/db/schema';
+import { pruneBrowserReports } from '../../src/repositories/audit-repository';
+import { DATABASE_KINDS, startTestApp, type TestApp } from '../support/test-app';
 import { codeOf, listar, oldestOf, payOwnAccount, post, seleccionar } from './flows';
 import { injectTarget, type Target } from './http';
 import { recordFigures } from './settings';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { auditLog, sessions } from '../db/schema';
-import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
+import { auditLog, sessions } from '../../src/db/schema';
+import { DATABASE_KINDS, startTestApp, type TestApp } from '../support/test-app';
 import { codeOf, post, solveCaptcha } from './flows';
 import { injectTarget, type Target } from './http';
 import { recordFigures } from './settings';

@@ -1,20 +1,20 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { PGlite } from '@electric-sql/pglite';
-import { businessToday } from '@pago/domain/business-time';
+import { businessNoon, businessToday } from '@pago/domain/business-time';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
-import { buildApp } from '../app';
-import { shiftedClock, type Clock } from '../clock';
-import type { WebpayClient } from '../services/webpay-client';
+import { buildApp } from '../../src/app';
+import { shiftedClock, type Clock } from '../../src/clock';
+import type { WebpayClient } from '../../src/services/webpay-client';
 import { buildCoreSim } from '@pago/core-sim/app';
 import type { DemoMember } from '@pago/domain/demo-members';
-import type { CoreBanking } from '../services/core-banking';
-import { createFineractClient } from '../services/fineract-client';
-import { loadConfig, type Config } from '../config';
-import { openDatabase, pgliteDatabase, type Database, type Db } from '../db/client';
-import * as schema from '../db/schema';
-import { seedDemoMembers, seedParameters } from '../db/seed';
+import type { CoreBanking } from '../../src/services/core-banking';
+import { createFineractClient } from '../../src/services/fineract-client';
+import { loadConfig, type Config } from '../../src/config';
+import { openDatabase, pgliteDatabase, type Database, type Db } from '../../src/db/client';
+import * as schema from '../../src/db/schema';
+import { seedDemoMembers, seedParameters } from '../../src/db/seed';
 import { createPostgresDatabase } from './scratch-database';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -141,11 +141,7 @@ export function coreClientFor(origin: string, timeoutMs = 3_000): CoreBanking {
   return createFineractClient({ baseUrl: `${origin}/fineract-provider/api`, username: 'mifos', password: 'password', tenant: 'default', timeoutMs, webpayPaymentTypeId: 1, transferPaymentTypeId: 2 });
 }
 
-/** Today at 13:00 UTC-ish in Santiago: inside every family's opening hours, whenever the suite runs. */
-export function businessNoon(): Date {
-  const today = businessToday(new Date());
-  return new Date(`${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6, 8)}T16:00:00Z`);
-}
+export { businessNoon };
 
 export interface TestAppOptions {
   config?: Partial<Config>;

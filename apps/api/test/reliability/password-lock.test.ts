@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, members, outbox, passwordClientGuards, unknownPayerAttempts } from '../db/schema';
-import { passwordLockMinutes } from '../services/password-check';
-import { errorCode, listProducts, oldest, postAutentica, postSeleccionar, solveCaptcha } from '../test/member-calls';
-import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/test-app';
+import { auditLog, members, outbox, passwordClientGuards, unknownPayerAttempts } from '../../src/db/schema';
+import { passwordLockMinutes } from '../../src/services/password-check';
+import { errorCode, listProducts, oldest, postAutentica, postSeleccionar, solveCaptcha } from '../support/member-calls';
+import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { recordFigures } from './settings';
 
 // Someone who knows only a RUT must not lock its owner out for good, nor learn from call 4 whether it is a member's.

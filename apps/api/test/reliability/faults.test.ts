@@ -5,7 +5,7 @@ import { fromClient, personalDataIn, startCluster, transactionStates, waitForPos
 import { codeOf } from './flows';
 import { counted, fetchTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { checkInvariants } from './ledger';
-import { transactions, webpayAttempts } from '../db/schema';
+import { transactions, webpayAttempts } from '../../src/db/schema';
 import { failover, histogram, unexpectedOutcomes, planPayers, runPayer, type PayerPlan } from './load';
 import { terminateBackends } from './processes';
 import { RELIABILITY, recordFigures, RequestTally } from './settings';

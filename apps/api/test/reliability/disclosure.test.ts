@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
-import { members, products, transactions } from '../db/schema';
-import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postConsultarPago, postPagar, postSeleccionar, postListar, productNumbered, solveCaptcha } from '../test/member-calls';
-import { readPdf } from '../test/pdf-text';
-import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
+import { members, products, transactions } from '../../src/db/schema';
+import { errorCode, listProducts, oldest, postAutentica, postAutorizar, postConsultarPago, postPagar, postSeleccionar, postListar, productNumbered, solveCaptcha } from '../support/member-calls';
+import { readPdf } from '../support/pdf-text';
+import { DATABASE_KINDS, startTestApp, type TestApp } from '../support/test-app';
 import { recordFigures } from './settings';
 
 // What someone who knows only a RUT (and solves the captcha) learns of a member's products, and what the

@@ -1,10 +1,10 @@
 import { hash } from '@node-rs/argon2';
 import { addDaysWire } from '@pago/domain/dates';
 import type { Family } from '@pago/domain/families';
-import type { Db } from '../db/client';
+import type { Db } from '../../src/db/client';
 import { demoCoordinateCard, type DemoMember } from '@pago/domain/demo-members';
-import { PASSWORD_HASH_OPTIONS } from '../db/password';
-import { accounts, coordinateCards, instalments, members, products } from '../db/schema';
+import { PASSWORD_HASH_OPTIONS } from '../../src/db/password';
+import { accounts, coordinateCards, instalments, members, products } from '../../src/db/schema';
 
 /** Check digit of a RUT body (módulo 11). */
 export function rutDv(body: number): string {

@@ -6,14 +6,14 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import { openDatabase, type Database } from '../db/client';
-import { coreOperations, webpayAttempts } from '../db/schema';
-import { seedDemoMembers, seedParameters } from '../db/seed';
-import { businessNoon, startCoreSim, TEST_ADMIN_TOKEN, type CoreSimHandle } from '../test/test-app';
+import { openDatabase, type Database } from '../../src/db/client';
+import { coreOperations, webpayAttempts } from '../../src/db/schema';
+import { seedDemoMembers, seedParameters } from '../../src/db/seed';
+import { businessNoon, startCoreSim, TEST_ADMIN_TOKEN, type CoreSimHandle } from '../support/test-app';
 import { insertLoadMembers, LOAD_PASSWORD, loadMemberProfiles, type LoadMember } from './fixtures';
 import type { Target } from './http';
 import { captureLedger, type LedgerSnapshot } from './ledger';
-import { createPostgresDatabase } from '../test/scratch-database';
+import { createPostgresDatabase } from '../support/scratch-database';
 import { bundleApi, FaultyProxy, startApiProcess, type ApiProcess } from './processes';
 
 // Several API processes of the production bundle on one fresh PostgreSQL database, the Webpay simulator (its

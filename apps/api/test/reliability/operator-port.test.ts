@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../test/test-app';
+import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { recordFigures } from './settings';
 
 // The admin API, the metrics and the OpenAPI document are the operator's, not the members': in production they

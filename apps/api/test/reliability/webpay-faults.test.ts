@@ -3,13 +3,13 @@ import { SimStore } from '@pago/webpay-sim/store';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactions, webpayAttempts } from '../db/schema';
-import { createWebpayClient, type WebpayClient } from '../services/webpay-client';
-import { DATABASE_KINDS, startTestApp, type TestApp } from '../test/test-app';
+import { transactions, webpayAttempts } from '../../src/db/schema';
+import { createWebpayClient, type WebpayClient } from '../../src/services/webpay-client';
+import { DATABASE_KINDS, startTestApp, type TestApp } from '../support/test-app';
 import { listar, oldestOf, payOwnAccount, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from './flows';
 import { injectTarget, type Target } from './http';
 import { captureLedger, checkInvariants } from './ledger';
-import { productNumbered } from '../test/member-calls';
+import { productNumbered } from '../support/member-calls';
 import { recordFigures } from './settings';
 
 // Part 4, Webpay's faults at the worst moments, one at a time: between its commit and our refund, and a form

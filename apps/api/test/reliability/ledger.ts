@@ -1,7 +1,7 @@
 import type { SimStore } from '@pago/webpay-sim/store';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client';
-import type { CoreBooks } from '../test/test-app';
+import type { Db, DbOrTx } from '../../src/db/client';
+import type { CoreBooks } from '../support/test-app';
 
 // The money invariant, read from the database (and from the provider's books for card payments). Every payment is
 // one database transaction, so at any instant, whatever crashed or raced:

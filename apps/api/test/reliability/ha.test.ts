@@ -1,8 +1,8 @@
 import { inArray } from 'drizzle-orm';
 import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/client';
-import { transactions } from '../db/schema';
+import { openDatabase } from '../../src/db/client';
+import { transactions } from '../../src/db/schema';
 import { fromClient, startCluster, waitForPostings, waitForSettlement, type Cluster } from './cluster';
 import { startHaCluster, haMissing, type HaCluster } from './ha-cluster';
 import { counted, fetchTarget, jsonOf, type HttpRequest, type Target } from './http';

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
-import { openDatabase } from '../db/client';
-import { seedDemoMembers, seedParameters } from '../db/seed';
-import { createPostgresDatabase, type ScratchDatabase } from '../test/scratch-database';
-import { businessNoon, startCoreSim, type CoreSimHandle } from '../test/test-app';
+import { openDatabase } from '../../src/db/client';
+import { seedDemoMembers, seedParameters } from '../../src/db/seed';
+import { createPostgresDatabase, type ScratchDatabase } from '../support/scratch-database';
+import { businessNoon, startCoreSim, type CoreSimHandle } from '../support/test-app';
 import { businessToday } from '@pago/domain/business-time';
 import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha } from './flows';
 import { fetchTarget, jsonOf, type Target } from './http';
 import { bundleApi, freePort, startApiProcess, type ApiProcess } from './processes';
 import { recordFigures } from './settings';
-import { AuthoriserDevice } from '../test/authoriser-device';
+import { AuthoriserDevice } from '../support/authoriser-device';
 import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type Solicitud } from '@pago/domain/call-autorizador';
 
 // The attacks again, against the API as it runs for real: the bundle, NODE_ENV=production, PostgreSQL, no sandbox
