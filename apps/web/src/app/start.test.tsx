@@ -1,10 +1,8 @@
 import { act, screen } from '@testing-library/react';
-import { execFileSync } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Root } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { REMEMBERED_RUT_KEY } from '../lib/app-store';
+import { renderPagesInChild } from '../../scripts/render-pages.mjs';
 import type { ShellKind } from './shell';
 import { startApp } from './start';
 
@@ -17,8 +15,7 @@ let pages: Record<string, string> = {};
 // The pages as the build draws them, in a process of their own: the server renderer must not run in this realm,
 // where it would leave React Router's contexts set for the browser's render.
 beforeAll(() => {
-  const script = resolve(dirname(fileURLToPath(import.meta.url)), '../../scripts/render-pages.mjs');
-  pages = JSON.parse(execFileSync(process.execPath, [script, ...PAGES], { encoding: 'utf8' })) as Record<string, string>;
+  pages = renderPagesInChild(PAGES);
 }, 60_000);
 
 let root: Root | null = null;

@@ -25,10 +25,8 @@ function hydratable(container: HTMLElement): boolean {
  * Once the app has committed the page: the build's page arrives inert (scripts/prerender.mjs), so that nothing is
  * typed or tapped while nothing listens; from now on React takes every event, hydrating first what it hits.
  */
-function TakenOver({ container, children }: { container: HTMLElement; children: ReactNode }) {
-  useEffect(() => {
-    container.inert = false;
-  }, [container]);
+function TakenOver({ onTakenOver, children }: { onTakenOver: () => void; children: ReactNode }) {
+  useEffect(onTakenOver, [onTakenOver]);
   return children;
 }
 
@@ -40,7 +38,11 @@ function TakenOver({ container, children }: { container: HTMLElement; children: 
 export function startApp(container: HTMLElement): Root {
   const app = (
     <StrictMode>
-      <TakenOver container={container}>
+      <TakenOver
+        onTakenOver={() => {
+          container.inert = false;
+        }}
+      >
         <App />
       </TakenOver>
     </StrictMode>
