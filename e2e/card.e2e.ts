@@ -179,7 +179,7 @@ describe('card payment through Webpay', () => {
     await page().goto(`${product().baseUrl}/pagoexpress/cancelvoucher/${id}`);
     await page().waitForURL('**/pagoexpress/cancelMessage');
     await visible(h1('¡Pago Anulado!'));
-    await visible(page().getByText(/Tu pago fue anulado y no se realizó ningún cargo/));
+    await visible(page().getByText('No se realizó ningún cargo. Puedes intentarlo nuevamente cuando quieras.'));
     await check('cancelmessage');
     await expect.poll(async () => (await storedAppState(page())).config.isAuthenticated).toBe(false);
     expect((await storedAppState(page())).selection.family).toBeNull();
@@ -205,8 +205,9 @@ describe('card payment through Webpay', () => {
     await page().getByRole('button', { name: 'Anular compra y volver al comercio' }).click();
     await page().waitForURL(/\/pagoexpress\/cancelvoucher\/[0-9a-f]{32}\?estado=anulado$/);
     await visible(h1('¡Pago Anulado!'));
-    await visible(page().getByText('Anulaste el pago en Webpay.'));
-    await visible(page().getByText(/Tu pago fue anulado y no se realizó ningún cargo/));
+    await visible(page().getByText('No se realizó ningún cargo. Puedes intentarlo nuevamente cuando quieras.'));
+    // 'Anulado' once: the title says it, the text does not say it again.
+    expect((await page().getByRole('main').innerText()).match(/anul/gi)).toHaveLength(1);
     await check('cancelvoucher-cancelled');
 
     await page().getByRole('button', { name: 'Nuevo Pago' }).click();
@@ -260,5 +261,22 @@ describe('card payment whose browser never comes back', () => {
     // Later runs of the job find nothing more to settle.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(settledInLog()).toBe(1);
+  });
+});
+
+describe('card payment whose Webpay form runs out of time', () => {
+  const { product, page, openPhone, h1, visible, check, openStepTwo, chooseCard } = journeys({ webpayEnv: { WEBPAY_SIM_FORM_TIMEOUT_SECONDS: '3' } });
+
+  it('tells 11.111.111-1 the time ran out, not that they cancelled, and that nothing was charged', async () => {
+    await openPhone();
+    await openStepTwo('111111111');
+    await chooseCard();
+    await page().waitForURL(`${product().webpayUrl}/webpayserver/initTransaction`);
+    // The form's own timer returns to the payment host without TBK_TOKEN: Transbank's timeout.
+    await page().waitForURL(/\/pagoexpress\/cancelvoucher\/[0-9a-f]{32}\?estado=expirado$/, { timeout: 20_000 });
+    await visible(h1('Pago no completado'));
+    await visible(page().getByText('Se agotó el tiempo para completar el pago en Webpay. No se realizó ningún cargo.'));
+    expect(await page().getByText(/anul/i).count()).toBe(0);
+    await check('cancelvoucher-timeout');
   });
 });

@@ -104,7 +104,7 @@ describe('own-account payment', () => {
     await visible(page.getByText('Crédito MYPE'));
     // The total and the instalment's line.
     await expect.poll(() => page.getByText('$156.300', { exact: true }).count()).toBe(2);
-    await visible(page.getByText('Debito', { exact: true }));
+    await visible(page.getByText('Débito', { exact: true }));
     await visible(page.getByText('Tarjeta de coordenadas'));
     // The voucher proves itself: a QR code, a short code and the public page's address.
     const proof = page.getByRole('region', { name: 'Verifica este comprobante' });
@@ -126,8 +126,8 @@ describe('own-account payment', () => {
     await other.goto(verifyUrl);
     await visible(other.getByRole('heading', { level: 1, name: 'Comprobante verificado' }));
     await visible(other.getByText('$156.300', { exact: true }));
-    await visible(other.getByText('RUT del pagador'));
-    await visible(other.getByText('*****111-1', { exact: true }));
+    await visible(other.getByText('RUT del socio'));
+    await visible(other.getByText('**.***.111-1', { exact: true }));
     expect(await other.getByText('11.111.111-1').count()).toBe(0);
     await checkBothSizes(other, 'voucher-verified');
     await other.goto(`${product().baseUrl}/comprobante/verificar/AAAAAAAAAAAAAAAAAAAA`);
@@ -324,6 +324,8 @@ describe('own-account payment', () => {
       expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 50)).toBe(true);
       await visible(page.getByRole('link', { name: new RegExp(`Descargar en ${store}`) }));
     }
+    // Not a dead end: another method of step 3 can pay today.
+    await visible(page.getByRole('link', { name: 'Seleccionar otro medio de pago' }));
     await check('app-download');
   });
 

@@ -20,6 +20,7 @@ describe('step 1: the member’s products', () => {
 
   afterEach(async () => {
     await product().setParameter('TC', '1');
+    await product().setBusinessTime(businessNoon());
   });
 
   const heading = () => page.getByRole('heading', { level: 1, name: 'Selecciona el producto que deseas pagar' });
@@ -98,32 +99,33 @@ describe('step 1: the member’s products', () => {
     await expect.poll(() => family('Crédito de Consumo').isVisible()).toBe(true);
   });
 
-  it('names the unavailable hours at night, when the mortgage can no longer be paid', async () => {
+  it('names the closed family once at night by the server’s clock, while the phone’s says noon', async () => {
+    // Nine hours past the business noon (21:00 or 22:00 in Santiago): only the mortgage has closed.
+    await product().setBusinessTime(new Date(businessNoon().getTime() + 9 * 3_600_000));
     page = await open();
-    // The phone's clock at nine hours past the business noon (21:00 or 22:00 in Santiago); the server's stays at noon.
-    await page.clock.setSystemTime(new Date(businessNoon().getTime() + 9 * 3_600_000));
     await enterRut(page, '111111111');
     await seeFamilies();
     const banner = page.getByRole('note').filter({ hasText: 'Fuera del horario de pago' });
     await expect.poll(() => banner.isVisible()).toBe(true);
-    const text = (await banner.textContent()) ?? '';
-    for (const hour of ['20:00', '22:30', '02:00']) expect(text).toContain(hour);
-    // The mortgage is shown closed, with its hours, and cannot be chosen; the others still can.
+    expect(await banner.textContent()).toBe('Fuera del horario de pagoA esta hora no se puede pagar Crédito Hipotecario. Podrás pagar desde las 02:00 hrs.');
+    // The mortgage is shown closed and cannot be chosen; the others still can. The hours are said once, in the banner.
     const mortgage = familyList().getByRole('button', { name: /Crédito Hipotecario/ });
     expect(await mortgage.isDisabled()).toBe(true);
-    expect(await familyList().getByText('No disponible entre las 20:00 y las 02:00 hrs.').isVisible()).toBe(true);
+    expect(await mortgage.textContent()).toBe('Crédito HipotecarioNo disponible a esta hora');
+    expect(await page.getByText(/02:00/).count()).toBe(1);
     expect(await family('Crédito de Consumo').isEnabled()).toBe(true);
     await checkBothSizes(page, 'stepone-night');
   });
 
-  it('keeps 14.141.414-3, whose only family is closed at night, on step 1 with the hours', async () => {
-    page = await open();
+  it('keeps 14.141.414-3, whose only family is closed at night, on step 1 with the banner naming it', async () => {
     // 23:00 or midnight in Santiago: every family is closed.
-    await page.clock.setSystemTime(new Date(businessNoon().getTime() + 11 * 3_600_000));
+    await product().setBusinessTime(new Date(businessNoon().getTime() + 11 * 3_600_000));
+    page = await open();
     await enterRut(page, '141414143');
     await page.waitForURL('**/pagoonline/stepone');
     const banner = page.getByRole('note').filter({ hasText: 'Fuera del horario de pago' });
     await expect.poll(() => banner.isVisible()).toBe(true);
+    expect(await banner.textContent()).toContain('A esta hora no se puede pagar Crédito MYPE.');
     expect(await familyList().getByRole('button', { name: /Crédito MYPE/ }).isDisabled()).toBe(true);
     expect(page.url()).toMatch(/\/pagoonline\/stepone$/);
     await checkBothSizes(page, 'stepone-closed-single');

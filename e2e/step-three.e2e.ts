@@ -36,7 +36,9 @@ describe('step 3: the payment method', () => {
       expect(await page.getByRole('radio').count()).toBe(1);
       expect(await own().isVisible()).toBe(true);
       expect(await card().count()).toBe(0);
-      expect(await proceed().isDisabled()).toBe(true);
+      // The only method offered is chosen already: one tap less, no dead end.
+      expect(await own().getAttribute('aria-checked')).toBe('true');
+      expect(await proceed().isEnabled()).toBe(true);
       expect(await summary().getByText('Total a pagar').isVisible()).toBe(true);
       expect(await summary().getByText('Crédito Hipotecario').isVisible()).toBe(true);
       expect(await summary().textContent()).toMatch(/Nº \*{4}\d{4}/);
@@ -45,8 +47,6 @@ describe('step 3: the payment method', () => {
       await page.mouse.move(0, 0);
       await screenshot(page, 'stepthree-mortgage');
 
-      await own().click();
-      expect(await own().getAttribute('aria-checked')).toBe('true');
       await proceed().click();
       await page.waitForURL('**/pagoexpress/HI/coopmethodpay');
       await page.context().close();

@@ -75,11 +75,27 @@ describe('success voucher: download, e-mail and print', () => {
     await visible(page.getByText('Crédito MYPE'));
     await visible(page.getByText('Cuota Nº', { exact: false }));
     expect(await detail('Cantidad de cuotas').innerText()).toBe('1');
-    expect(await detail('Medio de pago').innerText()).toBe('Debito');
-    expect(await detail('Cuenta de pago').innerText()).toMatch(/^Cuenta Vista \*+\d{4}$/);
+    expect(await detail('Medio de pago').innerText()).toBe('Débito');
+    expect(await detail('Cuenta de pago').innerText()).toMatch(/^Cuenta Vista \*{4}\d{4}$/);
     expect(await detail('Fecha y hora').innerText()).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
     expect(await detail('Autorizado con').innerText()).toBe('Tarjeta de coordenadas');
+    expect(await detail('RUT del socio').innerText()).toBe('**.***.111-1');
     await check('success');
+    // Every field of the screen, by its label and value, as the PDF must say them too.
+    const fields = await page.locator('dl > div').evaluateAll((rows) =>
+      rows.map((row) => [row.querySelector('dt')?.textContent ?? '', row.querySelector('dd')?.textContent ?? ''] as const),
+    );
+    expect(fields.map(([label]) => label)).toEqual([
+      'Cuota Nº 9',
+      'Nº de autorización',
+      'Cantidad de cuotas',
+      'Fecha y hora',
+      'Medio de pago',
+      'Cuenta de pago',
+      'Autorizado con',
+      'RUT del socio',
+      'Nº de transacción',
+    ]);
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -91,6 +107,13 @@ describe('success voucher: download, e-mail and print', () => {
     expect(pdf.pages).toEqual([A4]);
     expect(pdf.text).toContain(amount);
     expect(pdf.text).toContain(authorisation);
+    // One vocabulary: the screen's labels and values, word for word, and nothing in another dialect.
+    for (const [label, value] of fields) {
+      expect(pdf.text).toContain(label);
+      expect(pdf.text).toContain(value);
+    }
+    expect(pdf.text).toContain('Crédito MYPE Nº ****');
+    for (const dialect of ['N°', 'RUT deudor', 'CREDITO MYPE', 'Debito', '11.111.111-1']) expect(pdf.text).not.toContain(dialect);
     // Nothing went wrong on screen either.
     expect(await page.getByText('No pudimos descargar tu comprobante').count()).toBe(0);
   });
@@ -132,6 +155,15 @@ describe('success voucher: download, e-mail and print', () => {
     expect(pdf.pages).toEqual([A4]);
     expect(pdf.text).toContain(amount);
     expect(pdf.text).toContain(authorisation);
+    // The e-mail's text says what the screen says, with the RUT masked as on the screen: never the full RUT.
+    const text = mail?.text ?? '';
+    for (const line of ['Medio de pago: Débito', 'RUT del socio: **.***.876-9', 'Autorizado con: Tarjeta de coordenadas', 'Cantidad de cuotas: 1', 'Crédito MYPE Nº ****']) {
+      expect(text).toContain(line);
+    }
+    for (const dialect of ['15.432.876-9', '15432876', 'RUT deudor', 'N°', 'CREDITO']) {
+      expect(text).not.toContain(dialect);
+      expect(String(mail?.html ?? '')).not.toContain(dialect);
+    }
 
     await dialog.getByRole('button', { name: 'Aceptar' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
@@ -187,5 +219,34 @@ describe('success voucher: download, e-mail and print', () => {
     expect(pdf.text).not.toContain('Sitio seguro');
     await page.emulateMedia({ media: 'screen' });
     await visible(page.getByRole('button', { name: 'Nuevo Pago' }));
+  });
+
+  it('keeps the verification code inside its box, and the verification page speaks the voucher’s words', async () => {
+    await payMypeInstalment('11.111.111-1');
+    const box = page.getByRole('region', { name: 'Verifica este comprobante' });
+    const code = box.getByText(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){4}$/);
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      const [outer, inner] = [await box.boundingBox(), await code.boundingBox()];
+      expect(inner!.x + inner!.width, `the code at ${viewport.width} px`).toBeLessThanOrEqual(outer!.x + outer!.width);
+      expect(await code.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    }
+    await page.setViewportSize(PHONE);
+    await check('verification-box');
+
+    const shown = (await code.innerText()).replace(/\s/g, '');
+    await box.getByRole('link').click();
+    await page.waitForURL('**/comprobante/verificar/**');
+    await visible(h1('Comprobante verificado'));
+    for (const [term, value] of <[string, string][]>[
+      ['Total pagado', '$156.300'],
+      ['Medio de pago', 'Débito'],
+      ['RUT del socio', '**.***.111-1'],
+      ['Código de verificación', shown],
+    ]) {
+      expect(await detail(term).innerText()).toBe(value);
+    }
+    expect(await detail('Producto pagado').innerText()).toMatch(/^Crédito MYPE Nº \*{4}\d{4}$/);
+    await check('verified');
   });
 });

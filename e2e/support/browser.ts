@@ -34,8 +34,8 @@ export function launchBrowser(): Promise<Browser> {
 /** `baseURL`, when given, is what a relative address such as `page.goto('/')` goes to. */
 export async function openPage(browser: Browser, viewport: Viewport = PHONE, baseURL?: string): Promise<Page> {
   const context = await browser.newContext({ viewport, locale: 'es-CL', timezoneId: 'America/Santiago', baseURL });
-  // The phone's clock starts at the same business noon as the server's and runs at the real pace, so the
-  // opening-hours banner and the timers behave the same whenever the suite runs.
+  // The phone's clock starts at the same business noon as the server's and runs at the real pace, so the timers
+  // behave the same whenever the suite runs (opening hours are the server's: Product.setBusinessTime moves them).
   await context.clock.install({ time: businessNoon() });
   await context.clock.resume();
   const page = await context.newPage();

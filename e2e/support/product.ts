@@ -15,6 +15,8 @@ export interface Product {
   /** Everything the API process wrote, for tests that read the logs. */
   output(): string;
   setParameter(nombre: string, valor: string): Promise<void>;
+  /** Moves the API's business clock (the sandbox's /sandbox/reloj): opening hours follow it, the phone's clock does not. */
+  setBusinessTime(instant: Date): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -160,6 +162,14 @@ export async function startProduct(options: ProductOptions | Record<string, stri
         body: JSON.stringify({ valor }),
       });
       if (!res.ok) throw new Error(`setParameter ${nombre}=${valor}: ${res.status} ${await res.text()}`);
+    },
+    async setBusinessTime(instant) {
+      const res = await fetch(`${baseUrl}/sandbox/reloj`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ instante: instant.toISOString() }),
+      });
+      if (!res.ok) throw new Error(`setBusinessTime ${instant.toISOString()}: ${res.status} ${await res.text()}`);
     },
     async stop() {
       await Promise.all([stopProcess(api.child), stopProcess(sim.child), stopProcess(core.child)]);

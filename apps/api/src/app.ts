@@ -12,6 +12,7 @@ import { healthRoutes } from './routes/health';
 import { consultarParametrosRoute } from './routes/prod/parametro/consultar';
 import { rateLimitGauge, registerRateLimit } from './plugins/external/rate-limit';
 import { captchaRoutes } from './routes/api/captcha';
+import { disponibilidadRoute } from './routes/api/disponibilidad';
 import { listarProductosRoute } from './routes/prod/producto/listar';
 import { seleccionarProductoRoute } from './routes/prod/producto/seleccionar';
 import { createCaptchaService, PRUNE_INTERVAL_MS } from './services/captcha-service';
@@ -145,7 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ),
     corePostings,
     coreReconciliation: createCoreReconciliationService(database.db, core),
-    notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, app.log),
+    notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, config.productSlug, app.log),
     mailer,
   });
   registerErrorHandling(app);
@@ -160,6 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, { rateLimits });
   await app.register(consultarParametrosRoute);
   await app.register(captchaRoutes);
+  await app.register(disponibilidadRoute, { clock });
   await app.register(listarProductosRoute);
   await app.register(seleccionarProductoRoute);
   await app.register(cuentaVistaRoutes);
@@ -169,7 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(verificarComprobanteRoute);
   await app.register(auditoriaRoutes);
   await app.register(autorizadorRoutes);
-  if (config.sandbox) await app.register(sandboxRoutes);
+  if (config.sandbox) await app.register(sandboxRoutes, { clock });
 
   // The operator's surfaces (admin API, metrics, OpenAPI) on their own listener when ADMIN_PORT is set (always in
   // production), else on the member's.

@@ -1,5 +1,6 @@
 import { afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
+import '@testing-library/jest-dom/vitest';
 
 // findBy and waitFor wait for what the member would see, however busy the machine: a lazy screen's first import
 // can take seconds while other suites run.

@@ -97,6 +97,17 @@ export const listarProductosOkSchema = z.object({
   listaProductos: z.array(productoSchema),
 });
 
+/**
+ * Beyond the spec: the families' availability by the server's business clock (GET /api/disponibilidad), so that the
+ * screens never judge opening hours by the phone's clock. cierre and apertura are 'HH:MM', Santiago time.
+ */
+export const disponibilidadOkSchema = z.object({
+  disponibilidad: z.array(
+    z.object({ tipoFamiliaProducto: familySchema, disponible: z.boolean(), cierre: z.string(), apertura: z.string() }),
+  ),
+});
+export type Disponibilidad = z.infer<typeof disponibilidadOkSchema>['disponibilidad'];
+
 // ---- Call 3 (spec §7.3) ----
 
 /** The pending transaction and the total the server computed. */
@@ -179,9 +190,10 @@ export const verificacionOkSchema = z.object({
     hora: z.string(),
     monto: int(),
     medioPago: z.enum([MEDIO_PAGO_CUENTA_VISTA, MEDIO_PAGO_WEBPAY]),
+    /** The products by the voucher's names ('Crédito MYPE') and masked numbers. */
     productos: z.array(z.object({ descripcion: z.string(), numero: z.string() })),
-    /** Who paid, masked: the payer who logged in to the own account, or the member whose session paid by card. */
-    rutPagador: z.string(),
+    /** The member whose products were paid, masked as the voucher shows it ('**.***.111-1'). */
+    rutSocio: z.string(),
     registrado: z.literal(true),
   }),
 });

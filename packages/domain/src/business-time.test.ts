@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BUSINESS_TIME_ZONE, businessNoon, businessToday, isUnavailableHour, santiagoParts, unavailableHours } from './business-time';
+import { availabilityAt, BUSINESS_TIME_ZONE, businessNoon, businessToday, isUnavailableHour, santiagoParts, unavailableHours } from './business-time';
 import { FAMILIES } from './families';
 
 // 2026: summer time (UTC−3) ends at 00:00 on 5 April and starts at 00:00 on 6 September.
@@ -157,6 +157,21 @@ describe('businessNoon', () => {
         const noon = businessNoon(instant);
         expect(businessToday(noon)).toBe(businessToday(instant));
         for (const family of FAMILIES) expect(isUnavailableHour(family, noon)).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('availabilityAt', () => {
+  it('gives every family, open or closed by the same hours as isUnavailableHour, with its closing and opening', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2035-12-31T23:59:59Z'), noInvalidDate: true }), (instant) => {
+        const answer = availabilityAt(instant);
+        expect(answer.map((a) => a.tipoFamiliaProducto)).toEqual([...FAMILIES]);
+        for (const a of answer) {
+          expect(a.disponible).toBe(!isUnavailableHour(a.tipoFamiliaProducto, instant));
+          expect([a.cierre, a.apertura]).toEqual([unavailableHours(a.tipoFamiliaProducto).from, '02:00']);
+        }
       }),
     );
   });

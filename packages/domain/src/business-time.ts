@@ -1,5 +1,5 @@
 import { toWireDate } from './dates';
-import type { Family } from './families';
+import { FAMILIES, type Family } from './families';
 
 /** Opening hours, "today" and overdue days are the cooperative's, wherever the server or the member is. */
 export const BUSINESS_TIME_ZONE = 'America/Santiago';
@@ -89,4 +89,25 @@ export function isUnavailableHour(family: Family, instant: Date): boolean {
   const { hour, minute } = santiagoParts(instant);
   const minuteOfDay = hour * 60 + minute;
   return minuteOfDay >= CLOSING_MINUTE[family] || minuteOfDay < OPENING_MINUTE;
+}
+
+/** Where the browser learns the families' availability (beyond the spec; public, no session). */
+export const AVAILABILITY_PATH = '/api/disponibilidad';
+
+/** A family's availability by the server's business clock, as the browser learns it (AVAILABILITY_PATH). */
+export interface FamilyAvailability {
+  tipoFamiliaProducto: Family;
+  /** Payable now. */
+  disponible: boolean;
+  /** 'HH:MM', Santiago: when it closes each day, and when it opens again. */
+  cierre: string;
+  apertura: string;
+}
+
+/** Every family's availability at `instant`: the one answer step 1, step 2 and step 3 read, never the phone's clock. */
+export function availabilityAt(instant: Date): FamilyAvailability[] {
+  return FAMILIES.map((family) => {
+    const { from, until } = unavailableHours(family);
+    return { tipoFamiliaProducto: family, disponible: !isUnavailableHour(family, instant), cierre: from, apertura: until };
+  });
 }

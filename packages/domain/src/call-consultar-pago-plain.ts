@@ -20,23 +20,6 @@ export const DESCRIPCION_PRODUCTO: Readonly<Record<Family, string>> = {
   PM: 'CREDITO MYPE',
 };
 
-/** Spec §9: vouchers tell a checking-account debit ('Debito', as the spec spells it) from a card payment ('Webpay'). */
-export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
-  [MEDIO_PAGO_CUENTA_VISTA]: 'Debito',
-  [MEDIO_PAGO_WEBPAY]: 'Webpay',
-};
-
-/** What a voucher says a paid line was, on the screen, in the PDF and in the e-mail alike. */
-export function voucherLineLabel(descripcionProducto: string, line: { numeroCuota: number; cantidadCuotas: number }): string {
-  if (descripcionProducto === DESCRIPCION_PRODUCTO.AH) return 'Monto depositado';
-  // A card's statement is paid by amount: its one "instalment" is not one the member would count.
-  if (descripcionProducto === DESCRIPCION_PRODUCTO.TC) return 'Monto pagado';
-  if (descripcionProducto === DESCRIPCION_PRODUCTO.CP || line.cantidadCuotas > 1) {
-    return `${line.cantidadCuotas} ${line.cantidadCuotas === 1 ? 'cuota' : 'cuotas'}`;
-  }
-  return line.numeroCuota > 0 ? `Cuota Nº ${line.numeroCuota}` : 'Monto pagado';
-}
-
 /** 'cam***@example.cl': only the first 3 characters of the local part are shown (spec §9). */
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');

@@ -44,7 +44,8 @@ export const DEFAULT_PARAMETERS: ParameterMap = {
   pagoDebitoCreditoHI: '1',
   pagoDebitoCreditoAH: '0',
   topeDepositoWebPayAH: '5000000',
-  cancelTrxMsg: 'Tu pago fue anulado y no se realizó ningún cargo. Puedes intentarlo nuevamente cuando quieras.',
+  // Shown under the title '¡Pago Anulado!', which already says it was cancelled.
+  cancelTrxMsg: 'No se realizó ningún cargo. Puedes intentarlo nuevamente cuando quieras.',
 };
 
 /** An instalment whose due date is `dueInDays` from the seed's business day (negative: already overdue). */

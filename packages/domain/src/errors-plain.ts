@@ -14,6 +14,12 @@ export const EMAIL_FAILED_MESSAGE =
 export const INSUFFICIENT_FUNDS_MESSAGE =
   'Tu saldo es insuficiente. Abona saldo a tu cuenta o selecciona otro medio de pago.';
 export const BLOCKED_PASSWORD_MESSAGE = 'Por seguridad tu clave de internet ha sido bloqueada.';
+/**
+ * Call 4's 45203113 after the second wrong password in a row from one client: the next one blocks the password on
+ * that client (decision 032). It counts only that client's own failures, which its answers already show.
+ */
+export const LAST_PASSWORD_ATTEMPT_MESSAGE =
+  'RUT o clave incorrecta. Te queda 1 intento: si la clave vuelve a ser incorrecta, se bloqueará por seguridad.';
 export const COORDINATES_MISMATCH_MESSAGE = 'Las coordenadas no corresponden. Por favor, intenta nuevamente.';
 export const INSTALMENT_ORDER_MESSAGE = 'Debes seleccionar desde la cuota más antigua a la más nueva';
 export const MAX_INSTALMENTS_MESSAGE = 'Excedes el máximo de cuotas';

@@ -1,5 +1,7 @@
 import { asArray } from './as-array';
 import { daysBetweenWire } from './dates';
+import type { Family } from './families';
+import { graceDaysName, webPaySwitchName } from './parameters-plain';
 import type { DetalleCuota, EstadoCuota, Producto } from './products';
 
 // The zod-free part of products.ts, which re-exports all of it: the screens work on the products with these without
@@ -67,12 +69,14 @@ export function applyGraceFilter<P extends Producto>(products: readonly P[], gra
 }
 
 /**
- * Spec §2/§4 step 3: the card provider is offered when the family's pagoWebPay switch is on, or when the shown
- * instalments are all overdue past the grace days (none current).
+ * Spec §2/§4 step 3: the card provider is offered for a payment of `family` when its pagoWebPay switch is on, or when
+ * every instalment paid is overdue past the family's grace days (none current). The one definition of the rule: step
+ * 3 asks it of the instalments chosen on step 2, calls 9 and 10 of the ones the transaction holds.
  */
-export function isCardMethodOffered(webPaySwitch: string | undefined, shown: readonly DetalleCuota[], graceDays: number): boolean {
-  if (webPaySwitch === '1') return true;
-  return shown.length > 0 && shown.every((d) => isPastGrace(d, graceDays));
+export function cardMethodOffered(family: Family, parameters: Readonly<Partial<Record<string, string>>>, paid: readonly InstalmentState[]): boolean {
+  if (parameters[webPaySwitchName(family)] === '1') return true;
+  const graceDays = Number(parameters[graceDaysName(family)] ?? 0);
+  return paid.length > 0 && paid.every((d) => isPastGrace(d, graceDays));
 }
 
 /** Masked for the screen: only the last four characters of a product or account number. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyGraceFilter, instalmentState, isCardMethodOffered, maskProductNumber, type DetalleCuota, type Producto } from './products';
+import { applyGraceFilter, cardMethodOffered, instalmentState, maskProductNumber, type DetalleCuota, type Producto } from './products';
 
 const cuota = (numeroCuota: number, estado: 'V' | 'A', diasMora: number): DetalleCuota => ({
   numeroCuota,
@@ -54,12 +54,20 @@ describe('grace filter', () => {
 });
 
 describe('card method offer', () => {
+  const params = (webPay: string) => ({ pagoWebPayHI: webPay, diasMoraHI: '30' });
   it('follows the switch, or the all-past-grace rule', () => {
-    expect(isCardMethodOffered('1', [cuota(1, 'A', 0)], 30)).toBe(true);
-    expect(isCardMethodOffered('0', [cuota(1, 'A', 0)], 30)).toBe(false);
-    expect(isCardMethodOffered('0', [cuota(1, 'V', 45), cuota(2, 'V', 75)], 30)).toBe(true);
-    expect(isCardMethodOffered('0', [cuota(1, 'V', 45), cuota(2, 'V', 20)], 30)).toBe(false);
-    expect(isCardMethodOffered('0', [], 30)).toBe(false);
+    expect(cardMethodOffered('HI', params('1'), [cuota(1, 'A', 0)])).toBe(true);
+    expect(cardMethodOffered('HI', params('0'), [cuota(1, 'A', 0)])).toBe(false);
+    expect(cardMethodOffered('HI', params('0'), [cuota(1, 'V', 45), cuota(2, 'V', 75)])).toBe(true);
+    expect(cardMethodOffered('HI', params('0'), [cuota(1, 'V', 45), cuota(2, 'V', 20)])).toBe(false);
+    expect(cardMethodOffered('HI', params('0'), [cuota(1, 'V', 30)])).toBe(false);
+    expect(cardMethodOffered('HI', params('0'), [])).toBe(false);
+  });
+
+  it('reads the switch and the grace days of the family paid, not of another', () => {
+    expect(cardMethodOffered('PC', params('1'), [cuota(1, 'A', 0)])).toBe(false);
+    expect(cardMethodOffered('PC', { ...params('0'), diasMoraPC: '60' }, [cuota(1, 'V', 45)])).toBe(false);
+    expect(cardMethodOffered('PC', { ...params('0'), diasMoraPC: '40' }, [cuota(1, 'V', 45)])).toBe(true);
   });
 });
 

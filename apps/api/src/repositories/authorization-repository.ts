@@ -83,3 +83,13 @@ export async function cellsStillAskedOf(tx: Tx, memberId: string): Promise<strin
     .limit(1);
   return row && row.status !== 'used' && row.cells?.length ? row.cells : null;
 }
+
+/** The factor whose authorisation paid the transaction (1 the coordinate card, 2 the mobile authoriser); null for none. */
+export async function usedFactorOf(db: DbOrTx, idTransaccion: string): Promise<1 | 2 | null> {
+  const [row] = await db
+    .select({ factor: authorizations.factor })
+    .from(authorizations)
+    .where(and(eq(authorizations.idTransaccion, idTransaccion), eq(authorizations.status, 'used')))
+    .limit(1);
+  return row?.factor === 1 || row?.factor === 2 ? row.factor : null;
+}

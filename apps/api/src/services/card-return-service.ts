@@ -127,7 +127,8 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
       const orden = str('TBK_ORDEN_COMPRA');
       if (tokenWs && !tbkToken) return settleToken(tokenWs, requestId);
       if (tbkToken) return cancel({ token: tokenWs ?? tbkToken }, requestId);
-      if (orden) return cancel({ buyOrder: orden }, requestId);
+      // Without TBK_TOKEN the form timed out (Transbank's 'Flujo de timeout'): the member cancelled nothing.
+      if (orden) return cancel({ buyOrder: orden }, requestId).then((o) => (o.estado === 'anulado' ? { ...o, estado: 'expirado' as const } : o));
       return Promise.resolve({ idTransaccion: null, estado: 'error' });
     },
   };

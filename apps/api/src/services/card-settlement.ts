@@ -8,8 +8,11 @@ import { lockAttempt, markChecked, moveAttempt, type WebpayAttemptRow } from '..
 import { applyPayment, PaymentRefused } from './payment-service';
 import { isApproved, type WebpayCall, type WebpayClient, type WebpayResult } from './webpay-client';
 
-/** What the member's browser is told when it comes back from Webpay: where to look next. */
-export type ReturnEstado = 'aprobado' | 'parcial' | 'rechazado' | 'anulado' | 'pendiente' | 'error';
+/**
+ * What the member's browser is told when it comes back from Webpay: where to look next. 'anulado': the member
+ * cancelled on the form; 'expirado': the form's time ran out (or it was left) with nothing charged.
+ */
+export type ReturnEstado = 'aprobado' | 'parcial' | 'rechazado' | 'anulado' | 'expirado' | 'pendiente' | 'error';
 export interface ReturnOutcome {
   idTransaccion: string | null;
   estado: ReturnEstado;
@@ -18,7 +21,8 @@ export interface ReturnOutcome {
 /** What a settled attempt tells a browser that comes back again. */
 export function estadoOf(attemptStatus: string, trxStatus: string): ReturnEstado {
   if (attemptStatus === 'committed') return 'aprobado';
-  if (attemptStatus === 'cancelled' || attemptStatus === 'expired') return 'anulado';
+  if (attemptStatus === 'cancelled') return 'anulado';
+  if (attemptStatus === 'expired') return 'expirado';
   if (attemptStatus === 'pending') return 'pendiente';
   return trxStatus === 'paid' ? 'aprobado' : 'rechazado';
 }

@@ -1,8 +1,8 @@
 import { businessToday } from '@pago/domain/business-time';
 import { kindOf } from '@pago/domain/families';
 import type { Family } from '@pago/domain/families';
-import { CARD_DEPOSIT_CEILING_NAME, debitCreditSwitchName, graceDaysName, toParameterMap, webPaySwitchName, type ParameterMap } from '@pago/domain/parameters';
-import { instalmentState, isPastGrace } from '@pago/domain/products';
+import { CARD_DEPOSIT_CEILING_NAME, debitCreditSwitchName, toParameterMap, type ParameterMap } from '@pago/domain/parameters';
+import { cardMethodOffered, instalmentState, overdueState } from '@pago/domain/products';
 import { maskRut } from '@pago/domain/rut';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -41,12 +41,10 @@ function storesOf(trx: TransactionRow, items: ItemRow[], numbers: Map<string, st
   return [...stores.values()].sort((a, b) => a.numeroProducto.localeCompare(b.numeroProducto));
 }
 
-/** Spec §2/§4: the card method exists when pagoWebPay{family} is on, or every instalment paid is past grace. */
+/** Spec §2/§4: the card method, by the domain's rule, for the instalments the transaction holds (none dated: current). */
 function cardMethodAllowed(trx: TransactionRow, items: ItemRow[], p: Partial<ParameterMap>, today: string): boolean {
-  const family = trx.family as Family;
-  if (p[webPaySwitchName(family)] === '1') return true;
-  const grace = Number(p[graceDaysName(family)] ?? 0);
-  return items.length > 0 && items.every((i) => i.fechaVencimiento !== null && isPastGrace(instalmentState(isoToWire(i.fechaVencimiento), today), grace));
+  const paid = items.map((i) => (i.fechaVencimiento === null ? overdueState(0) : instalmentState(isoToWire(i.fechaVencimiento), today)));
+  return cardMethodOffered(trx.family as Family, p, paid);
 }
 
 /**

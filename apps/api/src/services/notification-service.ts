@@ -12,8 +12,9 @@ import type { Mailer } from './mail-service';
 import { latestPaidOfSession, ofSessionWithVoucher } from '../repositories/transaction-repository';
 import { refuse, type Refusal } from './refusal';
 import { touchSession } from './session-service';
-import { renderVoucherPdf, totalOf, verificationOf, VOUCHER_FILENAME, voucherLines } from './voucher-document';
-import { formatClp } from '@pago/domain/money';
+import { renderVoucherPdf, verificationOf, VOUCHER_FILENAME, voucherText } from './voucher-document';
+import { authorisedWithName, VOUCHER_LABELS } from '@pago/domain/voucher';
+import { usedFactorOf } from '../repositories/authorization-repository';
 
 export type SendResult = { ok: true; descripcion: string } | Refusal;
 
@@ -22,7 +23,7 @@ const escape = (text: string) =>
 
 export type NotificationService = ReturnType<typeof createNotificationService>;
 
-export function createNotificationService(db: Db, mailer: Mailer, cooperative: string, publicBaseUrl: string, log: FastifyBaseLogger) {
+export function createNotificationService(db: Db, mailer: Mailer, cooperative: string, publicBaseUrl: string, productSlug: string, log: FastifyBaseLogger) {
   return {
     /** Call 8: e-mails the voucher of the session's latest paid transaction, with the PDF attached. */
     async sendVoucher(token: string, rutInput: string, correo: string, requestId: string): Promise<SendResult> {
@@ -37,22 +38,36 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
       const pagos = voucher?.pagos;
       if (!idTransaccion || !pagos) return refuse('516');
 
-      const view = { cooperative, pagos, verification: verificationOf(publicBaseUrl, voucher.verificationCode) };
-      const lines = voucherLines(view);
+      const view = {
+        cooperative,
+        pagos,
+        authorisedWith: authorisedWithName(await usedFactorOf(db, idTransaccion), productSlug),
+        verification: verificationOf(publicBaseUrl, voucher.verificationCode),
+      };
+      const lines = voucherText(view);
       const pdf = await renderVoucherPdf(view);
+      // The same fields as the screen and the PDF, in the same words; the RUT masked as everywhere else.
       const text = [
         `${cooperative} - Pago Online`,
         'Pago exitoso',
-        `Total pagado: ${formatClp(totalOf(pagos))}`,
-        ...lines.heading.map(([k, v]) => `${k}: ${v}`),
-        ...lines.products.flatMap((p) => [p.title, ...p.lines.map(([k, v]) => `  ${k}: ${v}`)]),
+        `${VOUCHER_LABELS.total}: ${lines.total}`,
+        ...lines.products.flatMap((p) => [p.title, ...[...p.lines, ...p.foot].map(([k, v]) => `  ${k}: ${v}`)]),
+        ...lines.details.map(([k, v]) => `${k}: ${v}`),
         ...(view.verification ? [`Verifica este comprobante en ${view.verification.url}`] : []),
         'Adjuntamos tu comprobante en PDF.',
       ].join('\n');
+      const cell = 'style="padding:2px 12px 2px 0"';
       const html =
-        `<h1 style="font-family:Arial,sans-serif;color:#0b3f4a">Pago exitoso</h1><p style="font-family:Arial,sans-serif">Total pagado: <strong>${escape(lines.total)}</strong></p>` +
-        `<table style="font-family:Arial,sans-serif;font-size:14px">${lines.heading.map(([k, v]) => `<tr><td>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>` +
-        lines.products.map((p) => `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(p.title)}</h2><ul>${p.lines.map(([k, v]) => `<li>${escape(k)}: ${escape(v)}</li>`).join('')}</ul>`).join('') +
+        `<h1 style="font-family:Arial,sans-serif;color:#0b3f4a">Pago exitoso</h1><p style="font-family:Arial,sans-serif">${escape(VOUCHER_LABELS.total)}: <strong>${escape(lines.total)}</strong></p>` +
+        lines.products
+          .map(
+            (p) =>
+              `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(p.title)}</h2>` +
+              `<table style="font-family:Arial,sans-serif;font-size:14px">${[...p.lines, ...p.foot].map(([k, v]) => `<tr><td ${cell}>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>`,
+          )
+          .join('') +
+        `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(VOUCHER_LABELS.details)}</h2>` +
+        `<table style="font-family:Arial,sans-serif;font-size:14px">${lines.details.map(([k, v]) => `<tr><td ${cell}>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>` +
         (view.verification
           ? `<p style="font-family:Arial,sans-serif">Verifica este comprobante en <a href="${escape(view.verification.url)}">${escape(view.verification.url)}</a></p>`
           : '') +

@@ -27,7 +27,12 @@ import { touchSession, type SessionRow } from './session-service';
 const LOGIN_VALIDITY_MINUTES = 5;
 
 /** `throttled`: this client failed for too many payers lately; answered 429 (514) before anything is judged. */
-export type AuthenticateResult = { ok: true; numeroCuenta: string; factores: (1 | 2)[] } | Refusal | { ok: false; codigo: '514'; throttled: true };
+/** lastAttempt: the client's next wrong password for this payer blocks it there (LAST_PASSWORD_ATTEMPT_MESSAGE). */
+export type AuthenticateResult =
+  | { ok: true; numeroCuenta: string; factores: (1 | 2)[] }
+  | Refusal
+  | { ok: false; codigo: '514'; throttled: true }
+  | { ok: false; codigo: '45203113'; lastAttempt: true };
 export type AuthorizeResult = { ok: true; numeroCuenta: string; desafio?: string[]; vigencia: number } | Refusal<RefusalCode>;
 export type PayResult = { ok: true; pagados: ProductoPagado[] } | Refusal<RefusalCode>;
 
@@ -139,7 +144,10 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
             await appendAudit(tx, { kind: 'clave.bloqueada', rutMasked: maskRut(payerRut), requestId, detail: { intentos: total, minutos: global.minutes, clientes: clients, alcance: 'todos' } });
             if (enrolled?.email) blockMail = globalBlockMail(enrolled.email, options.cooperative, clients, global.minutes);
           }
-          return refuse(lock || global ? '45203016' : '45203113');
+          if (lock || global) return refuse('45203016');
+          // Only this client's own count, the one its third failure blocks on: members and strangers, and RUTs with
+          // no online password, are warned alike, and nothing of other clients' guesses shows.
+          return failures === MAX_PASSWORD_FAILURES - 1 ? { ok: false as const, codigo: '45203113' as const, lastAttempt: true as const } : refuse('45203113');
         }
         const member = enrolled!;
         const { account, card, device } = await members.accountAndFactorsOf(tx, member.id);

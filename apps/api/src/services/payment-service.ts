@@ -98,7 +98,9 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   const account = method.accountId ? await lockAccount(tx, method.accountId) : null;
   if (method.accountId && !account) throw new PaymentRefused('440');
   // What the core booked is applied whatever changed meanwhile; anything else is checked still payable first.
-  const { productRows, owedByInstalment, credits } = method.bookedByCore ? await lockForPayment(tx, items) : await checkPayable(tx, trx, items);
+  const { productRows, instalmentRows, owedByInstalment, credits } = method.bookedByCore ? await lockForPayment(tx, items) : await checkPayable(tx, trx, items);
+  // Instalments paid in part stay partly owed: the voucher says so (cantidadCuotas 0, 'Abono parcial').
+  const partial = new Set(instalmentRows.filter((r) => (owedByInstalment.get(r.id) ?? 0) < r.montoPendiente).map((r) => r.id));
 
   if (account) await setAccountBalance(tx, account.id, Math.max(0, account.saldo - total));
   for (const [instalmentId, monto] of owedByInstalment) await payInstalment(tx, instalmentId, monto);
@@ -121,6 +123,7 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
         product.family as Family,
         items.filter((i) => i.productId === product.id),
         codes.get(product.id)!,
+        partial,
       ),
     ),
     rutDeudor: formatRut(member?.rut ?? ''),
@@ -153,8 +156,11 @@ function sumBy(items: ItemRow[], key: (item: ItemRow) => string | null): Map<str
   return sums;
 }
 
-/** Credits: one line per instalment; participation shares: one line for the count; card and savings: one line. */
-function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: string): DetallePago[] {
+/**
+ * Credits: one line per instalment, counting 0 instalments when it was paid in part; participation shares: one line
+ * for the count; card and savings: one line.
+ */
+function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: string, partial: ReadonlySet<string>): DetallePago[] {
   if (kindOf(family) === 'shares') {
     return [
       {
@@ -165,7 +171,7 @@ function detallesFor(family: Family, items: ItemRow[], numeroAutorizacion: strin
       },
     ];
   }
-  return items.map((i) => ({ numeroCuota: i.numeroCuota, montoPagado: i.monto, numeroAutorizacion, cantidadCuotas: 1 }));
+  return items.map((i) => ({ numeroCuota: i.numeroCuota, montoPagado: i.monto, numeroAutorizacion, cantidadCuotas: i.instalmentId && partial.has(i.instalmentId) ? 0 : 1 }));
 }
 
 export const maskAccount = (numeroCuenta: string) => maskProductNumber(numeroCuenta);

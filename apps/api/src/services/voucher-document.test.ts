@@ -1,6 +1,6 @@
 import type { Pago } from '@pago/domain/call-consultar-pago';
 import { describe, expect, it } from 'vitest';
-import { voucherLines } from './voucher-document';
+import { voucherText } from './voucher-document';
 
 const pago = (over: Partial<Pago>): Pago => ({
   numeroProducto: 'ab12cd34ef56gh784321',
@@ -16,19 +16,31 @@ const pago = (over: Partial<Pago>): Pago => ({
   ...over,
 });
 
-describe('the lines of the PDF and the e-mail', () => {
-  it("names the method once, in the spec's word", () => {
-    const heading = (p: Pago) => Object.fromEntries(voucherLines({ cooperative: 'C', pagos: [p] }).heading)['Medio de pago'];
-    expect(heading(pago({}))).toBe('Debito');
-    expect(heading(pago({ medioPago: 'WEBPAY', cuentaPago: '**** 6623' }))).toBe('Webpay');
+describe('the text of the PDF and the e-mail', () => {
+  const text = (pagos: Pago[], authorisedWith: string | null = null) => voucherText({ cooperative: 'C', pagos, authorisedWith });
+
+  it("names the method in the member's word, and the factor when one authorised the payment", () => {
+    const method = (p: Pago) => Object.fromEntries(text([p]).details)['Medio de pago'];
+    expect(method(pago({}))).toBe('Débito');
+    expect(method(pago({ medioPago: 'WEBPAY', cuentaPago: '**** 6623' }))).toBe('Webpay');
+    expect(Object.fromEntries(text([pago({})], 'PassCoop').details)['Autorizado con']).toBe('PassCoop');
+    expect(text([pago({ medioPago: 'WEBPAY', cuentaPago: '**** 6623' })]).details.map(([label]) => label)).not.toContain('Autorizado con');
   });
 
-  it('gives a card statement as an amount paid, and an instalment by its number', () => {
+  it('gives a card statement as an amount paid, an instalment by its number, and each product its foot rows', () => {
     const card = pago({ descripcionProducto: 'TARJETA DE CREDITO', medioPago: 'WEBPAY', detallePago: { numeroCuota: 1, montoPagado: 35_000, numeroAutorizacion: '1213', cantidadCuotas: 1 } });
-    const lines = voucherLines({ cooperative: 'C', pagos: [pago({}), card] }).products.map((p) => p.lines[0]);
-    expect(lines).toEqual([
+    const products = text([pago({}), card]).products;
+    expect(products.map((p) => p.title)).toEqual(['Crédito de Consumo Nº ****4321', 'Tarjeta de Crédito Nº ****4321']);
+    expect(products.map((p) => p.lines[0])).toEqual([
       ['Cuota Nº 9', '$156.300'],
       ['Monto pagado', '$35.000'],
+    ]);
+    expect(products.map((p) => p.foot)).toEqual([
+      [
+        ['Nº de autorización', '557248'],
+        ['Cantidad de cuotas', '1'],
+      ],
+      [['Nº de autorización', '1213']],
     ]);
   });
 });

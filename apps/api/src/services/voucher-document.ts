@@ -1,9 +1,6 @@
-import { asArray } from '@pago/domain/as-array';
 import type { Pago } from '@pago/domain/call-consultar-pago';
-import { PAYMENT_METHOD_LABELS, voucherLineLabel } from '@pago/domain/call-consultar-pago-plain';
-import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products';
+import { productFootRows, productTitle, VOUCHER_LABELS, voucherDetails, voucherOf, type Voucher } from '@pago/domain/voucher';
 import { formatVerificationCode, verificationPath } from '@pago/domain/voucher-verification';
 import PDFDocument from 'pdfkit';
 import qrcode from 'qrcode-generator';
@@ -16,6 +13,8 @@ const MUTED = '#4a5d66';
 export interface VoucherView {
   cooperative: string;
   pagos: Pago[];
+  /** 'Autorizado con': the second factor that authorised the payment, by name (null for a card payment). */
+  authorisedWith: string | null;
   /** The voucher's verification code and its public page, printed with a QR code (null on older vouchers). */
   verification?: { code: string; url: string } | null;
 }
@@ -25,34 +24,30 @@ export function verificationOf(publicBaseUrl: string, code: string | null): Vouc
   return code ? { code, url: new URL(verificationPath(code), publicBaseUrl).toString() } : null;
 }
 
-export const totalOf = (pagos: Pago[]) => pagos.reduce((sum, p) => sum + asArray(p.detallePago).reduce((s, d) => s + d.montoPagado, 0), 0);
+export interface VoucherText {
+  total: string;
+  details: [string, string][];
+  products: { title: string; lines: [string, string][]; foot: [string, string][] }[];
+}
 
-
-/** The lines a voucher shows, shared by the PDF and the e-mail so that both say the same. */
-export function voucherLines(view: VoucherView): { heading: [string, string][]; products: { title: string; lines: [string, string][] }[]; total: string } {
-  const first = view.pagos[0]!;
+/** The domain's voucher (the screen's too) in text, for the PDF and the e-mail. */
+export function voucherText(view: VoucherView): VoucherText {
+  const voucher: Voucher | null = voucherOf(view.pagos, view.authorisedWith);
+  if (!voucher) throw new Error('a voucher without payments');
   return {
-    heading: [
-      ['N° de transacción', first.idTransaccion],
-      ['Fecha', `${wireToScreen(first.fechaPago)} ${first.horaPago}`],
-      ['Medio de pago', PAYMENT_METHOD_LABELS[first.medioPago] ?? first.medioPago],
-      ['Cuenta de pago', first.cuentaPago],
-      ['RUT deudor', first.rutDeudor],
-    ],
-    products: view.pagos.map((p) => ({
-      title: `${p.descripcionProducto} N° ${maskProductNumber(p.numeroProducto)}`,
-      lines: asArray(p.detallePago).flatMap((d): [string, string][] => [
-        [voucherLineLabel(p.descripcionProducto, d), formatClp(d.montoPagado)],
-        ['N° de autorización', d.numeroAutorizacion],
-      ]),
+    total: formatClp(voucher.total),
+    details: voucherDetails(voucher),
+    products: voucher.products.map((product) => ({
+      title: productTitle(product),
+      lines: product.lines.map((line): [string, string] => [line.label, formatClp(line.amount)]),
+      foot: productFootRows(product),
     })),
-    total: formatClp(totalOf(view.pagos)),
   };
 }
 
 /** The voucher as an A4 PDF (pdfkit's standard fonts carry Spanish accents in WinAnsi). */
 export function renderVoucherPdf(view: VoucherView): Promise<Buffer> {
-  const lines = voucherLines(view);
+  const lines = voucherText(view);
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: 'Comprobante de pago', Author: view.cooperative } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -67,26 +62,27 @@ export function renderVoucherPdf(view: VoucherView): Promise<Buffer> {
   doc.font('Helvetica').fontSize(11).text('Pago Online · Comprobante de pago', 56, 56);
   doc.moveDown(3);
   doc.fillColor(PRIMARY).font('Helvetica-Bold').fontSize(18).text('Pago exitoso', 56, 120);
-  doc.fillColor('#000000').font('Helvetica-Bold').fontSize(13).text(`Total pagado: ${lines.total}`, 56, 148);
+  doc.fillColor('#000000').font('Helvetica-Bold').fontSize(13).text(`${VOUCHER_LABELS.total}: ${lines.total}`, 56, 148);
   let y = 180;
   const row = (label: string, value: string, bold = false) => {
     doc.fillColor(MUTED).font('Helvetica').fontSize(10).text(label, 56, y, { width: width / 2 });
     doc.fillColor('#000000').font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10).text(value, 56 + width / 2, y, { width: width / 2, align: 'right' });
     y += 18;
   };
-  for (const [label, value] of lines.heading) row(label, value);
+  for (const [label, value] of lines.details) row(label, value);
   for (const product of lines.products) {
     y += 10;
     doc.moveTo(56, y).lineTo(56 + width, y).strokeColor('#d5dde2').stroke();
     y += 10;
     doc.fillColor(PRIMARY).font('Helvetica-Bold').fontSize(11).text(product.title, 56, y, { width });
     y += 20;
-    for (const [label, value] of product.lines) row(label, value, label !== 'N° de autorización');
+    for (const [label, value] of product.lines) row(label, value, true);
+    for (const [label, value] of product.foot) row(label, value);
   }
   y += 14;
   doc.moveTo(56, y).lineTo(56 + width, y).strokeColor(PRIMARY).lineWidth(1.5).stroke();
   y += 10;
-  row('Total pagado', lines.total, true);
+  row(VOUCHER_LABELS.total, lines.total, true);
   if (view.verification) drawVerification(doc, view.verification, y + 24, width);
   doc.fillColor(MUTED).font('Helvetica').fontSize(8).text('Este comprobante es válido como constancia de pago. Consérvalo para cualquier consulta.', 56, doc.page.height - 90, { width, align: 'center' });
   doc.end();

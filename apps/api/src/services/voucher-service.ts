@@ -2,15 +2,14 @@ import type { Pago } from '@pago/domain/call-consultar-pago';
 import { toParameterMap } from '@pago/domain/parameters';
 import type { Db } from '../db/client';
 import { listParameters } from '../repositories/parameters-repository';
-import { ofSessionWithVoucher, voucherByCode } from '../repositories/transaction-repository';
 import type { Verificacion } from '@pago/domain/answers';
-import { maskProductNumber } from '@pago/domain/products-plain';
-import { maskRut } from '@pago/domain/rut';
-import { totalOf } from './voucher-document';
+import { maskedRut, voucherOf } from '@pago/domain/voucher';
+import { usedFactorOf } from '../repositories/authorization-repository';
+import { ofSessionWithVoucher, voucherByCode } from '../repositories/transaction-repository';
 import { refuse, type Refusal } from './refusal';
 import { touchSession } from './session-service';
 
-export type VoucherResult = { ok: true; pagos: Pago[]; verificationCode: string | null } | Refusal;
+export type VoucherResult = { ok: true; pagos: Pago[]; verificationCode: string | null; factor: 1 | 2 | null } | Refusal;
 export type VerificationResult = { ok: true; verificacion: Verificacion } | Refusal;
 
 export type VoucherService = ReturnType<typeof createVoucherService>;
@@ -31,28 +30,28 @@ export function createVoucherService(db: Db) {
       if (!trx) return refuse('516');
       if (trx.status === 'pending') return refuse('509');
       if (trx.status !== 'paid' || !trx.pagos) return refuse('516');
-      return { ok: true, pagos: trx.pagos, verificationCode: trx.verificationCode };
+      return { ok: true, pagos: trx.pagos, verificationCode: trx.verificationCode, factor: await usedFactorOf(db, idTransaccion) };
     },
 
     /**
      * The public proof of a voucher, for its verification code: when and how much was paid, how, for which products
-     * (masked) and who paid (masked), nothing else of the member. Any other code is not found (516).
+     * (masked) and whose (masked), nothing else of the member. Any other code is not found (516).
      */
     async verify(code: string): Promise<VerificationResult> {
       const found = await voucherByCode(db, code);
-      const pagos = found?.pagos ?? [];
-      const [first] = pagos;
-      if (!found || !first) return refuse('516');
+      const voucher = voucherOf(found?.pagos ?? []);
+      const first = found?.pagos[0];
+      if (!voucher || !first) return refuse('516');
       return {
         ok: true,
         verificacion: {
           fecha: first.fechaPago,
           hora: first.horaPago,
-          monto: totalOf(pagos),
+          monto: voucher.total,
           medioPago: first.medioPago,
-          productos: pagos.map((p) => ({ descripcion: p.descripcionProducto, numero: maskProductNumber(p.numeroProducto) })),
-          // A card payment has no payer of its own: the member whose session paid.
-          rutPagador: maskRut(found.payerRut ?? first.rutDeudor),
+          productos: voucher.products.map((p) => ({ descripcion: p.name, numero: p.number })),
+          // The member whose products were paid, masked as on the voucher itself.
+          rutSocio: maskedRut(first.rutDeudor),
           registrado: true,
         },
       };

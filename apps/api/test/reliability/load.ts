@@ -128,6 +128,7 @@ export const EXPECTED_OUTCOMES = new Set([
   'aprobado',
   'rechazado',
   'anulado',
+  'expirado',
   'abandoned',
   'nothing-to-pay',
   'pagar:442',

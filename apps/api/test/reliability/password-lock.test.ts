@@ -2,6 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, members, outbox, passwordClientGuards, unknownPayerAttempts } from '../../src/db/schema';
+import { BLOCKED_PASSWORD_MESSAGE, ERROR_CATALOGUE, LAST_PASSWORD_ATTEMPT_MESSAGE } from '@pago/domain/errors';
+import { readError } from '@pago/domain/envelope';
 import { passwordLockMinutes } from '../../src/services/password-check';
 import { errorCode, listProducts, oldest, postAutentica, postSeleccionar, solveCaptcha } from '../support/member-calls';
 import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
@@ -189,6 +191,40 @@ describe.each(DATABASE_KINDS)('strangers guessing from many clients (%s)', (kind
     // The member, on their own device, logs in.
     expect(await login(token, VICTIM, '1234', '192.0.2.7')).toBe('200');
     expect(await t.database.db.$count(outbox)).toBe(0);
+  });
+
+  it('warns of the last attempt after a client’s own second wrong password only, for members and strangers alike', async () => {
+    const token = await start();
+    /** What call 4 tells a client: the code and the text the member reads. */
+    const told = async (payer: string, client: string) => {
+      const [rut, dv] = payer.split('-') as [string, string];
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/prod/pago/producto/cuentavista/autentica',
+        remoteAddress: client,
+        headers: { 'content-type': 'application/json', authorization: await solveCaptcha(t.app) },
+        payload: { autenticaConsultaFactoresRequest: { userId: payer, canalLlamada: 'PGEX', token, autenticacion: { rut, dv, clave: 'x' } } },
+      });
+      const detalle = readError(res.json(), AUT);
+      return detalle ? `${detalle.codigo} ${detalle.descripcion}` : String(res.statusCode);
+    };
+    const wrong = `45203113 ${ERROR_CATALOGUE['45203113']!.descripcion}`;
+    const last = `45203113 ${LAST_PASSWORD_ATTEMPT_MESSAGE}`;
+    const blocked = `45203016 ${BLOCKED_PASSWORD_MESSAGE}`;
+    const series: Record<string, string[]> = {};
+    for (const [rut, client] of [[VICTIM, '10.66.3.1'], [STRANGER, '10.66.3.2'], [NOT_ENROLLED, '10.66.3.3']] as const) {
+      series[rut] = [await told(rut, client), await told(rut, client), await told(rut, client)];
+    }
+    // The warning comes where the client's own next failure blocks, and says no more than the block then does.
+    expect(series[VICTIM]).toEqual([wrong, last, blocked]);
+    expect(series[STRANGER]).toEqual(series[VICTIM]);
+    expect(series[NOT_ENROLLED]).toEqual(series[VICTIM]);
+    expect(last).toContain('Te queda 1 intento');
+    // Another client learns nothing of those guesses: its first wrong password is a first one.
+    expect(await told(VICTIM, '10.66.3.9')).toBe(wrong);
+    // The member's right password on their device starts the count again there.
+    expect(await login(token, VICTIM, '1234', '10.66.3.9')).toBe('200');
+    expect(await told(VICTIM, '10.66.3.9')).toBe(wrong);
   });
 
   it('still blocks a member who mistypes three times on their own device', async () => {

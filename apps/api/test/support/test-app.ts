@@ -5,7 +5,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
 import { buildApp } from '../../src/app';
-import { shiftedClock, type Clock } from '../../src/clock';
+import { settableClock, type Clock } from '../../src/clock';
 import type { WebpayClient } from '../../src/services/webpay-client';
 import { buildCoreSim } from '@pago/core-sim/app';
 import type { DemoMember } from '@pago/domain/demo-members';
@@ -160,7 +160,7 @@ export interface TestAppOptions {
 
 /** The whole API on a seeded database of its own, driven through inject. */
 export async function startTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp & { clock: Clock }> {
-  const clock = shiftedClock(options.now ?? businessNoon());
+  const clock = settableClock(options.now ?? businessNoon());
   const database = await openTestDatabase(kind, options.poolMax);
   await seedParameters(database.db);
   await seedDemoMembers(database.db, clock());
@@ -253,7 +253,7 @@ export async function seededSnapshot(kind: DatabaseKind, now: Date = businessNoo
     await seed(original);
     const client = (original.db as unknown as { $client: PGlite }).$client;
     return {
-      start: async (options = {}) => startOn(pgliteDatabase((await client.clone()) as PGlite), shiftedClock(now), options),
+      start: async (options = {}) => startOn(pgliteDatabase((await client.clone()) as PGlite), settableClock(now), options),
       close: () => original.close(),
     };
   }
@@ -268,7 +268,7 @@ export async function seededSnapshot(kind: DatabaseKind, now: Date = businessNoo
     async start(options = {}) {
       const scratch = await createPostgresDatabase(baseUrl, 'pago_test', template.name);
       const database = await openDatabase({ url: scratch.url, poolMax: 30 });
-      return startOn({ ...database, close: async () => (await database.close(), await scratch.remove()) }, shiftedClock(now), options);
+      return startOn({ ...database, close: async () => (await database.close(), await scratch.remove()) }, settableClock(now), options);
     },
     close: () => template.remove(),
   };

@@ -72,9 +72,9 @@ describe('routes for every session (specification §2)', () => {
     const { location } = renderAt(path);
     await heading(title);
     expect(location()).toBe(path);
-    expect(screen.getByRole('banner')).toBeDefined();
-    expect(screen.getByRole('main')).toBeDefined();
-    expect(screen.getByRole('contentinfo')).toBeDefined();
+    expect(screen.getByRole('banner')).toBeVisible();
+    expect(screen.getByRole('main')).toBeVisible();
+    expect(screen.getByRole('contentinfo')).toBeVisible();
   });
 
   it.each(['/pagoexpress/stepone', '/pagoonline/stepone'])('%s shows step 1 with the RUT', async (path) => {
@@ -83,7 +83,7 @@ describe('routes for every session (specification §2)', () => {
     useAppStore.setState({ customer: { rut: '12345678-5', rememberMe: false, token: '' } });
     renderAt(path);
     await heading('Selecciona el producto que deseas pagar');
-    expect(screen.getByText('12.345.678-5')).toBeDefined();
+    expect(screen.getByText('12.345.678-5')).toBeVisible();
     const current = screen.getByRole('listitem', { current: 'step' });
     expect(current.textContent).toContain('Tu(s) producto(s)');
     const steps = screen.getAllByRole('listitem');
@@ -105,13 +105,14 @@ describe("the card provider's screens", () => {
   const ID = '0123456789abcdef0123456789abcdef';
 
   it('webpayresult with the return URL of a rejection shows the cancel voucher inside the page landmarks', async () => {
-    useAppStore.setState({ methodPay: 'webpaymethodpay' });
+    // The tab that went to Webpay, with its session.
+    useAppStore.setState({ methodPay: 'webpaymethodpay', customer: { rut: '11111111-1', rememberMe: false, token: 'token-de-sesion' } });
     const { location } = renderAt(`/pagoexpress/webpayresult?estado=rechazado&idTransaccion=${ID}`);
     await heading('Pago rechazado');
     expect(location()).toBe(`/pagoexpress/cancelvoucher/${ID}`);
-    expect(screen.getByRole('banner')).toBeDefined();
-    expect(screen.getByRole('main')).toBeDefined();
-    expect(screen.getByRole('contentinfo')).toBeDefined();
+    expect(screen.getByRole('banner')).toBeVisible();
+    expect(screen.getByRole('main')).toBeVisible();
+    expect(screen.getByRole('contentinfo')).toBeVisible();
   });
 
   it('webpayresult without the return URL of the payment host goes to the error page (specification §5)', async () => {
@@ -178,7 +179,7 @@ describe('authenticated-only routes', () => {
     signIn();
     renderAt('/pagoexpress/steptwo/HI');
     await heading('Crédito Hipotecario');
-    expect(screen.getByText('Selecciona las cuotas a pagar de cada producto')).toBeDefined();
+    expect(screen.getByText('Selecciona las cuotas a pagar de cada producto')).toBeVisible();
     expect(screen.getByRole('listitem', { current: 'step' }).textContent).toContain('Monto a Pagar');
   });
 });
@@ -202,7 +203,7 @@ describe('unauthenticated-only routes', () => {
       useAppStore.setState({ infoMessage: { codigo: '47501', descripcion: 'Tus productos se están actualizando.' } });
       renderAt(path);
       await heading('Información importante');
-      expect(screen.getByText('Tus productos se están actualizando.')).toBeDefined();
+      expect(screen.getByText('Tus productos se están actualizando.')).toBeVisible();
     },
   );
 
@@ -269,7 +270,7 @@ describe('error pages clear the app state (specification §4)', () => {
   it('the error page shows the general failure message', async () => {
     renderAt('/pagoexpress/error');
     await heading('¡Lo sentimos!');
-    expect(screen.getByText(PAYMENT_FAILED_MESSAGE)).toBeDefined();
+    expect(screen.getByText(PAYMENT_FAILED_MESSAGE)).toBeVisible();
   });
 
   it('customError shows the stored message, then clears the state', async () => {
@@ -277,16 +278,16 @@ describe('error pages clear the app state (specification §4)', () => {
     useAppStore.getState().setCustomError('Cliente sin productos disponibles para pago');
     renderAt('/pagoexpress/customError');
     await heading('¡Lo sentimos!');
-    expect(screen.getByText('Cliente sin productos disponibles para pago')).toBeDefined();
+    expect(screen.getByText('Cliente sin productos disponibles para pago')).toBeVisible();
     await waitFor(() => expect(useAppStore.getState().customError.message).toBe(''));
     expect(useAppStore.getState().config.isAuthenticated).toBe(false);
     // The message stays on screen after the reset.
-    expect(screen.getByText('Cliente sin productos disponibles para pago')).toBeDefined();
+    expect(screen.getByText('Cliente sin productos disponibles para pago')).toBeVisible();
   });
 
   it('customError without a stored message shows the generic one', async () => {
     renderAt('/pagoexpress/customError');
     await heading('¡Lo sentimos!');
-    expect(screen.getByText(GENERIC_SERVICE_MESSAGE)).toBeDefined();
+    expect(screen.getByText(GENERIC_SERVICE_MESSAGE)).toBeVisible();
   });
 });

@@ -25,8 +25,8 @@ describe('paymentLines', () => {
 describe('PaymentTotal', () => {
   it('shows the amount in pesos, then one line per product', () => {
     render(<PaymentTotal amount={156_300} selection={selection} category="PC" />);
-    expect(screen.getByText('Total a pagar')).toBeDefined();
-    expect(screen.getByText('$156.300')).toBeDefined();
+    expect(screen.getByText('Total a pagar')).toBeVisible();
+    expect(screen.getByText('$156.300')).toBeVisible();
     const lines = within(screen.getByRole('list')).getAllByRole('listitem');
     expect(lines.map((line) => line.textContent)).toEqual([
       'Crédito de Consumo Nº ****5678 · 2 cuotas',
@@ -40,6 +40,6 @@ describe('PaymentTotal', () => {
         <p>Paga con tu tarjeta de débito o prepago.</p>
       </PaymentTotal>,
     );
-    expect(screen.getByText('Paga con tu tarjeta de débito o prepago.')).toBeDefined();
+    expect(screen.getByText('Paga con tu tarjeta de débito o prepago.')).toBeVisible();
   });
 });

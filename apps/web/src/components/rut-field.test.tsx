@@ -67,7 +67,7 @@ describe('RutField', () => {
     const user = userEvent.setup();
     const { field, canonical } = renderField();
     await user.type(field, '123456789');
-    expect(screen.getByText('Rut inválido')).toBeDefined();
+    expect(screen.getByText('Rut inválido')).toBeVisible();
     expect(field.getAttribute('aria-invalid')).toBe('true');
     expect(field.getAttribute('aria-describedby')).toBe(screen.getByText('Rut inválido').id);
     expect(canonical()).toBe('none');

@@ -111,7 +111,7 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
     expect(trx?.status).toBe('rejected');
   });
 
-  it('cancels on Anular (TBK_TOKEN) and on a form timeout (TBK_ORDEN_COMPRA), by POST and GET', async () => {
+  it('cancels on Anular (TBK_TOKEN) and on a form timeout (TBK_ORDEN_COMPRA, told apart as expirado), by POST and GET', async () => {
     const aborted = await startCardPayment('9876543-3', '410098765431');
     const back = await form('/webpayserver/abort', { token: aborted.webpayToken });
     const fields = returnFields(back.body);
@@ -125,7 +125,10 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
     const [attempt] = await t.database.db.select().from(webpayAttempts).where(eq(webpayAttempts.token, timedOut.webpayToken));
     const query = new URLSearchParams({ TBK_ORDEN_COMPRA: attempt!.buyOrder, TBK_ID_SESION: 'whatever' });
     const viaGet = await t.app.inject({ method: 'GET', url: `/api/pagoexpress/webpay/return?${query.toString()}` });
-    expect(viaGet.headers.location).toBe(`/pagoexpress/webpayresult?estado=anulado&idTransaccion=${timedOut.idTransaccion}`);
+    expect(viaGet.headers.location).toBe(`/pagoexpress/webpayresult?estado=expirado&idTransaccion=${timedOut.idTransaccion}`);
+    // The same return again says the same: the member cancelled nothing.
+    const again = await t.app.inject({ method: 'GET', url: `/api/pagoexpress/webpay/return?${query.toString()}` });
+    expect(again.headers.location).toBe(viaGet.headers.location);
     expect(await pendingOf('410098765431')).toEqual([7, 8]);
     const statuses = await t.database.db.select({ s: transactions.status }).from(transactions).where(sql`${transactions.idTransaccion} in (${aborted.idTransaccion}, ${timedOut.idTransaccion})`);
     expect(statuses.map((x) => x.s)).toEqual(['cancelled', 'cancelled']);

@@ -32,6 +32,7 @@ const WEBPAY_OUTCOMES = {
   parcial: 'partial',
   rechazado: 'rejected',
   anulado: 'cancelled',
+  expirado: 'expired',
   pendiente: 'pending',
   error: 'error',
 } as const;

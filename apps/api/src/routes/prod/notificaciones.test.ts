@@ -9,11 +9,13 @@ import { seededSnapshot, startTestApp, type SeededSnapshot, type TestApp } from 
 const basic = (rut: string, token: string) => `Basic ${Buffer.from(`${rut}:${token}`).toString('base64')}`;
 
 /** A member pays a PM instalment with coordinates; answers the session and the transaction. */
-async function paidSession(t: TestApp, numeroProducto = '630055667788', payer = '11111111-1') {
+/** Pays the oldest instalment of `numeroProducto` (or `amount` of it) for 11.111.111-1, as `payer`, with the card. */
+async function paidSession(t: TestApp, numeroProducto = '630055667788', payer = '11111111-1', amount?: number) {
   const rut = '11111111-1';
   const { token, productos } = await listProducts(t.app, rut);
-  const pm = productNumbered(productos, numeroProducto);
-  const sel = (await postSeleccionar(t.app, token, rut, [oldest(pm, 1)])).json().seleccionarProductoResponse;
+  const selected = oldest(productNumbered(productos, numeroProducto), 1);
+  if (amount !== undefined) selected.detalleProducto[0]!.valorAPagar = amount;
+  const sel = (await postSeleccionar(t.app, token, rut, [selected])).json().seleccionarProductoResponse;
   const login = await postAutentica(t.app, token, payer, '1234');
   const numeroCuenta = login.json().autenticaConsultaFactoresResponse.numeroCuenta as string;
   const challenge = await postAutorizar(t.app, token, rut, payer, 1);
@@ -66,9 +68,24 @@ describe('voucher by e-mail over real SMTP, and as PDF', () => {
     expect(pdf.text).toContain('$156.300');
     expect(pdf.text).toContain(pagado.numeroAutorizacion);
     expect(pdf.text).toContain('Cooperativa Ñandú');
-    expect(pdf.text).toContain('N° de transacción');
-    expect(pdf.text).toContain('Debito');
-    expect(pdf.text).not.toContain('CUENTA VISTA');
+    // The voucher's one vocabulary (decision 035): the screen's labels, 'Débito', the masked RUT, the factor.
+    for (const said of ['Nº de transacción', 'Medio de pago', 'Débito', 'RUT del socio', '**.***.111-1', 'Autorizado con', 'Tarjeta de coordenadas', 'Cantidad de cuotas', 'Crédito MYPE Nº ****7788']) {
+      expect(pdf.text).toContain(said);
+    }
+    for (const dialect of ['N°', 'Debito', 'CUENTA VISTA', 'CREDITO MYPE', 'RUT deudor', '11.111.111-1']) expect(pdf.text).not.toContain(dialect);
+  });
+
+  it('names an instalment paid in part as one, in call 7 and the PDF, and counts no whole instalment', async () => {
+    const { token, idTransaccion } = await paidSession(t, '410012345678', '11111111-1', 12_345);
+    const voucher = await t.app.inject({
+      method: 'POST',
+      url: '/prod/pago/consultar',
+      payload: { consultarPagoRequest: { userId: '11111111-1', canalLlamada: 'PGEX', idTransaccion, token } },
+    });
+    expect(voucher.json().consultarPagoResponse.listaPago.pago.detallePago).toMatchObject({ numeroCuota: 21, montoPagado: 12_345, cantidadCuotas: 0 });
+    const pdf = await readPdf(new Uint8Array((await t.app.inject({ method: 'POST', url: '/api/comprobante/pdf', payload: { token, idTransaccion } })).rawPayload));
+    expect(pdf.text).toContain('Cuota Nº 21 · Abono parcial');
+    expect(pdf.text).not.toContain('Cantidad de cuotas');
   });
 
   it('never gives the PDF to another session or for a guessed id', async () => {
@@ -88,6 +105,13 @@ describe('voucher by e-mail over real SMTP, and as PDF', () => {
     const mail = received().at(-1)!;
     expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('camila.rojas@example.cl');
     expect(mail.text).toContain('$412.870');
+    // The e-mail masks the RUT as it masks the address: never the member's whole RUT, in text or HTML.
+    expect(mail.text).toContain('RUT del socio: **.***.111-1');
+    expect(mail.text).toContain('Medio de pago: Débito');
+    for (const body of [mail.text ?? '', String(mail.html)]) {
+      expect(body).not.toContain('11.111.111-1');
+      expect(body).not.toContain('11111111');
+    }
     // The proof travels with the voucher: the public page's address, and the code on the attached PDF.
     expect(mail.text).toMatch(/Verifica este comprobante en http:\/\/[^/]+\/comprobante\/verificar\/[A-Z2-7]{20}/);
     const [attachment] = mail.attachments;
@@ -150,8 +174,8 @@ describe('a voucher anyone can verify', () => {
         hora: expect.stringMatching(/^\d{2}:\d{2}:\d{2}$/),
         monto: 156_300,
         medioPago: 'CUENTA VISTA',
-        productos: [{ descripcion: 'CREDITO MYPE', numero: '****7788' }],
-        rutPagador: '*****111-1',
+        productos: [{ descripcion: 'Crédito MYPE', numero: '****7788' }],
+        rutSocio: '**.***.111-1',
         registrado: true,
       },
     });
@@ -161,11 +185,11 @@ describe('a voucher anyone can verify', () => {
     expect((await verify(code.toLowerCase().match(/.{4}/g)!.join('-'))).statusCode).toBe(200);
   });
 
-  it('names who paid, masked: a third party who paid the member’s instalment', async () => {
+  it('names the member whose instalment a third party paid, masked as on the voucher, and not the payer', async () => {
     const { token, idTransaccion } = await paidSession(t, '630055667788', '19191919-K');
     const res = await verify(await codeOf(token, idTransaccion));
-    expect(res.json().verificacion.rutPagador).toBe('*****919-K');
-    expect(res.body).not.toContain('111-1');
+    expect(res.json().verificacion.rutSocio).toBe('**.***.111-1');
+    expect(res.body).not.toContain('919-K');
   });
 
   it('finds nothing for another code, refuses nonsense with the same 404, and limits the tries per client', async () => {

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { perSessionAndClient } from '../../plugins/external/rate-limit';
 import { renderVoucherPdf, verificationOf, VOUCHER_FILENAME } from '../../services/voucher-document';
+import { authorisedWithName } from '@pago/domain/voucher';
 import { documentOf, envelopeResponses, errorResponses } from '../responses';
 
 /** Call 8 (the voucher by e-mail) and the voucher's PDF. */
@@ -46,7 +47,12 @@ export async function notificacionesRoutes(app: FastifyInstance): Promise<void> 
   r.post(COMPROBANTE_PDF_PATH, { schema: { body: comprobantePdfRequestSchema, response: { 200: documentOf('application/pdf', 'The voucher as a PDF'), ...errorResponses('comprobantePdfResponse') } }, config: { responseName: 'comprobantePdfResponse' }, preHandler: pdfLimits }, async (request, reply) => {
     const result = await app.services.vouchers.query(request.body.token, request.body.idTransaccion);
     if (!result.ok) return reply.code(result.codigo === '476' ? 401 : 404).send(errorEnvelope('comprobantePdfResponse', result.codigo));
-    const pdf = await renderVoucherPdf({ cooperative: app.config.productName, pagos: result.pagos, verification: verificationOf(app.config.publicBaseUrl, result.verificationCode) });
+    const pdf = await renderVoucherPdf({
+      cooperative: app.config.productName,
+      pagos: result.pagos,
+      authorisedWith: authorisedWithName(result.factor, app.config.productSlug),
+      verification: verificationOf(app.config.publicBaseUrl, result.verificationCode),
+    });
     return reply
       .type('application/pdf')
       .header('content-disposition', `attachment; filename="${VOUCHER_FILENAME}"`)

@@ -1,6 +1,8 @@
 import { formatClp } from '@pago/domain/money';
 import { canonicalRut, formatRut } from '@pago/domain/rut';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isSettable, type Clock } from '../../clock';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COORDINATE_COLUMNS, COORDINATE_ROWS } from '@pago/domain/coordinate-card';
@@ -156,10 +158,30 @@ function page(reply: FastifyReply, title: string, body: string) {
 }
 
 /** Sandbox mode only: the demo members, their coordinate cards, and the mobile authoriser app. */
-export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
+export async function sandboxRoutes(app: FastifyInstance, options: { clock: Clock }): Promise<void> {
   // The core simulator's page of its books (sandbox only: production refuses the simulator).
   const coreBooksUrl = `${new URL(app.config.core.baseUrl).origin}/`;
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // Business time moves, to try or test opening hours at any hour; with the operator's token, as the admin API asks.
+  const adminDigest = createHash('sha256').update(app.config.adminToken).digest();
+  r.post(
+    '/sandbox/reloj',
+    {
+      schema: {
+        body: z.object({ instante: z.iso.datetime({ offset: true }) }).strict(),
+        response: { 200: z.object({ instante: z.string() }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const header = request.headers.authorization ?? '';
+      const given = createHash('sha256').update(header.startsWith('Bearer ') ? header.slice(7) : '').digest();
+      if (!timingSafeEqual(given, adminDigest)) return reply.code(401).send(errorEnvelope(DEFAULT_RESPONSE_NAME, '400', 'No autorizado.'));
+      if (!isSettable(options.clock)) return reply.code(409).send(errorEnvelope(DEFAULT_RESPONSE_NAME, '400', 'El reloj de este servidor no se puede mover.'));
+      options.clock.set(new Date(request.body.instante));
+      return { instante: options.clock().toISOString() };
+    },
+  );
 
   r.get('/sandbox/assets/sandbox.css', { schema: { response: { 200: documentOf('text/css', 'The sandbox pages\' style'), ...errors } } }, async (_request, reply) => reply.type('text/css; charset=utf-8').send(CSS));
   r.get('/sandbox/assets/authorizer.js', { schema: { response: { 200: documentOf('text/javascript', 'The authoriser app'), ...errors } } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(AUTHORIZER_JS));

@@ -15,7 +15,7 @@ export function CancelMessagePage() {
   useResetOnEnter();
   return (
     <MessageScreen tone="warning" title={CANCELLED_TITLE}>
-      <p>{message || 'Tu pago fue anulado y no se realizó ningún cargo.'}</p>
+      <p>{message || 'No se realizó ningún cargo.'}</p>
     </MessageScreen>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';
+import { VoucherElsewhere } from '../../components/voucher-elsewhere';
 import { useAppStore } from '../../lib/app-store';
 import { paths, WEBPAY_METHOD_PAY } from '../../lib/paths';
 import { useProviderName } from './provider-name';
@@ -9,6 +10,9 @@ import { ID_TRANSACCION } from './webpay-return';
 
 export const REJECTED_TITLE = 'Pago rechazado';
 export const ABORTED_TITLE = '¡Pago Anulado!';
+export const TIMED_OUT_TITLE = 'Pago no completado';
+export const timedOutMessage = (provider: string) => `Se agotó el tiempo para completar el pago en ${provider}. No se realizó ningún cargo.`;
+const NOTHING_CHARGED = 'No se realizó ningún cargo y tus cuotas siguen pendientes.';
 export const REJECTION_CAUSES = [
   'Error en el ingreso de los datos de tu tarjeta.',
   'Tu tarjeta no tiene saldo o cupo suficiente.',
@@ -17,8 +21,8 @@ export const REJECTION_CAUSES = [
 
 /**
  * /pagoexpress/cancelvoucher/{idtrx}: a card payment that was not made (specification §2 'Cancel voucher'). Webpay
- * rejected it, or (?estado=anulado) the member cancelled it on Webpay's form. Nothing was charged in either case,
- * and the instalments are still pending.
+ * rejected it, (?estado=anulado) the member cancelled it on Webpay's form, or (?estado=expirado) the form's time ran
+ * out. Nothing was charged in any case, and the instalments are still pending.
  */
 export function CancelVoucherPage() {
   const { idtrx = '' } = useParams();
@@ -26,10 +30,15 @@ export function CancelVoucherPage() {
   // Specification §4 'Payment flow (b)': on landing, a method other than the card provider's means this is not a
   // card payment's voucher. Read once: 'Nuevo Pago' resets the method on its way out, and must not be taken there.
   const [cardPath] = useState(() => useAppStore.getState().methodPay === WEBPAY_METHOD_PAY);
+  // Opened without the session that paid (another tab, a link kept for later): said as the success voucher says it.
+  const [withSession] = useState(() => useAppStore.getState().customer.token !== '');
+  if (!withSession) return <VoucherElsewhere />;
   if (!cardPath) return <Navigate to={paths.cancelMessage} replace />;
   if (!ID_TRANSACCION.test(idtrx)) return <Navigate to={paths.error} replace />;
-  const aborted = new URLSearchParams(search).get('estado') === 'anulado';
-  return aborted ? <AbortedPayment idTrx={idtrx} /> : <RejectedPayment idTrx={idtrx} />;
+  const estado = new URLSearchParams(search).get('estado');
+  if (estado === 'anulado') return <AbortedPayment idTrx={idtrx} />;
+  if (estado === 'expirado') return <TimedOutPayment idTrx={idtrx} />;
+  return <RejectedPayment idTrx={idtrx} />;
 }
 
 function RejectedPayment({ idTrx }: { idTrx: string }) {
@@ -50,13 +59,23 @@ function RejectedPayment({ idTrx }: { idTrx: string }) {
 }
 
 function AbortedPayment({ idTrx }: { idTrx: string }) {
-  const provider = useProviderName();
   const cancelTrxMsg = useAppStore((state) => state.config.parameters['cancelTrxMsg']?.trim());
   return (
     <MessageScreen tone="warning" title={ABORTED_TITLE} actions={<Actions />}>
-      <p>Anulaste el pago en {provider}.</p>
-      {/* Specification §8: the text of a cancelled transaction is the cancelTrxMsg parameter. */}
-      <p>{cancelTrxMsg || 'No se hizo ningún cargo y tus cuotas siguen pendientes.'}</p>
+      {/* Specification §8: the text of a cancelled transaction is the cancelTrxMsg parameter; the title names it. */}
+      <p>{cancelTrxMsg || NOTHING_CHARGED}</p>
+      <TransactionNumber idTrx={idTrx} />
+    </MessageScreen>
+  );
+}
+
+/** Webpay's form ran out of time (its return had no TBK_TOKEN): the member cancelled nothing, and is not told so. */
+function TimedOutPayment({ idTrx }: { idTrx: string }) {
+  const provider = useProviderName();
+  return (
+    <MessageScreen tone="warning" title={TIMED_OUT_TITLE} actions={<Actions />}>
+      <p>{timedOutMessage(provider)}</p>
+      <p>Tus cuotas siguen pendientes: puedes intentarlo nuevamente cuando quieras.</p>
       <TransactionNumber idTrx={idTrx} />
     </MessageScreen>
   );

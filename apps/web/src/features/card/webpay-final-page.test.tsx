@@ -39,8 +39,8 @@ beforeEach(() => {
 describe('webpayfinal: a partial approval', () => {
   it('explains that some products were paid and others not, with the voucher and the home', () => {
     enter(`?idTransaccion=${ID}`);
-    expect(screen.getByRole('heading', { level: 1, name: 'Pago parcialmente aprobado' })).toBeDefined();
-    expect(screen.getByText('Webpay aprobó el pago de algunos de tus productos y rechazó el de otros.')).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Pago parcialmente aprobado' })).toBeVisible();
+    expect(screen.getByText('Webpay aprobó el pago de algunos de tus productos y rechazó el de otros.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Ver comprobante' }).getAttribute('href')).toBe(
       `/pagoexpress/successvoucher/${ID}?categoria=PM&factor=WEBPAY`,
     );
@@ -63,7 +63,7 @@ describe('webpayfinal: a payment Webpay has not confirmed yet', () => {
     const user = userEvent.setup();
     const fetch = stubFetch(refused('509', STILL_PROCESSING));
     const { location } = enter(pending);
-    expect(screen.getByRole('heading', { level: 1, name: 'Estamos confirmando tu pago' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Estamos confirmando tu pago' })).toBeVisible();
     expect(screen.getByRole('status').textContent).toBe('');
 
     await user.click(screen.getByRole('button', { name: 'Consultar nuevamente' }));
@@ -116,14 +116,14 @@ describe('webpayfinal: a payment Webpay has not confirmed yet', () => {
     await user.click(screen.getByRole('button', { name: 'Consultar nuevamente' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(CHECK_FAILED));
     expect(location()).toBe(`/pagoexpress/webpayfinal${pending}`);
-    expect(screen.getByRole('button', { name: 'Consultar nuevamente' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Consultar nuevamente' })).toBeVisible();
   });
 
   it('without the session that paid, explains how to find out later instead of offering a check', () => {
     useAppStore.getState().reset();
     enter(pending);
     expect(screen.queryByRole('button', { name: 'Consultar nuevamente' })).toBeNull();
-    expect(screen.getByText(/Ingresa de nuevo con tu RUT en unos minutos/)).toBeDefined();
-    expect(screen.getByRole('link', { name: 'Ir al Home' })).toBeDefined();
+    expect(screen.getByText(/Ingresa de nuevo con tu RUT en unos minutos/)).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Ir al Home' })).toBeVisible();
   });
 });

@@ -35,10 +35,10 @@ describe('webpaymethodpay: handing over to Webpay', () => {
     const submit = watchSubmit();
     enter();
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Pago con Webpay' })).toBeDefined();
-    expect(screen.getByText('Serás redirigido a Webpay para completar tu pago.')).toBeDefined();
-    expect(screen.getByText('$156.300')).toBeDefined();
-    expect(screen.getByText('Crédito MYPE Nº ****7788 · 1 cuota')).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Pago con Webpay' })).toBeVisible();
+    expect(screen.getByText('Serás redirigido a Webpay para completar tu pago.')).toBeVisible();
+    expect(screen.getByText('$156.300')).toBeVisible();
+    expect(screen.getByText('Crédito MYPE Nº ****7788 · 1 cuota')).toBeVisible();
     expect(screen.getByRole('status').textContent).toBe('Preparando tu pago…');
     expect(screen.queryByRole('button', { name: 'Ir a Webpay' })).toBeNull();
 
@@ -69,7 +69,7 @@ describe('webpaymethodpay: handing over to Webpay', () => {
       config: { parameters: { pagoDebitoCreditoPM: '0' }, isAuthenticated: true },
     });
     enter();
-    expect(screen.getByText('Paga con tu tarjeta de débito o prepago.')).toBeDefined();
+    expect(screen.getByText('Paga con tu tarjeta de débito o prepago.')).toBeVisible();
   });
 
   it('shows the description of a card-path refusal on customError (463)', async () => {
@@ -103,7 +103,7 @@ describe('webpaymethodpay: handing over to Webpay', () => {
     const submit = watchSubmit();
     useAppStore.getState().setCardProvider({ idTrx: ID, tokenJWT: 'host-token', tokenWP: WEBPAY_TOKEN, urlInit: URL_INIT });
     enter();
-    expect(screen.getByText(/Ya iniciaste este pago en Webpay/)).toBeDefined();
+    expect(screen.getByText(/Ya iniciaste este pago en Webpay/)).toBeVisible();
     expect(screen.queryByText(/Serás redirigido/)).toBeNull();
     const button = screen.getByRole('button', { name: 'Ir a Webpay' });
     expect((button.closest('form') as HTMLFormElement).action).toBe(URL_INIT);
@@ -120,7 +120,7 @@ describe('webpaymethodpay: handing over to Webpay', () => {
     act(() => {
       window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     });
-    expect(screen.getByText(/Ya iniciaste este pago en Webpay/)).toBeDefined();
+    expect(screen.getByText(/Ya iniciaste este pago en Webpay/)).toBeVisible();
     expect(screen.getByRole('status').textContent).toBe('');
     expect(submit).toHaveBeenCalledTimes(1);
   });
@@ -133,7 +133,7 @@ describe('webpaymethodpay: handing over to Webpay', () => {
     const fetch = stubFetch();
     useAppStore.setState(state);
     enter();
-    expect(screen.getByText('No tienes un pago en curso. Selecciona los productos que quieres pagar.')).toBeDefined();
+    expect(screen.getByText('No tienes un pago en curso. Selecciona los productos que quieres pagar.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Ir a mis productos' }).getAttribute('href')).toBe('/pagoonline/stepone');
     expect(fetch).not.toHaveBeenCalled();
   });

@@ -19,6 +19,7 @@ describe('webpayresult: the return from Webpay', () => {
     ['pendiente', `/pagoexpress/webpayfinal?idTransaccion=${ID}&estado=pendiente`],
     ['rechazado', `/pagoexpress/cancelvoucher/${ID}`],
     ['anulado', `/pagoexpress/cancelvoucher/${ID}?estado=anulado`],
+    ['expirado', `/pagoexpress/cancelvoucher/${ID}?estado=expirado`],
   ])('estado=%s replaces itself with %s', async (estado, to) => {
     const { location, navigation } = enter(`?estado=${estado}&idTransaccion=${ID}`);
     await waitFor(() => expect(location()).toBe(to));

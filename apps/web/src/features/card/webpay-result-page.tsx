@@ -11,7 +11,7 @@ import { parseWebpayReturn, screenAfterReturn } from './webpay-return';
  * the screen of the outcome. That screen is entered twice in the history: the entry before it is Webpay's own form,
  * which Back would post again ("ya fue procesada"), so Back shows the outcome again instead (useHoldAfterWebpay).
  */
-const OUTCOMES = { aprobado: 'approved', parcial: 'partial', rechazado: 'rejected', anulado: 'cancelled', pendiente: 'pending' } as const;
+const OUTCOMES = { aprobado: 'approved', parcial: 'partial', rechazado: 'rejected', anulado: 'cancelled', expirado: 'expired', pendiente: 'pending' } as const;
 
 export function WebpayResultPage() {
   const { search } = useLocation();

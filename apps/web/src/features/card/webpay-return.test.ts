@@ -43,6 +43,7 @@ describe('where each return goes', () => {
     [at('pendiente'), 'PM' as const, `/pagoexpress/webpayfinal?idTransaccion=${ID}&estado=pendiente`],
     [at('rechazado'), 'PM' as const, `/pagoexpress/cancelvoucher/${ID}`],
     [at('anulado'), 'PM' as const, `/pagoexpress/cancelvoucher/${ID}?estado=anulado`],
+    [at('expirado'), 'PM' as const, `/pagoexpress/cancelvoucher/${ID}?estado=expirado`],
     [null, 'PM' as const, '/pagoexpress/error'],
   ])('%o (family %s) → %s', (result, family, to) => {
     expect(screenAfterReturn(result, family)).toBe(to);

@@ -2,7 +2,7 @@ import type { Family } from '@pago/domain/families';
 import { paths } from '../../lib/paths';
 
 /** What the payment host tells the browser when Webpay sends it back (apps/api card-payment-service). */
-export const RETURN_ESTADOS = ['aprobado', 'parcial', 'rechazado', 'anulado', 'pendiente', 'error'] as const;
+export const RETURN_ESTADOS = ['aprobado', 'parcial', 'rechazado', 'anulado', 'expirado', 'pendiente', 'error'] as const;
 export type ReturnEstado = (typeof RETURN_ESTADOS)[number];
 
 /** A return the payment host could tie to a transaction. */
@@ -49,10 +49,13 @@ export function webpayFinalPath(idTransaccion: string, state: FinalState): strin
   return `${paths.webpayFinal}?${query.toString()}`;
 }
 
-/** The cancel voucher; an aborted payment says so in its query, so the screen can word it as a cancellation. */
-export function cancelVoucherPath(idTransaccion: string, aborted: boolean): string {
+/** Why a card payment was not made: Webpay refused it, the member cancelled on its form, or the form's time ran out. */
+export type NotPaid = 'rechazado' | 'anulado' | 'expirado';
+
+/** The cancel voucher; a cancellation or a timeout says so in its query, so the screen words it as what it was. */
+export function cancelVoucherPath(idTransaccion: string, why: NotPaid): string {
   const path = paths.cancelVoucher(idTransaccion);
-  return aborted ? `${path}?estado=anulado` : path;
+  return why === 'rechazado' ? path : `${path}?estado=${why}`;
 }
 
 /** Where each return goes. Every navigation from here replaces the entry, so Back never re-enters Webpay. */
@@ -66,9 +69,9 @@ export function screenAfterReturn(result: WebpayReturn | null, family: Family | 
     case 'pendiente':
       return webpayFinalPath(result.idTransaccion, 'pendiente');
     case 'rechazado':
-      return cancelVoucherPath(result.idTransaccion, false);
     case 'anulado':
-      return cancelVoucherPath(result.idTransaccion, true);
+    case 'expirado':
+      return cancelVoucherPath(result.idTransaccion, result.estado);
   }
 }
 

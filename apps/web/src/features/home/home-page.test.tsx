@@ -43,12 +43,12 @@ beforeEach(() => {
 describe('home', () => {
   it('shows the title, the prompt and the RUT field as the specification says', () => {
     const { field, button } = renderHome();
-    expect(screen.getByRole('heading', { level: 1, name: 'Pago Online' })).toBeDefined();
-    expect(screen.getByText('Ingresa tu RUT para comenzar')).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Pago Online' })).toBeVisible();
+    expect(screen.getByText('Ingresa tu RUT para comenzar')).toBeVisible();
     expect(field.getAttribute('placeholder')).toBe('12345678-9');
     expect(field.getAttribute('maxlength')).toBeNull();
     expect(field.getAttribute('inputmode')).toBe('text');
-    expect(screen.getByRole('checkbox', { name: 'Recordar mi RUT' })).toBeDefined();
+    expect(screen.getByRole('checkbox', { name: 'Recordar mi RUT' })).toBeVisible();
     expect((button as HTMLButtonElement).disabled).toBe(true);
   });
 

@@ -1,9 +1,10 @@
+import type { Family } from '@pago/domain/families';
 import { useId, useMemo } from 'react';
 import { ButtonLink } from '../../components/button';
 import { PRODUCT_APP_STORE_URL, PRODUCT_NAME, PRODUCT_PLAY_STORE_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
 import { qrImage } from '../../lib/qr-image';
-import { PASS_NAME } from './factors';
+import { OTHER_METHOD_LABEL, PASS_NAME } from './factors';
 
 export const APP_DOWNLOAD_HEADING = `Descarga la app ${PRODUCT_NAME}`;
 
@@ -26,7 +27,7 @@ const STORES = [
  * Specification §2 'Security factor screen': a payer without a second factor cannot authorise; the page says how to
  * get one, with each store's link and its QR code, for a member on a desktop to scan with their phone.
  */
-export function AppDownloadPanel() {
+export function AppDownloadPanel({ category }: { category: Family }) {
   const headingId = useId();
   const codes = useMemo(() => STORES.map((store) => qrImage(store.href)), []);
   return (
@@ -60,6 +61,8 @@ export function AppDownloadPanel() {
         ))}
       </ul>
       <div className="mt-6 flex flex-col gap-3">
+        {/* Without a factor the checking account cannot pay today: another method can. */}
+        <ButtonLink to={paths.stepThree(category)}>{OTHER_METHOD_LABEL}</ButtonLink>
         <ButtonLink to={paths.home} variant="secondary">
           Ir al Home
         </ButtonLink>

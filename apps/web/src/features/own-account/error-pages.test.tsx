@@ -18,8 +18,8 @@ beforeEach(() => {
 describe('own-account error pages', () => {
   it('blocked user: the message, a link to recover the password and Ir al Home', () => {
     renderPage(<BlockedUserPage />);
-    expect(screen.getByRole('heading', { level: 1, name: 'Tu clave ha sido bloqueada' })).toBeDefined();
-    expect(screen.getByText('Por seguridad tu clave de internet ha sido bloqueada.')).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Tu clave ha sido bloqueada' })).toBeVisible();
+    expect(screen.getByText('Por seguridad tu clave de internet ha sido bloqueada.')).toBeVisible();
     const recover = screen.getByRole('link', { name: 'Recuperar clave' }).getAttribute('href');
     expect(recover).toBeTruthy();
     expect(recover).not.toBe('#');
@@ -30,7 +30,7 @@ describe('own-account error pages', () => {
     renderPage(<InsufficientFundsPage />);
     expect(
       screen.getByText('Tu saldo es insuficiente. Abona saldo a tu cuenta o selecciona otro medio de pago.'),
-    ).toBeDefined();
+    ).toBeVisible();
     expect(screen.getByRole('link', { name: 'Seleccionar otro medio de pago' }).getAttribute('href')).toBe(
       '/pagoexpress/stepthree/PM',
     );
@@ -43,12 +43,12 @@ describe('own-account error pages', () => {
     useAppStore.getState().reset();
     renderPage(<InsufficientFundsPage />);
     expect(screen.queryByRole('link', { name: 'Seleccionar otro medio de pago' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Ir al Home' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Ir al Home' })).toBeVisible();
   });
 
   it("ErrorLogin: a deposit into another member's savings account is not possible; the state is cleared", () => {
     renderPage(<ErrorLoginPage />);
-    expect(screen.getByText('No es posible realizar un depósito en la cuenta de ahorro de otro socio.')).toBeDefined();
+    expect(screen.getByText('No es posible realizar un depósito en la cuenta de ahorro de otro socio.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Ir al Home' }).getAttribute('href')).toBe('/');
     expect(useAppStore.getState().config.isAuthenticated).toBe(false);
     expect(useAppStore.getState().payment.idTrx).toBe('');

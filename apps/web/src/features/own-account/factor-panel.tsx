@@ -1,9 +1,11 @@
 import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista-plain';
+import { ButtonLink } from '../../components/button';
 import { useAppStore } from '../../lib/app-store';
+import { paths } from '../../lib/paths';
 import { AppDownloadPanel } from './app-download-panel';
 import { AuthoriserPanel } from './authoriser-panel';
 import { CoordinatePanel } from './coordinate-panel';
-import { otherFactor, SWITCH_LABEL } from './factors';
+import { OTHER_METHOD_LABEL, otherFactor, SWITCH_LABEL } from './factors';
 import type { LoggedInPayment } from './use-own-account-payment';
 
 /**
@@ -16,7 +18,7 @@ export function FactorPanel({ payment }: { payment: LoggedInPayment }) {
   const { selectedFactor, availableFactors, parties, login, category } = payment;
   const other = otherFactor(availableFactors, selectedFactor);
 
-  if (selectedFactor === null) return <AppDownloadPanel />;
+  if (selectedFactor === null) return <AppDownloadPanel category={category} />;
   return (
     <>
       {selectedFactor === COORDINATE_FACTOR ? (
@@ -35,6 +37,10 @@ export function FactorPanel({ payment }: { payment: LoggedInPayment }) {
           </button>
         </p>
       ) : null}
+      {/* Never a dead end: whatever the factor answered, the member may pay another way (step 3 selects again). */}
+      <ButtonLink to={paths.stepThree(category)} variant="secondary" className="mt-5 w-full">
+        {OTHER_METHOD_LABEL}
+      </ButtonLink>
     </>
   );
 }

@@ -10,6 +10,9 @@ export const AUTHORISER_PRODUCT = PRODUCT_SLUG.charAt(0).toUpperCase() + PRODUCT
 /** The mobile authoriser app: 'Pass{product}' (DESIGN §4), e.g. 'PassCoop'. */
 export const PASS_NAME = `Pass${AUTHORISER_PRODUCT}`;
 
+/** The way from a factor's screen (or its failure) back to step 3's methods; the insufficient-funds page says it too. */
+export const OTHER_METHOD_LABEL = 'Seleccionar otro medio de pago';
+
 /** Specification §3 'Available factors': 2 (the mobile authoriser) is preferred when both exist; null when none. */
 export function chooseFactor(available: readonly Factor[]): Factor | null {
   if (available.includes(AUTHORISER_FACTOR)) return AUTHORISER_FACTOR;

@@ -60,7 +60,7 @@ describe('coordinate card', () => {
     const user = userEvent.setup();
     const server = stubServer({ [AUZ]: [challenge()] });
     renderChallenge();
-    expect(screen.getByRole('heading', { level: 1, name: 'Ingresa tus coordenadas' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Ingresa tus coordenadas' })).toBeVisible();
     await screen.findByRole('textbox', { name: 'Coordenada B3' });
     expect(coordinateFields().map((field) => field.labels?.[0]?.textContent)).toEqual([
       'Coordenada B3',
@@ -219,7 +219,7 @@ describe('mobile authoriser', () => {
   it('sends the push on Autorizar, polls every second through 25 and goes to the voucher with PassCoop', async () => {
     const server = stubServer({ [AUZ]: [push], [PAG]: [pending, pending, paid] });
     const { location } = renderChallenge();
-    expect(screen.getByRole('heading', { level: 1, name: 'Autoriza tu pago' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Autoriza tu pago' })).toBeVisible();
     expect(server.calls).toHaveLength(0);
     act(() => autorizar().click());
     await screen.findByText('Revisa tu celular y aprueba la solicitud en la app PassCoop.');
@@ -267,7 +267,7 @@ describe('mobile authoriser', () => {
     expect(screen.queryAllByRole('button', { name: 'Reintentar' }).length > 0).toBe(retryable);
     if (retryable) {
       act(() => screen.getAllByRole('button', { name: 'Reintentar' })[0]!.click());
-      expect(autorizar()).toBeDefined();
+      expect(autorizar()).toBeVisible();
     }
   });
 
@@ -303,19 +303,19 @@ describe('factor switch and the app download page', () => {
     givenLoggedIn({ factores: [1, 2] });
     stubServer({ [AUZ]: [challenge()] });
     renderChallenge();
-    expect(screen.getByRole('heading', { level: 2, name: 'Autorizador móvil PassCoop' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 2, name: 'Autorizador móvil PassCoop' })).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Usar tarjeta de coordenadas' }));
-    expect(screen.getByRole('heading', { level: 1, name: 'Ingresa tus coordenadas' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Ingresa tus coordenadas' })).toBeVisible();
     await screen.findByRole('textbox', { name: 'Coordenada B3' });
     await user.click(screen.getByRole('button', { name: 'Usar autorizador móvil' }));
-    expect(screen.getByRole('heading', { level: 2, name: 'Autorizador móvil PassCoop' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 2, name: 'Autorizador móvil PassCoop' })).toBeVisible();
     expect(useAppStore.getState().payment.selectedFactor).toBe(2);
   });
 
   it('a payer without factors gets the app download page, with store links', () => {
     givenLoggedIn({ payerRut: '19191919-K', factores: [] });
     renderAt('/pagoexpress/PM/SecurityFactor');
-    expect(screen.getByRole('heading', { level: 2, name: 'Descarga la app Cooperativa' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 2, name: 'Descarga la app Cooperativa' })).toBeVisible();
     const links = screen.getAllByRole('link', { name: /Descargar en/ });
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
       'https://apps.apple.com/cl/search?term=Cooperativa',
@@ -329,7 +329,7 @@ describe('security-factor screen', () => {
     givenLoggedIn({ payerRut: '19191919-K', factores: [1] });
     stubServer({ [AUZ]: [challenge()] });
     renderAt('/pagoexpress/PM/SecurityFactor');
-    expect(screen.getByRole('heading', { level: 1, name: 'Autoriza tu pago' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Autoriza tu pago' })).toBeVisible();
     const row = (label: string) => screen.getByText(label).nextElementSibling?.textContent;
     expect(row('Monto a pagar')).toBe('$156.300');
     expect(row('RUT titular de la cuenta')).toBe('19.191.919-K');

@@ -42,9 +42,9 @@ describe('checking-account login', () => {
   it('shows the amount, the RUT of the member (editable) and an 8-character password field', async () => {
     stubServer({ [CAPTCHA_CHALLENGE_PATH]: await captchas(1) });
     const { rut, password, enter } = renderLogin();
-    expect(screen.getByRole('heading', { level: 1, name: METHOD_PAY_TITLE })).toBeDefined();
-    expect(screen.getByText('$156.300')).toBeDefined();
-    expect(screen.getByText('Crédito MYPE Nº ****7788 · 1 cuota')).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: METHOD_PAY_TITLE })).toBeVisible();
+    expect(screen.getByText('$156.300')).toBeVisible();
+    expect(screen.getByText('Crédito MYPE Nº ****7788 · 1 cuota')).toBeVisible();
     expect(rut.value).toBe('11.111.111-1');
     expect(password.type).toBe('password');
     expect(password.maxLength).toBe(8);
@@ -163,7 +163,7 @@ describe('checking-account login', () => {
         </Routes>
       </MemoryRouter>,
     );
-    expect(screen.getByRole('heading', { level: 1, name: METHOD_PAY_TITLE })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: METHOD_PAY_TITLE })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Ir a mis productos' }).getAttribute('href')).toBe('/pagoonline/stepone');
   });
 });

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Button, ButtonLink } from '../../components/button';
 import { Modal, ModalActions, ModalClose } from '../../components/modal';
 import { paths } from '../../lib/paths';
+import { useCategory } from '../../lib/use-category';
+import { OTHER_METHOD_LABEL } from './factors';
 import { useSessionExpired } from './inactivity-timer';
 
 export const FAILURE_TITLE = 'No pudimos autorizar tu pago';
@@ -20,6 +22,7 @@ interface PanelFailureProps {
 export function PanelFailure({ message, retryable, onRetry }: PanelFailureProps) {
   const [modalOpen, setModalOpen] = useState(true);
   const sessionExpired = useSessionExpired();
+  const category = useCategory();
 
   const actions = retryable ? (
     <Button onClick={onRetry}>Reintentar</Button>
@@ -53,7 +56,12 @@ export function PanelFailure({ message, retryable, onRetry }: PanelFailureProps)
       >
         <ModalActions>
           {retryable ? (
-            <Button onClick={onRetry}>Reintentar</Button>
+            <>
+              <ButtonLink to={paths.stepThree(category)} variant="secondary">
+                {OTHER_METHOD_LABEL}
+              </ButtonLink>
+              <Button onClick={onRetry}>Reintentar</Button>
+            </>
           ) : (
             <ModalClose asChild>
               <Button>Aceptar</Button>

@@ -16,9 +16,10 @@ function SummaryList({ rows, title }: { rows: Row[]; title: string }) {
       <h2 className="text-base font-semibold text-ink">{title}</h2>
       <dl className="mt-2 divide-y divide-line/70">
         {rows.map((row) => (
-          <div key={row.label} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2">
-            <dt className="text-sm text-muted">{row.label}</dt>
-            <dd className="min-w-0 text-right text-base font-semibold break-words text-ink">{row.value}</dd>
+          // The label gives way (it may wrap), the value never does: every row keeps its value on the label's line.
+          <div key={row.label} className="flex items-baseline justify-between gap-x-4 py-2">
+            <dt className="min-w-0 text-sm text-muted">{row.label}</dt>
+            <dd className="shrink-0 text-right text-base font-semibold whitespace-nowrap text-ink">{row.value}</dd>
           </div>
         ))}
       </dl>

@@ -1,67 +1,63 @@
 import { describe, expect, it } from 'vitest';
 import type { Selection } from '../../lib/app-store';
-import { cardMethodOffered, paymentMethods, warnsBeforeCard } from './payment-methods';
-import { detalle, everyFamily, overdueMortgage, product, SEED_PARAMETERS } from './test-builders';
+import { chosenInstalments, paymentMethods, warnsBeforeCard } from './payment-methods';
+import { resolveSelection, type SelectedProduct } from './selection-request';
+import { everyFamily, overdueMortgage, SEED_PARAMETERS } from './test-builders';
 
-const select = (family: Selection['family'], ...productNumbers: string[]): Selection => ({
-  family,
-  productsToPay: productNumbers.map((productNumber) => ({ productNumber, installment: ['1|1000|20300101|A|0'] })),
-  amount: 1000,
-});
+/** The products step 2 handed to step 3, with instalments in the state `installment` says (number|amount|date|state|days). */
+const chosen = (family: NonNullable<Selection['family']>, productNumber: string, installment = ['1|1000|20300101|A|0']): SelectedProduct[] => {
+  const selection: Selection = { family, productsToPay: [{ productNumber, installment }], amount: 1000 };
+  const resolved = resolveSelection(selection, [...everyFamily(), overdueMortgage()], family);
+  if (!resolved) throw new Error(`no ${family} product ${productNumber} in the builders`);
+  return resolved;
+};
+const offersCard = (family: NonNullable<Selection['family']>, parameters: Record<string, string>, selected: SelectedProduct[]) =>
+  paymentMethods(family, parameters, selected).some((m) => m.kind === 'card');
 
-describe('cardMethodOffered', () => {
-  it("offers the card provider when the family's pagoWebPay switch is 1", () => {
-    expect(cardMethodOffered('PC', SEED_PARAMETERS, everyFamily(), select('PC', '410012345678'))).toBe(true);
+describe('the card method at step 3', () => {
+  it("is offered when the family's pagoWebPay switch is 1", () => {
+    expect(offersCard('PC', SEED_PARAMETERS, chosen('PC', '410012345678'))).toBe(true);
   });
 
-  it('does not offer it for a current mortgage with pagoWebPayHI 0', () => {
-    expect(cardMethodOffered('HI', SEED_PARAMETERS, everyFamily(), select('HI', '610011112222'))).toBe(false);
+  it('is not offered for a current mortgage with pagoWebPayHI 0', () => {
+    expect(offersCard('HI', SEED_PARAMETERS, chosen('HI', '610011112222'))).toBe(false);
   });
 
-  it('offers it when the instalments step 2 showed are all overdue past the grace days', () => {
-    // Step 2 showed only the two instalments 75 and 45 days overdue (grace 30): the grace filter hid the others.
-    expect(cardMethodOffered('HI', SEED_PARAMETERS, [overdueMortgage()], select('HI', '610098765432'))).toBe(true);
+  it('is offered when the chosen instalments are all overdue past the grace days, and not with more grace', () => {
+    const overdue = chosen('HI', '610098765432', ['57|152300|20240101|V|75', '58|152300|20240201|V|45']);
+    expect(chosenInstalments(overdue)).toEqual([
+      { codigoEstadoCuota: 'V', diasMora: 75 },
+      { codigoEstadoCuota: 'V', diasMora: 45 },
+    ]);
+    expect(offersCard('HI', SEED_PARAMETERS, overdue)).toBe(true);
+    expect(offersCard('HI', { ...SEED_PARAMETERS, diasMoraHI: '90' }, overdue)).toBe(false);
   });
 
-  it('does not offer it when an overdue instalment is still within the grace days', () => {
-    const withinGrace = product('HI', '610098765432', [detalle(61, '20300301', { codigoEstadoCuota: 'V', diasMora: 30 })]);
-    expect(cardMethodOffered('HI', SEED_PARAMETERS, [withinGrace], select('HI', '610098765432'))).toBe(false);
-  });
-
-  it('reads the grace days of the family: with more grace the same mortgage is not offered', () => {
-    const parameters = { ...SEED_PARAMETERS, diasMoraHI: '90' };
-    expect(cardMethodOffered('HI', parameters, [overdueMortgage()], select('HI', '610098765432'))).toBe(false);
-  });
-
-  it('looks only at the selected products', () => {
-    const current = product('HI', '610011112222', [detalle(41, '20300605')]);
-    const products = [overdueMortgage(), current];
-    // The grace filter hides the current mortgage in step 2, so only the overdue one can be selected.
-    expect(cardMethodOffered('HI', SEED_PARAMETERS, products, select('HI', '610098765432'))).toBe(true);
-    expect(cardMethodOffered('HI', SEED_PARAMETERS, products, select('HI', '610011112222'))).toBe(false);
+  it('is not offered when a chosen instalment is still within the grace days', () => {
+    expect(offersCard('HI', SEED_PARAMETERS, chosen('HI', '610098765432', ['57|152300|20240101|V|30']))).toBe(false);
   });
 });
 
 describe('paymentMethods', () => {
   it("always offers the cooperative's own method first", () => {
-    const [own, ...rest] = paymentMethods('HI', SEED_PARAMETERS, everyFamily(), select('HI', '610011112222'));
+    const [own, ...rest] = paymentMethods('HI', SEED_PARAMETERS, chosen('HI', '610011112222'));
     expect(own).toMatchObject({ kind: 'own', methodPay: 'coopmethodpay', label: 'Cuenta Vista Cooperativa' });
     expect(rest).toEqual([]);
   });
 
   it('names the card provider from medioPagoWP, with the cards its commerce code takes', () => {
-    const methods = paymentMethods('PC', { ...SEED_PARAMETERS, medioPagoWP: 'Webpay Plus' }, everyFamily(), select('PC', '410012345678'));
+    const methods = paymentMethods('PC', { ...SEED_PARAMETERS, medioPagoWP: 'Webpay Plus' }, chosen('PC', '410012345678'));
     expect(methods.map((m) => m.kind)).toEqual(['own', 'card']);
     expect(methods[1]).toMatchObject({ methodPay: 'webpaymethodpay', label: 'Webpay Plus' });
     expect(methods[1]?.description).toContain('crédito');
-    const tc = paymentMethods('TC', SEED_PARAMETERS, everyFamily(), select('TC', '5412000011112222'));
+    const tc = paymentMethods('TC', SEED_PARAMETERS, chosen('TC', '5412000011112222'));
     expect(tc[1]?.description).toContain('débito o prepago');
   });
 
   it("says 'Webpay' when medioPagoWP is missing", () => {
     const parameters: Record<string, string> = { ...SEED_PARAMETERS };
     delete parameters['medioPagoWP'];
-    expect(paymentMethods('PC', parameters, everyFamily(), select('PC', '410012345678'))[1]?.label).toBe('Webpay');
+    expect(paymentMethods('PC', parameters, chosen('PC', '410012345678'))[1]?.label).toBe('Webpay');
   });
 });
 

@@ -1,8 +1,7 @@
 import type { Family } from '@pago/domain/families';
-import { debitCreditSwitchName, graceDaysName, webPaySwitchName } from '@pago/domain/parameters-plain';
-import { applyGraceFilter, detallesOf, isCardMethodOffered } from '@pago/domain/products-plain';
-import type { Producto } from '@pago/domain/products';
-import type { Selection } from '../../lib/app-store';
+import { debitCreditSwitchName } from '@pago/domain/parameters-plain';
+import { cardMethodOffered, type InstalmentState } from '@pago/domain/products-plain';
+import type { SelectedProduct } from './selection-request';
 import { PRODUCT_NAME } from '../../lib/env';
 import { DEFAULT_METHOD_PAY, WEBPAY_METHOD_PAY } from '../../lib/paths';
 
@@ -18,40 +17,20 @@ export interface PaymentMethod {
 
 const DEFAULT_CARD_PROVIDER = 'Webpay';
 
-/**
- * Specification §2/§4 'Step 3': the card provider is offered when the family's pagoWebPay switch is 1, or when the
- * instalments step 2 showed for the selected products are all overdue past the family's grace days.
- */
-export function cardMethodOffered(
-  family: Family,
-  parameters: Readonly<Record<string, string>>,
-  products: readonly Producto[],
-  selection: Selection,
-): boolean {
-  const graceDays = Number(parameters[graceDaysName(family)]);
-  const shownInStepTwo = applyGraceFilter(
-    products.filter((product) => product.tipoFamiliaProducto === family),
-    graceDays,
-  ).products;
-  const selected = new Set(selection.productsToPay.map((entry) => entry.productNumber));
-  const shown = shownInStepTwo.filter((product) => selected.has(product.numeroProducto)).flatMap(detallesOf);
-  return isCardMethodOffered(parameters[webPaySwitchName(family)], shown, graceDays);
+/** The states of the instalments the member chose on step 2 (the selection's installment strings). */
+export function chosenInstalments(selected: readonly SelectedProduct[]): InstalmentState[] {
+  return selected.flatMap(({ entries }) => entries.map((entry): InstalmentState => ({ codigoEstadoCuota: entry.estado === 'V' ? 'V' : 'A', diasMora: entry.diasMora })));
 }
 
 /** The methods step 3 offers, the cooperative's own first (always offered). */
-export function paymentMethods(
-  family: Family,
-  parameters: Readonly<Record<string, string>>,
-  products: readonly Producto[],
-  selection: Selection,
-): PaymentMethod[] {
+export function paymentMethods(family: Family, parameters: Readonly<Record<string, string>>, selected: readonly SelectedProduct[]): PaymentMethod[] {
   const own: PaymentMethod = {
     kind: 'own',
     methodPay: DEFAULT_METHOD_PAY,
     label: `Cuenta Vista ${PRODUCT_NAME}`,
     description: 'Paga desde tu cuenta vista con tu clave de internet y un segundo factor de autorización.',
   };
-  if (!cardMethodOffered(family, parameters, products, selection)) return [own];
+  if (!cardMethodOffered(family, parameters, chosenInstalments(selected))) return [own];
   // pagoDebitoCredito{family} chooses the debit-and-credit commerce code over the debit-only one (spec §9).
   const acceptsCredit = parameters[debitCreditSwitchName(family)] === '1';
   const card: PaymentMethod = {

@@ -3,12 +3,13 @@ import type { Producto } from '@pago/domain/products';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../lib/app-store';
 import { smallChallenge } from '../../lib/captcha-test-challenge';
-import { jsonResponse, sentBody, stubFetch } from '../../test/fetch-stub';
+import { jsonResponse, sentBody, serveClosedFamilies, stubFetch } from '../../test/fetch-stub';
 import { LocationDisplay } from '../../test/location-display';
-import { LOADING_PRODUCTS, StepOnePage, UNAVAILABLE_HOURS_NOTE } from './step-one-page';
+import { CLOSED_HOURS_TITLE } from './availability';
+import { CLOSED_NOW, LOADING_PRODUCTS, StepOnePage } from './step-one-page';
 import { everyFamily, product, detalle, SEED_PARAMETERS } from './test-builders';
 
 const RUT = '11111111-1';
@@ -43,14 +44,6 @@ const familyButton = (name: string) => screen.findByRole('button', { name });
 
 beforeEach(() => {
   useAppStore.getState().reset();
-  // The list shows an unavailable-hours banner by the wall clock; noon in Santiago keeps every test off it
-  // wherever and whenever the suite runs. Only Date is faked, so the page's own timers run.
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(new Date('2030-06-12T16:00:00Z'));
-});
-
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 describe('step 1: the product list', () => {
@@ -59,7 +52,7 @@ describe('step 1: the product list', () => {
     const fetch = stubFetch(jsonResponse(await smallChallenge()), new Promise<Response>((resolve) => (answer = resolve)));
     enterStepOne();
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Selecciona el producto que deseas pagar' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Selecciona el producto que deseas pagar' })).toBeVisible();
     expect(screen.getByRole('status').textContent).toContain(LOADING_PRODUCTS);
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
 
@@ -101,7 +94,7 @@ describe('step 1: the product list', () => {
     expect(back.textContent).toBe('<\u00a0Volver a Cooperativa');
     // PRODUCT_SITE_URL, by default the sandbox's stand-in for the cooperative's site.
     expect(back.getAttribute('href')).toBe('/sandbox/sitio');
-    expect(screen.queryByText(UNAVAILABLE_HOURS_NOTE)).toBeNull();
+    expect(screen.queryByText(CLOSED_HOURS_TITLE)).toBeNull();
   });
 
   it('leaves out the families switched off', async () => {
@@ -171,35 +164,46 @@ describe('step 1: the product list', () => {
     const fetch = stubFetch();
     useAppStore.getState().setSession({ token: 'token-guardado', products: everyFamily() });
     enterStepOne();
-    expect(screen.getByRole('button', { name: 'Crédito Hipotecario' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Crédito Hipotecario' })).toBeVisible();
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it('shows the unavailable-hours banner at night in Santiago, naming the hours', async () => {
-    // 21:00 in Santiago: the mortgage has closed, the other products have not.
-    vi.setSystemTime(new Date('2030-06-12T01:00:00Z'));
-    useAppStore.getState().setSession({ token: 'token-guardado', products: everyFamily() });
-    enterStepOne();
-    expect(await screen.findByText(UNAVAILABLE_HOURS_NOTE)).toBeDefined();
-    expect(UNAVAILABLE_HOURS_NOTE).toContain('20:00');
-    expect(UNAVAILABLE_HOURS_NOTE).toContain('22:30');
-    expect(UNAVAILABLE_HOURS_NOTE).toContain('02:00');
-    // The closed family is shown closed, with its hours; the others stay a way forward.
-    const mortgage = screen.getByRole('button', { name: /Crédito Hipotecario/ }) as HTMLButtonElement;
-    expect(mortgage.disabled).toBe(true);
-    expect(mortgage.getAttribute('aria-describedby')).toBeTruthy();
-    expect(screen.getByText('No disponible entre las 20:00 y las 02:00 hrs.')).toBeDefined();
-    expect((screen.getByRole('button', { name: 'Crédito de Consumo' }) as HTMLButtonElement).disabled).toBe(false);
+  it('shows the families the server says are closed, in one banner, whatever the phone’s clock says', async () => {
+    // The phone's clock at 23:00 in Santiago; the server's has only the mortgage closed.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-06-12T03:00:00Z'));
+    try {
+      stubFetch();
+      serveClosedFamilies(['HI']);
+      useAppStore.getState().setSession({ token: 'token-guardado', products: everyFamily() });
+      enterStepOne();
+      expect(await screen.findByText(CLOSED_HOURS_TITLE)).toBeTruthy();
+      expect(screen.getByText('A esta hora no se puede pagar Crédito Hipotecario. Podrás pagar desde las 02:00 hrs.')).toBeTruthy();
+      // The closed family is shown closed, without repeating the hours; the others stay a way forward.
+      const mortgage = screen.getByRole('button', { name: /Crédito Hipotecario/ }) as HTMLButtonElement;
+      expect(mortgage.disabled).toBe(true);
+      expect(mortgage.textContent).toBe(`Crédito Hipotecario${CLOSED_NOW}`);
+      expect(screen.getAllByText(/02:00/)).toHaveLength(1);
+      expect((screen.getByRole('button', { name: 'Crédito de Consumo' }) as HTMLButtonElement).disabled).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps a member whose only family is closed on step 1, with the banner, instead of a step 2 that would fail', async () => {
-    // 23:00 in Santiago: every family is closed.
-    vi.setSystemTime(new Date('2030-06-12T03:00:00Z'));
-    await serve(listed([product('AH', '700012345678', detalle(0, '20300601'))]));
+    const fetch = await serve(listed([product('AH', '700012345678', detalle(0, '20300601'))]));
+    serveClosedFamilies(['PC', 'CP', 'HI', 'TC', 'PM', 'AH']);
     const { location } = enterStepOne('12345678-5');
-    expect(await screen.findByText(UNAVAILABLE_HOURS_NOTE)).toBeDefined();
+    expect(await screen.findByText('A esta hora no se puede pagar Cuenta de Ahorro. Podrás pagar desde las 02:00 hrs.')).toBeTruthy();
     expect(location()).toBe('/pagoonline/stepone');
     expect((screen.getByRole('button', { name: /Cuenta de Ahorro/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('takes a member whose only family is open straight to its step 2, once the server has said so', async () => {
+    await serve(listed([product('AH', '700012345678', detalle(0, '20300601'))]));
+    const { location } = enterStepOne('12345678-5');
+    await waitFor(() => expect(location()).toBe('/pagoexpress/steptwo/AH'));
   });
 });
 

@@ -1,4 +1,4 @@
-import { isUnavailableHour, unavailableHours } from '@pago/domain/business-time';
+import type { FamilyAvailability } from '@pago/domain/business-time';
 import { NO_PRODUCTS_MESSAGE } from '@pago/domain/errors-plain';
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
 import type { Producto } from '@pago/domain/products';
@@ -10,6 +10,7 @@ import { Loader } from '../../components/loader';
 import { DeferredModal } from '../../components/deferred-modal';
 import { ModalActions } from '../../components/modal-actions';
 import { Notice } from '../../components/notice';
+import { ClosedHoursNotice, closedFamilies, useAvailability } from './availability';
 import { StepScreen } from '../../components/step-screen';
 import { paidVoucherOfPayment, useAppStore } from '../../lib/app-store';
 import { PRODUCT_NAME, PRODUCT_SITE_URL } from '../../lib/env';
@@ -22,12 +23,10 @@ import { track } from '../../lib/analytics';
 
 export const STEP_ONE_TITLE = 'Selecciona el producto que deseas pagar';
 export const LOADING_PRODUCTS = 'Cargando tus productos…';
+export const CLOSED_NOW = 'No disponible a esta hora';
 export const PAC_PAT_NOTE =
   'Si pagas tus cuotas con cargo automático en tu cuenta (PAC) o en tu tarjeta (PAT), no las pagues aquí y ' +
   'evita cobros dobles.';
-export const UNAVAILABLE_HOURS_NOTE =
-  'El pago del Crédito Hipotecario no está disponible entre las 20:00 y las 02:00 hrs., y el de los demás ' +
-  'productos entre las 22:30 y las 02:00 hrs.';
 
 export function StepOnePage() {
   const rut = useAppStore((state) => state.customer.rut);
@@ -46,6 +45,9 @@ export function StepOnePage() {
 
   const token = paid ? '' : storedToken;
   useProductsOnEntry(rut, token);
+  // Opening hours as the server's business clock has them, asked each time step 1 opens.
+  const { availability, settled } = useAvailability();
+  const closed = useMemo(() => closedFamilies(availability, families), [availability, families]);
 
   // A stored session without a visible family (the list itself never stores one) has nothing to offer either.
   const nothingToPay = rut !== '' && token !== '' && families.length === 0;
@@ -58,17 +60,16 @@ export function StepOnePage() {
   // history keeps Back from bringing them here only to be sent forward again. Not when that family is closed now:
   // step 1 says so instead of a step 2 the server would refuse at the end.
   const [only] = families;
-  if (token && families.length === 1 && only && !isUnavailableHour(only, new Date())) {
-    return <Navigate to={paths.stepTwo(only)} replace />;
-  }
+  const single = token !== '' && families.length === 1 && only !== undefined;
+  if (single && settled && closed.length === 0) return <Navigate to={paths.stepTwo(only)} replace />;
 
   return (
     <StepScreen step={1} title={STEP_ONE_TITLE}>
       <p className="mt-2 text-muted">
         RUT <span className="font-semibold text-ink">{formatRut(rut)}</span>
       </p>
-      {token && families.length > 0 ? (
-        <FamilyChoice families={families} products={products} />
+      {token && families.length > 0 && !(single && !settled) ? (
+        <FamilyChoice families={families} products={products} closed={closed} />
       ) : (
         <Loader label={LOADING_PRODUCTS} />
       )}
@@ -76,7 +77,7 @@ export function StepOnePage() {
   );
 }
 
-function FamilyChoice({ families, products }: { families: Family[]; products: Producto[] }) {
+function FamilyChoice({ families, products, closed }: { families: Family[]; products: Producto[]; closed: FamilyAvailability[] }) {
   const navigate = useNavigate();
   const [offerOpen, setOfferOpen] = useState(false);
   const offers = families.some((family) => offersPartialPayment(family, products));
@@ -85,8 +86,7 @@ function FamilyChoice({ families, products }: { families: Family[]; products: Pr
     if (offers) DeferredModal.preload();
   }, [offers]);
   // The server refuses a closed family at every call of a payment; step 1 shows it closed before the member starts.
-  const now = new Date();
-  const closed = new Set(families.filter((family) => isUnavailableHour(family, now)));
+  const closedNow = new Set(closed.map((a) => a.tipoFamiliaProducto));
 
   function choose(family: Family) {
     track({ event: 'family_selected', family });
@@ -96,15 +96,11 @@ function FamilyChoice({ families, products }: { families: Family[]; products: Pr
 
   return (
     <>
-      {closed.size > 0 ? (
-        <Notice tone="warning" title="Fuera del horario de pago">
-          <p>{UNAVAILABLE_HOURS_NOTE}</p>
-        </Notice>
-      ) : null}
+      <ClosedHoursNotice closed={closed} />
 
       <ul aria-label="Tus productos" className="mt-6 grid gap-3 sm:grid-cols-2">
         {families.map((family) =>
-          closed.has(family) ? (
+          closedNow.has(family) ? (
             <li key={family}>
               <ClosedFamily family={family} />
             </li>
@@ -151,9 +147,8 @@ function FamilyChoice({ families, products }: { families: Family[]; products: Pr
   );
 }
 
-/** A family closed at this hour: shown, with when it opens again, but not a way forward. */
+/** A family closed at this hour: shown, but not a way forward; the banner above says until when, once for all. */
 function ClosedFamily({ family }: { family: Family }) {
-  const { from, until } = unavailableHours(family);
   return (
     <button
       type="button"
@@ -167,7 +162,7 @@ function ClosedFamily({ family }: { family: Family }) {
       <span className="min-w-0 flex-1">
         <span className="block text-base font-semibold text-ink">{FAMILY_NAMES[family]}</span>
         <span id={`cerrado-${family}`} className="block text-sm text-muted">
-          {`No disponible entre las ${from} y las ${until} hrs.`}
+          {CLOSED_NOW}
         </span>
       </span>
     </button>

@@ -63,17 +63,20 @@ const refused = (codigo: string, descripcion: string) =>
 
 beforeEach(() => {
   useAppStore.getState().reset();
+  // The server answers only the steps' questions on availability (every family open) unless a test stubs more.
+  stubFetch();
 });
 
 describe('step 3: the methods offered', () => {
   it("offers the cooperative's own method, and not the card provider for a current mortgage (pagoWebPayHI 0)", () => {
     const { own, card, proceed } = enterStepThree('HI', mortgage);
-    expect(screen.getByRole('heading', { level: 1, name: 'Selecciona tu medio de pago' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Selecciona tu medio de pago' })).toBeVisible();
     expect(screen.getByRole('listitem', { current: 'step' }).textContent).toContain('Medio de Pago');
     expect(screen.getAllByRole('radio')).toHaveLength(1);
-    expect(own().getAttribute('aria-checked')).toBe('false');
+    // The only method offered is the member's choice already: 'Continuar' needs no tap before it.
+    expect(own().getAttribute('aria-checked')).toBe('true');
     expect(card()).toBeNull();
-    expect(proceed().disabled).toBe(true);
+    expect(proceed().disabled).toBe(false);
   });
 
   it('offers the card provider for a mortgage overdue past the grace days', () => {
@@ -89,12 +92,12 @@ describe('step 3: the methods offered', () => {
   it('summarises the total step 2 stored and each product masked with what is paid of it', () => {
     enterStepThree('PC', consumer);
     const summary = screen.getByRole('complementary', { name: 'Resumen de tu pago' });
-    expect(within(summary).getByText('Total a pagar')).toBeDefined();
-    expect(within(summary).getByText('$105.430')).toBeDefined();
-    expect(within(summary).getByText('Crédito de Consumo')).toBeDefined();
-    expect(within(summary).getByText('Nº ****5678')).toBeDefined();
-    expect(within(summary).getByText('$85.430')).toBeDefined();
-    expect(within(summary).getByText('$20.000')).toBeDefined();
+    expect(within(summary).getByText('Total a pagar')).toBeVisible();
+    expect(within(summary).getByText('$105.430')).toBeVisible();
+    expect(within(summary).getByText('Crédito de Consumo')).toBeVisible();
+    expect(within(summary).getByText('Nº ****5678')).toBeVisible();
+    expect(within(summary).getByText('$85.430')).toBeVisible();
+    expect(within(summary).getByText('$20.000')).toBeVisible();
     expect(summary.textContent).toContain('Cuota Nº 21');
     expect(summary.textContent).toContain('Vence 12/06/2030');
   });
@@ -196,7 +199,7 @@ describe('step 3: the selection call', () => {
     const { own, proceed, location } = enterStepThree('PC', consumer);
     await user.click(own());
     await user.click(proceed());
-    expect(await screen.findByRole('status')).toBeDefined();
+    expect(await screen.findByRole('status')).toBeVisible();
     expect(proceed().disabled).toBe(true);
     answer(selected('a1', 105_430));
     await waitFor(() => expect(location()).toBe('/pagoexpress/PC/coopmethodpay'));

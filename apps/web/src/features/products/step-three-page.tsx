@@ -16,9 +16,13 @@ import { seleccionarProducto, type SeleccionarAnswer } from './api/seleccionar-p
 import { paymentMethods, warnsBeforeCard, type MethodKind, type PaymentMethod } from './payment-methods';
 import { resolveSelection, toSeleccionarRequest, type SelectedProduct } from './selection-request';
 import { SelectionSummary } from './selection-summary';
+import { ClosedFamilyStep, checkAvailability, closedFamilies, useAvailability } from './availability';
+import { backPath } from './step-two/common';
 import { track } from '../../lib/analytics';
 
 export const STEP_THREE_TITLE = 'Selecciona tu medio de pago';
+/** The selection's answer when the family is closed at this hour or by the daily closing. */
+const CLOSED_HOURS_CODE = '4953';
 export const CARD_WARNING_TITLE = 'Usa una tarjeta de débito o prepago';
 export const cardWarningMessage = (provider: string) =>
   `Una tarjeta de crédito no se puede pagar con tarjetas de crédito. Para pagarla con ${provider} usa una tarjeta ` +
@@ -30,13 +34,20 @@ export function StepThreePage() {
   const products = useAppStore((state) => state.products);
   const parameters = useAppStore((state) => state.config.parameters);
   const selected = useMemo(() => resolveSelection(selection, products, category), [selection, products, category]);
-  const methods = useMemo(
-    () => paymentMethods(category, parameters, products, selection),
-    [category, parameters, products, selection],
-  );
+  const methods = useMemo(() => (selected ? paymentMethods(category, parameters, selected) : []), [category, parameters, selected]);
+
+  // The server's clock decides whether the family is still open, whichever way the member came here.
+  const closed = closedFamilies(useAvailability().availability, [category]);
 
   // Nothing (or nothing valid) chosen for this category: step 2 is where that happens.
   if (!selected) return <Navigate to={paths.stepTwo(category)} replace />;
+  if (closed.length > 0) {
+    return (
+      <StepScreen step={3} title={STEP_THREE_TITLE}>
+        <ClosedFamilyStep closed={closed} back={backPath(products)} />
+      </StepScreen>
+    );
+  }
   return (
     <MethodChoice
       key={category}
@@ -61,8 +72,10 @@ function MethodChoice({ category, selected, amount, methods }: MethodChoiceProps
   const customer = useAppStore((state) => state.customer);
   const setPayment = useAppStore((state) => state.setPayment);
   const setMethodPay = useAppStore((state) => state.setMethodPay);
-  const [chosen, setChosen] = useState<MethodKind | null>(null);
+  // A single method is the member's choice already.
+  const [chosen, setChosen] = useState<MethodKind | null>(() => (methods.length === 1 ? (methods[0]?.kind ?? null) : null));
   const [warningOpen, setWarningOpen] = useState(false);
+  const [checking, setChecking] = useState(false);
   const headingId = useId();
   const method = methods.find((m) => m.kind === chosen) ?? null;
 
@@ -79,6 +92,12 @@ function MethodChoice({ category, selected, amount, methods }: MethodChoiceProps
   }
 
   async function pay(picked: PaymentMethod) {
+    // Closed since step 3 opened: the page turns into the closed-hours banner (StepThreePage) instead. The button
+    // waits meanwhile, so a second tap sends nothing twice.
+    setChecking(true);
+    const closedNow = closedFamilies(await checkAvailability(), [category]).length > 0;
+    setChecking(false);
+    if (closedNow) return;
     let answer: SeleccionarAnswer;
     try {
       answer = await selecting.mutateAsync();
@@ -87,6 +106,8 @@ function MethodChoice({ category, selected, amount, methods }: MethodChoiceProps
       return;
     }
     if (answer.kind === 'error') {
+      // The server found the family closed (4953): say it with the banner, if its clock says so now.
+      if (answer.error.codigo === CLOSED_HOURS_CODE && closedFamilies(await checkAvailability(), [category]).length > 0) return;
       const call = picked.kind === 'card' ? 'seleccionarProductoWebpay' : 'seleccionarProducto';
       followOutcome(routeError(call, answer.error, { category }));
       return;
@@ -122,7 +143,7 @@ function MethodChoice({ category, selected, amount, methods }: MethodChoiceProps
           <SelectionSummary family={category} selected={selected} amount={amount} />
           <Button
             className="mt-1 w-full"
-            disabled={!method || selecting.isPending}
+            disabled={!method || checking || selecting.isPending}
             onClick={() => method && void pay(method)}
           >
             Continuar

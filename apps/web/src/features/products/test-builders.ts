@@ -1,3 +1,4 @@
+import { DEFAULT_PARAMETERS } from '@pago/domain/demo-members';
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
 import type { DetalleCuota, Producto } from '@pago/domain/products';
 
@@ -62,31 +63,5 @@ export function overdueMortgage(): Producto {
   ]);
 }
 
-/** Every switch on, as the seed: a parameter map like the home stores. */
-export const SEED_PARAMETERS: Readonly<Record<string, string>> = {
-  PC: '1',
-  PM: '1',
-  TC: '1',
-  CP: '1',
-  HI: '1',
-  AH: '1',
-  diasMoraPC: '30',
-  diasMoraPM: '30',
-  diasMoraTC: '30',
-  diasMoraCP: '30',
-  diasMoraHI: '30',
-  diasMoraAH: '30',
-  pagoWebPayPC: '1',
-  pagoWebPayPM: '1',
-  pagoWebPayTC: '1',
-  pagoWebPayCP: '1',
-  pagoWebPayAH: '1',
-  pagoWebPayHI: '0',
-  pagoDebitoCreditoPC: '1',
-  pagoDebitoCreditoPM: '1',
-  pagoDebitoCreditoCP: '1',
-  pagoDebitoCreditoHI: '1',
-  pagoDebitoCreditoTC: '0',
-  pagoDebitoCreditoAH: '0',
-  medioPagoWP: 'Webpay',
-};
+/** The seed's parameters, as the home stores them. */
+export const SEED_PARAMETERS: Readonly<Record<string, string>> = DEFAULT_PARAMETERS;

@@ -68,10 +68,10 @@ describe('voucher e-mail modal', () => {
     // Specification §5: a TLD of 2 to 63 letters, a local part of at most 64 characters.
     await user.clear(field);
     await user.type(field, 'camila@example.c');
-    expect(screen.getByText('Correo inválido')).toBeDefined();
+    expect(screen.getByText('Correo inválido')).toBeVisible();
     await user.clear(field);
     await user.type(field, `${'a'.repeat(65)}@example.cl`);
-    expect(screen.getByText('Correo inválido')).toBeDefined();
+    expect(screen.getByText('Correo inválido')).toBeVisible();
     expect(enviar()).toHaveProperty('disabled', true);
 
     // Emptied again: no message, nothing to send.
@@ -154,6 +154,6 @@ describe('voucher e-mail modal', () => {
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(FAILED));
     await user.type(field, 'x');
     expect(screen.getByRole('status').textContent).toBe('');
-    expect(screen.getByRole('button', { name: 'Enviar' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Enviar' })).toBeVisible();
   });
 });

@@ -31,21 +31,24 @@ describe('success voucher', () => {
   it('reads the voucher with call 7 and shows the paid summary', async () => {
     const fetch = stubFetch(voucher());
     renderVoucher();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Pago exitoso' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pago exitoso' })).toBeVisible();
     expect(sentBody(fetch)).toEqual({
       consultarPagoRequest: { userId: '11111111-1', canalLlamada: 'PGEX', idTransaccion: 'trx-1', token: 'token-de-sesion' },
     });
     expect(screen.getAllByText('$156.300')).toHaveLength(2);
-    expect(screen.getByText('Crédito MYPE')).toBeDefined();
-    expect(screen.getByText('Nº ****7788')).toBeDefined();
-    expect(screen.getByText('Cuota Nº 9')).toBeDefined();
-    expect(screen.getByText('557248')).toBeDefined();
-    expect(screen.getByText('21/11/2026 13:00:42')).toBeDefined();
-    expect(screen.getByText('Debito')).toBeDefined();
-    expect(screen.getByText('Cuenta Vista ****5601')).toBeDefined();
+    expect(screen.getByText('Crédito MYPE')).toBeVisible();
+    expect(screen.getByText('Nº ****7788')).toBeVisible();
+    expect(screen.getByText('Cuota Nº 9')).toBeVisible();
+    expect(screen.getByText('557248')).toBeVisible();
+    expect(screen.getByText('21/11/2026 13:00:42')).toBeVisible();
+    expect(detail('Medio de pago')).toBe('Débito');
+    // The member's RUT, masked as in the PDF, the e-mail and the verification page.
+    expect(detail('RUT del socio')).toBe('**.***.111-1');
+    expect(screen.queryByText('11.111.111-1')).toBeNull();
+    expect(screen.getByText('Cuenta Vista ****5601')).toBeVisible();
     expect(detail('Cantidad de cuotas')).toBe('1');
     expect(detail('Nº de autorización')).toBe('557248');
-    expect(screen.getByText('Tarjeta de coordenadas')).toBeDefined();
+    expect(screen.getByText('Tarjeta de coordenadas')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Ir al Home' }).getAttribute('href')).toBe('/');
   });
 
@@ -86,7 +89,7 @@ describe('success voucher', () => {
     useAppStore.getState().reset();
     const fetch = stubFetch();
     renderVoucher();
-    expect(screen.getByRole('heading', { level: 1, name: 'Comprobante no disponible' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Comprobante no disponible' })).toBeVisible();
     expect(screen.queryByText('Pago exitoso')).toBeNull();
     expect(fetch).not.toHaveBeenCalled();
   });
@@ -147,10 +150,10 @@ describe('voucher actions', () => {
     renderVoucher(`/pagoexpress/successvoucher/${ID}`);
     const descargar = await screen.findByRole('button', { name: 'Descargar' });
     await user.click(descargar);
-    expect(await screen.findByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeDefined();
+    expect(await screen.findByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeVisible();
     await user.click(descargar);
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(3));
-    expect(await screen.findByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeDefined();
+    expect(await screen.findByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeVisible();
     expect(URL.createObjectURL).not.toHaveBeenCalled();
     await user.click(descargar);
     await waitFor(() => expect(clicked).toHaveLength(1));
@@ -162,7 +165,7 @@ describe('voucher actions', () => {
     stubFetch(withId(), new Response('<html></html>', { status: 200, headers: { 'Content-Type': 'text/html' } }));
     renderVoucher(`/pagoexpress/successvoucher/${ID}`);
     await user.click(await screen.findByRole('button', { name: 'Descargar' }));
-    expect(await screen.findByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeDefined();
+    expect(await screen.findByText('No pudimos descargar tu comprobante. Vuelve a intentarlo.')).toBeVisible();
     expect(clicked).toHaveLength(0);
   });
 

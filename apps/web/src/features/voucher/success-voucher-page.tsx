@@ -5,6 +5,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/button';
 import { Loader } from '../../components/loader';
 import { MessageScreen } from '../../components/message-screen';
+import { VoucherElsewhere } from '../../components/voucher-elsewhere';
 import { useAppStore } from '../../lib/app-store';
 import { PRODUCT_NAME } from '../../lib/env';
 import { FAILURE_OUTCOME, routeError } from '../../lib/error-routing';
@@ -13,11 +14,12 @@ import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { consultarPago, consultarPagoRequest } from './api/consultar-pago';
 import { VoucherActions } from './voucher-actions';
 import { VoucherVerification } from './voucher-verification';
-import { factorLabel, voucherView, type VoucherView } from './voucher-view';
+import { authorisedWithOfQuery } from './voucher-view';
+import { productFootRows, VOUCHER_LABELS, voucherDetails, voucherOf, type Voucher as VoucherData } from '@pago/domain/voucher';
 
 export const VOUCHER_TITLE = 'Pago exitoso';
 export const LOADING_VOUCHER = 'Cargando tu comprobante…';
-export const NO_VOUCHER_TITLE = 'Comprobante no disponible';
+export { NO_VOUCHER_TITLE } from '../../components/voucher-elsewhere';
 
 /** /pagoexpress/successvoucher/{idtrx}: the paid transaction, read with call 7 (specification §2 'Voucher (success)'). */
 export function SuccessVoucherPage() {
@@ -46,19 +48,15 @@ export function SuccessVoucherPage() {
 
   if (!token || !idtrx) {
     // Call 7 answers only to the session that paid: without it there is nothing to show.
-    return (
-      <MessageScreen tone="info" title={NO_VOUCHER_TITLE}>
-        <p>El comprobante se muestra en el navegador y la sesión en que realizaste el pago.</p>
-      </MessageScreen>
-    );
+    return <VoucherElsewhere />;
   }
-  const view = answer?.kind === 'voucher' ? voucherView(answer.pagos) : null;
+  const view = answer?.kind === 'voucher' ? voucherOf(answer.pagos, authorisedWithOfQuery(search.get('factor'))) : null;
   if (!view) return <Loader label={LOADING_VOUCHER} />;
   const verificationCode = answer?.kind === 'voucher' ? answer.verificationCode : null;
-  return <Voucher view={view} factor={factorLabel(search.get('factor'))} verificationCode={verificationCode} />;
+  return <Voucher view={view} verificationCode={verificationCode} />;
 }
 
-function Voucher({ view, factor, verificationCode }: { view: VoucherView; factor: string | null; verificationCode: string | null }) {
+function Voucher({ view, verificationCode }: { view: VoucherData; verificationCode: string | null }) {
   const navigate = useNavigate();
   const startNewPayment = useAppStore((state) => state.startNewPayment);
 
@@ -68,14 +66,7 @@ function Voucher({ view, factor, verificationCode }: { view: VoucherView; factor
     void navigate(paths.stepOne);
   }
 
-  const details: { label: string; value: string }[] = [
-    { label: 'Fecha y hora', value: `${view.date} ${view.time}` },
-    { label: 'Medio de pago', value: view.paymentMethod },
-    { label: 'Cuenta de pago', value: view.account },
-    ...(factor ? [{ label: 'Autorizado con', value: factor }] : []),
-    { label: 'RUT del socio', value: view.rutDeudor },
-    { label: 'Nº de transacción', value: view.idTransaccion },
-  ];
+  const details = voucherDetails(view);
 
   return (
     <MessageScreen
@@ -96,13 +87,13 @@ function Voucher({ view, factor, verificationCode }: { view: VoucherView; factor
       <p data-print="only" className="hidden">{`${PRODUCT_NAME} · Pago Online · Comprobante de pago`}</p>
       <p>Tu pago se realizó correctamente. Este es el detalle de tu transacción.</p>
       <div className="rounded-xl bg-success-50 px-4 py-4 text-ink">
-        <p className="text-sm">Total pagado</p>
+        <p className="text-sm">{VOUCHER_LABELS.total}</p>
         <p className="text-3xl font-bold tracking-tight tabular-nums">{formatClp(view.total)}</p>
       </div>
 
       <section aria-labelledby="voucher-products" className="text-ink">
         <h2 id="voucher-products" className="text-base font-semibold">
-          Productos pagados
+          {VOUCHER_LABELS.products}
         </h2>
         <ul className="mt-2 space-y-3">
           {view.products.map((product) => (
@@ -116,16 +107,12 @@ function Voucher({ view, factor, verificationCode }: { view: VoucherView; factor
                     <dd className="font-semibold tabular-nums">{formatClp(line.amount)}</dd>
                   </div>
                 ))}
-                <div className="flex justify-between gap-4 border-t border-line/70 pt-1">
-                  <dt className="text-muted">Nº de autorización</dt>
-                  <dd className="min-w-0 font-semibold break-all tabular-nums">{product.authorisation}</dd>
-                </div>
-                {product.instalments !== null ? (
-                  <div className="flex justify-between gap-4">
-                    <dt className="text-muted">Cantidad de cuotas</dt>
-                    <dd className="font-semibold tabular-nums">{product.instalments}</dd>
+                {productFootRows(product).map(([label, value], index) => (
+                  <div key={label} className={`flex justify-between gap-4 ${index === 0 ? 'border-t border-line/70 pt-1' : ''}`.trim()}>
+                    <dt className="text-muted">{label}</dt>
+                    <dd className="min-w-0 font-semibold break-all tabular-nums">{value}</dd>
                   </div>
-                ) : null}
+                ))}
               </dl>
             </li>
           ))}
@@ -134,13 +121,13 @@ function Voucher({ view, factor, verificationCode }: { view: VoucherView; factor
 
       <section aria-labelledby="voucher-details" className="text-ink">
         <h2 id="voucher-details" className="text-base font-semibold">
-          Detalle de la transacción
+          {VOUCHER_LABELS.details}
         </h2>
         <dl className="mt-2 divide-y divide-line/70 text-sm">
-          {details.map((row) => (
-            <div key={row.label} className="flex flex-wrap justify-between gap-x-4 py-1.5">
-              <dt className="text-muted">{row.label}</dt>
-              <dd className="min-w-0 font-semibold break-all">{row.value}</dd>
+          {details.map(([label, value]) => (
+            <div key={label} className="flex flex-wrap justify-between gap-x-4 py-1.5">
+              <dt className="text-muted">{label}</dt>
+              <dd className="min-w-0 font-semibold break-all">{value}</dd>
             </div>
           ))}
         </dl>

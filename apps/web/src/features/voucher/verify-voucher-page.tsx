@@ -1,5 +1,5 @@
 import { verificacionOkSchema, type Verificacion } from '@pago/domain/answers';
-import { PAYMENT_METHOD_LABELS } from '@pago/domain/call-consultar-pago-plain';
+import { PAYMENT_METHOD_NAMES, productName, productTitle, VOUCHER_LABELS } from '@pago/domain/voucher';
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
 import { formatVerificationCode, readVerificationCode, verificarComprobanteUrl } from '@pago/domain/voucher-verification';
@@ -62,12 +62,13 @@ export function VerifyVoucherPage() {
       );
     case 'verified': {
       const v = check.verificacion;
+      // The voucher's own words for what this page shows of it (@pago/domain/voucher).
       const rows: [string, string][] = [
-        ['Fecha y hora', `${wireToScreen(v.fecha)} ${v.hora}`],
-        ['Monto pagado', formatClp(v.monto)],
-        ['Medio de pago', PAYMENT_METHOD_LABELS[v.medioPago] ?? v.medioPago],
-        ...v.productos.map((p): [string, string] => ['Producto', `${p.descripcion} Nº ${p.numero}`]),
-        ['RUT del pagador', v.rutPagador],
+        [VOUCHER_LABELS.total, formatClp(v.monto)],
+        [VOUCHER_LABELS.date, `${wireToScreen(v.fecha)} ${v.hora}`],
+        [VOUCHER_LABELS.method, PAYMENT_METHOD_NAMES[v.medioPago] ?? v.medioPago],
+        ...v.productos.map((p): [string, string] => ['Producto pagado', productTitle({ name: productName(p.descripcion), number: p.numero })]),
+        [VOUCHER_LABELS.rut, v.rutSocio],
         ['Código de verificación', formatVerificationCode(code ?? '')],
       ];
       return (

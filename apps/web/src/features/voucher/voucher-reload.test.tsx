@@ -43,7 +43,7 @@ describe('the voucher reloaded', () => {
     expect(calls(fetch)).toBe(1);
     expect(screen.queryByRole('heading', { level: 1, name: 'Pago exitoso' })).toBeNull();
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Pago exitoso' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pago exitoso' })).toBeVisible();
     expect(screen.getAllByText('$156.300')).toHaveLength(2);
     expect(sentBody(fetch)).toEqual({
       consultarPagoRequest: { userId: '11111111-1', canalLlamada: 'PGEX', idTransaccion: 'trx-1', token: 'token-de-sesion' },
@@ -107,11 +107,12 @@ describe('the voucher reloaded', () => {
     startVoucherCall();
     signIn();
     renderScreen();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Pago exitoso' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pago exitoso' })).toBeVisible();
     expect(sentBody(fetch, 1)).toEqual({
       consultarPagoRequest: { userId: '11111111-1', canalLlamada: 'PGEX', idTransaccion: 'trx-1', token: 'token-de-sesion' },
     });
-    expect(screen.getByText('11.111.111-1')).toBeDefined();
-    expect(screen.queryByText('22.222.222-2')).toBeNull();
+    // The voucher masks the RUT (decision 035): the session's own member's, never the other one's.
+    expect(screen.getByText('**.***.111-1').tagName).toBe('DD');
+    expect(screen.queryByText('**.***.222-2')).toBeNull();
   });
 });

@@ -1,24 +1,42 @@
 import { formatVerificationCode, verificationPath } from '@pago/domain/voucher-verification';
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import { qrImage } from '../../lib/qr-image';
 
-/** The voucher's proof: a QR code of its public page, the code to type and the page's address (printed too). */
+/**
+ * The voucher's proof: a QR code of its public page, the code to type or read out, and the page's address (printed
+ * too). The code has a line of its own, the card's full width, and may break only between its groups.
+ */
 export function VoucherVerification({ code }: { code: string }) {
   const url = new URL(verificationPath(code), window.location.origin).toString();
   const image = useMemo(() => qrImage(url), [url]);
+  const groups = formatVerificationCode(code).split('-');
   return (
-    <section aria-labelledby="voucher-verification" className="flex flex-col gap-4 rounded-xl border border-line px-4 py-4 text-ink sm:flex-row sm:items-center">
-      <img src={image} alt="Código QR para verificar este comprobante" width={112} height={112} className="size-28 shrink-0" />
-      <div className="min-w-0">
-        <h2 id="voucher-verification" className="text-base font-semibold">
-          Verifica este comprobante
-        </h2>
-        <p className="mt-1 text-sm text-muted">Código de verificación</p>
-        <p className="font-semibold tracking-wide whitespace-nowrap">{formatVerificationCode(code)}</p>
-        <a href={url} className="mt-1 block text-sm font-semibold break-all text-brand-700 underline-offset-4 hover:underline">
-          {url}
-        </a>
+    <section aria-labelledby="voucher-verification" className="rounded-xl border border-line px-4 py-4 text-ink">
+      <div className="flex items-center gap-4">
+        <img src={image} alt="Código QR para verificar este comprobante" width={112} height={112} className="size-28 shrink-0" />
+        <div className="min-w-0">
+          <h2 id="voucher-verification" className="text-base font-semibold">
+            Verifica este comprobante
+          </h2>
+          <p className="mt-1 text-sm text-muted">Escanea el código QR o ingresa el código en la dirección de abajo.</p>
+        </div>
       </div>
+      <p className="mt-3 text-sm text-muted">Código de verificación</p>
+      <p className="text-lg font-semibold tracking-wide tabular-nums">
+        {groups.map((group, index) => (
+          <Fragment key={index}>
+            {index > 0 ? (
+              <>
+                <wbr />-
+              </>
+            ) : null}
+            <span className="whitespace-nowrap">{group}</span>
+          </Fragment>
+        ))}
+      </p>
+      <a href={url} className="mt-1 block text-sm font-semibold break-all text-brand-700 underline-offset-4 hover:underline">
+        {url}
+      </a>
     </section>
   );
 }

@@ -15,7 +15,7 @@ import {
 import { oneOrMany } from '@pago/domain/as-array';
 import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
 import { errorEnvelope } from '@pago/domain/envelope';
-import { isKnownCode, mobileAuthoriserMessage, type RefusalCode } from '@pago/domain/errors';
+import { isKnownCode, LAST_PASSWORD_ATTEMPT_MESSAGE, mobileAuthoriserMessage, type RefusalCode } from '@pago/domain/errors';
 import { joinRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -77,7 +77,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
         reply.header('retry-after', '3600');
         throw Object.assign(new Error('rate limited'), { statusCode: 429 });
       }
-      if (!result.ok) return errorEnvelope(AUTENTICA_RESPONSE, result.codigo);
+      if (!result.ok) return errorEnvelope(AUTENTICA_RESPONSE, result.codigo, 'lastAttempt' in result ? LAST_PASSWORD_ATTEMPT_MESSAGE : undefined);
       return {
         [AUTENTICA_RESPONSE]: {
           codigo: CODIGO_OK,

@@ -41,7 +41,7 @@ export function CpStep() {
               back={back}
               label={payLabel}
               disabled={!canPayCp(lines, texts)}
-              onPay={() => proceed(cpSelection(lines))}
+              onPay={() => void proceed(cpSelection(lines))}
             />
           }
         />

@@ -60,7 +60,7 @@ export function CreditCardStep() {
               back={back}
               label={payLabel}
               disabled={!canPayCards(lines)}
-              onPay={() => proceed(cardSelection(lines))}
+              onPay={() => void proceed(cardSelection(lines))}
             />
           }
         />

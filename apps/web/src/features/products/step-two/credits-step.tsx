@@ -3,6 +3,7 @@ import { graceDaysName } from '@pago/domain/parameters-plain';
 import { maskProductNumber } from '@pago/domain/products-plain';
 import { INSTALMENT_ORDER_MESSAGE } from '@pago/domain/errors-plain';
 import { MIXED_OVERDUE_MESSAGE } from '@pago/domain/selection';
+import { PARTIAL_PAYMENT } from '@pago/domain/voucher';
 import { useEffect, useMemo, useState } from 'react';
 import { Button } from '../../../components/button';
 import { DeferredModal } from '../../../components/deferred-modal';
@@ -25,7 +26,7 @@ import {
 } from './credits';
 import { StepTwoActions, StepTwoLayout } from './step-two-layout';
 import { SummaryDetails, SummaryPanel } from './summary-panel';
-import { CONVENIO_NOTICE, instalmentsCount } from './texts';
+import { amountsToCorrect, CONVENIO_NOTICE, instalmentsCount } from './texts';
 import { useStepTwo, useStepTwoChoices } from './use-step-two';
 
 /** Step 2 for credits (PC, HI, PM). */
@@ -40,10 +41,12 @@ export function CreditsStep({ family }: { family: Family }) {
   useEffect(() => DeferredModal.preload(), []);
 
   const lines = creditLines(view, choices);
-  // An amount that shows an error is not counted in the summary until it is right.
+  // Every ticked instalment is counted; an amount that shows an error adds nothing to the total until it is right,
+  // and the summary names it instead of a price.
   const summed = lines.filter((line) => line.error === null);
+  const toCorrect = lines.filter((line) => line.error !== null);
   const canPay = canPayCredits(lines);
-  const pay = () => proceed(creditSelection(family, lines));
+  const pay = () => void proceed(creditSelection(family, lines));
 
   const update = (numeroProducto: string, next: CreditChoice | null) => {
     if (next === null) setOrderModal(true);
@@ -57,22 +60,23 @@ export function CreditsStep({ family }: { family: Family }) {
           <SummaryPanel
             totalLabel="Total a pagar"
             total={totalOf(summed)}
-            count={instalmentsCount(summed.length)}
+            count={instalmentsCount(lines.length)}
+            warning={toCorrect.length > 0 ? amountsToCorrect(toCorrect.map((line) => line.detalle.numeroCuota)) : undefined}
             details={
               <SummaryDetails
                 empty="Aún no seleccionas cuotas."
-                lines={summed.map((line) => ({
+                lines={lines.map((line) => ({
                   key: `${line.product.numeroProducto}-${line.detalle.numeroCuota}`,
                   label: (
                     <>
                       Cuota {line.detalle.numeroCuota}
                       <span className="block text-muted">
                         Crédito Nº {maskProductNumber(line.product.numeroProducto)}
-                        {line.partial ? ' · Abono parcial' : ''}
+                        {line.partial ? ` · ${PARTIAL_PAYMENT}` : ''}
                       </span>
                     </>
                   ),
-                  amount: line.monto,
+                  amount: line.error === null ? line.monto : null,
                 }))}
               />
             }

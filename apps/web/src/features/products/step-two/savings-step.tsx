@@ -49,7 +49,7 @@ export function SavingsStep() {
               back={back}
               label={payLabel}
               disabled={!canContinueSavings(lines)}
-              onPay={() => proceed(savingsSelection(lines))}
+              onPay={() => void proceed(savingsSelection(lines))}
             />
           }
         />

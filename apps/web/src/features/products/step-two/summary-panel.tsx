@@ -1,5 +1,6 @@
 import { formatClp } from '@pago/domain/money';
 import { useId, useState, type ReactNode } from 'react';
+import { AMOUNT_TO_CORRECT } from './texts';
 
 interface SummaryPanelProps {
   /** 'Total a pagar' or 'Total a depositar'. */
@@ -7,6 +8,8 @@ interface SummaryPanelProps {
   total: number;
   /** 'Seleccionado para pagar N cuotas' and the like. */
   count?: string;
+  /** What must be corrected before paying (an amount out of its limits), said under the count. */
+  warning?: string;
   /** What makes up the total; folded away on a phone ('Ver detalle'), always open from lg up. */
   details?: ReactNode;
   /** 'Volver' and the pay button. */
@@ -14,7 +17,7 @@ interface SummaryPanelProps {
 }
 
 /** The side summary of step 2: beside the products (and sticky) on a wide screen, under them on a phone. */
-export function SummaryPanel({ totalLabel, total, count, details, actions }: SummaryPanelProps) {
+export function SummaryPanel({ totalLabel, total, count, warning, details, actions }: SummaryPanelProps) {
   const [open, setOpen] = useState(false);
   const titleId = useId();
   const detailsId = useId();
@@ -34,6 +37,7 @@ export function SummaryPanel({ totalLabel, total, count, details, actions }: Sum
           </span>
         </p>
         {count ? <p className="text-sm text-muted">{count}</p> : null}
+        {warning ? <p className="text-sm font-semibold text-danger">{warning}</p> : null}
       </div>
       {details ? (
         <div>
@@ -62,7 +66,8 @@ export function SummaryPanel({ totalLabel, total, count, details, actions }: Sum
 interface DetailLine {
   key: string;
   label: ReactNode;
-  amount: number;
+  /** null: an amount the member must correct first. */
+  amount: number | null;
 }
 
 /** The lines of the summary's detail: what is paid and how much. */
@@ -73,7 +78,11 @@ export function SummaryDetails({ lines, empty }: { lines: readonly DetailLine[];
       {lines.map((line) => (
         <li key={line.key} className="flex items-baseline justify-between gap-3 py-2">
           <span className="min-w-0 text-ink">{line.label}</span>
-          <span className="shrink-0 font-semibold text-ink tabular-nums">{formatClp(line.amount)}</span>
+          {line.amount === null ? (
+            <span className="shrink-0 font-semibold text-danger">{AMOUNT_TO_CORRECT}</span>
+          ) : (
+            <span className="shrink-0 font-semibold text-ink tabular-nums">{formatClp(line.amount)}</span>
+          )}
         </li>
       ))}
     </ul>

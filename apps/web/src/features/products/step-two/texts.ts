@@ -11,4 +11,11 @@ export const CONVENIO_NOTICE =
 /** 'Seleccionado para pagar N cuotas' (one instalment reads 'cuota'). */
 export const instalmentsCount = (n: number) => `Seleccionado para pagar ${n} ${n === 1 ? 'cuota' : 'cuotas'}`;
 
+/** The summary's flag on partial amounts that need correcting before paying: 'Corrige el monto a abonar de la cuota 21.' */
+export const amountsToCorrect = (cuotas: readonly number[]) =>
+  cuotas.length === 1 ? `Corrige el monto a abonar de la cuota ${cuotas[0]}.` : `Corrige los montos a abonar de las cuotas ${cuotas.join(', ')}.`;
+
+/** Where a summary line would show an amount that is not right yet. */
+export const AMOUNT_TO_CORRECT = 'Por corregir';
+
 export const billedCount = (n: number) => `Seleccionado para pagar ${n} monto(s) facturado(s)`;

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from
 import { useNavigate } from 'react-router';
 import { useAppStore, type Selection } from '../../../lib/app-store';
 import { paths } from '../../../lib/paths';
+import { checkAvailability, closedFamilies } from '../availability';
 import { backPath, productsOfFamily } from './common';
 
 /** What every kind of step 2 reads from the store, and how it hands the member's choice to step 3. */
@@ -23,9 +24,15 @@ export function useStepTwo(family: Family) {
     back: backPath(products),
     /** btnPay{family}; savings always say 'Continuar'. */
     payLabel: (buttonName && parameters[buttonName]) || (family === 'AH' ? 'Continuar' : 'Pagar'),
-    proceed: (selection: Selection) => {
+    /**
+     * The pay button: the choice is kept, and step 3 opens only if the server's clock still has the family open; when
+     * it has closed meanwhile, step 2 turns into the closed-hours banner (StepTwoPage) instead.
+     */
+    proceed: async (selection: Selection) => {
       setSelection(selection);
-      void navigate(paths.stepThree(family));
+      const availability = await checkAvailability();
+      if (closedFamilies(availability, [family]).length > 0) return;
+      await navigate(paths.stepThree(family));
     },
   };
 }

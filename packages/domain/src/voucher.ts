@@ -1,0 +1,178 @@
+import type { Pago } from './answers';
+import { asArray } from './as-array';
+import { DESCRIPCION_PRODUCTO, MEDIO_PAGO_CUENTA_VISTA } from './call-consultar-pago-plain';
+import { isWireDate, wireToScreen } from './dates';
+import { FAMILIES, FAMILY_NAMES } from './families';
+import { maskProductNumber } from './products-plain';
+import { formatRut } from './rut';
+
+// The voucher, once, for every channel that shows it: the screen, its print, the PDF, the e-mail and (the part it
+// shows) the public verification page. Each channel lays these out; none names a field or formats a value itself.
+
+/** What every channel calls each field of the voucher. */
+export const VOUCHER_LABELS = {
+  total: 'Total pagado',
+  date: 'Fecha y hora',
+  method: 'Medio de pago',
+  account: 'Cuenta de pago',
+  authorisedWith: 'Autorizado con',
+  rut: 'RUT del socio',
+  transaction: 'Nº de transacción',
+  authorisation: 'Nº de autorización',
+  instalments: 'Cantidad de cuotas',
+  products: 'Productos pagados',
+  details: 'Detalle de la transacción',
+} as const;
+
+/**
+ * Spec §9: vouchers tell a checking-account debit from a card payment. The wire's medioPago stays as the spec has it
+ * ('CUENTA VISTA', 'WEBPAY'); the member reads Spanish with its accents.
+ */
+export const PAYMENT_METHOD_NAMES: Readonly<Record<string, string>> = {
+  [MEDIO_PAGO_CUENTA_VISTA]: 'Débito',
+  WEBPAY: 'Webpay',
+};
+
+/** The coordinate card, as 'Autorizado con' names it (the mobile authoriser is named 'Pass{product}'). */
+export const COORDINATE_CARD_NAME = 'Tarjeta de coordenadas';
+
+/** The mobile authoriser app, as the member knows it: 'Pass{product}' ('coop' → 'PassCoop'). */
+export const passName = (productSlug: string) => `Pass${productSlug.charAt(0).toUpperCase()}${productSlug.slice(1)}`;
+
+/** 'Autorizado con' for the factor that authorised the payment (1 the coordinate card, 2 the app); null for none. */
+export function authorisedWithName(factor: 1 | 2 | null, productSlug: string): string | null {
+  if (factor === 1) return COORDINATE_CARD_NAME;
+  return factor === 2 ? passName(productSlug) : null;
+}
+
+/** Said beside an instalment paid in part: the rest of it is still owed. */
+export const PARTIAL_PAYMENT = 'Abono parcial';
+
+/** The family's name for a voucher's descripcionProducto ('CREDITO MYPE' → 'Crédito MYPE'); others as sent. */
+const NAME_BY_DESCRIPTION: ReadonlyMap<string, string> = new Map(FAMILIES.map((family) => [DESCRIPCION_PRODUCTO[family], FAMILY_NAMES[family]]));
+export const productName = (descripcionProducto: string) => NAME_BY_DESCRIPTION.get(descripcionProducto) ?? descripcionProducto;
+
+/** A deposit and a card payment are an amount, not instalments. */
+const BY_AMOUNT: ReadonlySet<string> = new Set([DESCRIPCION_PRODUCTO.AH, DESCRIPCION_PRODUCTO.TC]);
+
+/** Only the last four digits of an account or card, as every number on the voucher: '****5601'. */
+export function maskedNumber(numero: string): string {
+  const digits = numero.replace(/\D/g, '');
+  return digits.length >= 4 ? maskProductNumber(digits) : numero;
+}
+
+/** A RUT as a voucher shows it anywhere, even printed or e-mailed: the last three digits and the check digit. */
+export function maskedRut(rut: string): string {
+  const formatted = formatRut(rut);
+  return formatted.length > 5 ? `${formatted.slice(0, -5).replace(/\d/g, '*')}${formatted.slice(-5)}` : formatted;
+}
+
+/**
+ * What one paid line is called: 'Cuota Nº 38', 'Cuota Nº 21 · Abono parcial' (cantidadCuotas 0: the instalment is
+ * still partly owed), '3 cuotas' (participation shares), 'Monto depositado', 'Monto pagado'.
+ */
+export function voucherLineLabel(descripcionProducto: string, line: { numeroCuota: number; cantidadCuotas: number }): string {
+  if (descripcionProducto === DESCRIPCION_PRODUCTO.AH) return 'Monto depositado';
+  // A card's statement is paid by amount: its one "instalment" is not one the member would count.
+  if (descripcionProducto === DESCRIPCION_PRODUCTO.TC) return 'Monto pagado';
+  if (descripcionProducto === DESCRIPCION_PRODUCTO.CP || line.cantidadCuotas > 1) {
+    return `${line.cantidadCuotas} ${line.cantidadCuotas === 1 ? 'cuota' : 'cuotas'}`;
+  }
+  if (line.numeroCuota <= 0) return 'Monto pagado';
+  return line.cantidadCuotas === 0 ? `Cuota Nº ${line.numeroCuota} · ${PARTIAL_PAYMENT}` : `Cuota Nº ${line.numeroCuota}`;
+}
+
+export interface VoucherLine {
+  label: string;
+  amount: number;
+}
+
+export interface VoucherProduct {
+  /** 'Crédito MYPE' */
+  name: string;
+  /** Masked: '****7788'. */
+  number: string;
+  lines: VoucherLine[];
+  /** Every authorisation number of the product's payment, once each. */
+  authorisation: string;
+  /** Whole instalments paid (credits and shares); null for a deposit or a card, and when none was paid whole. */
+  instalments: number | null;
+  subtotal: number;
+}
+
+/** The voucher as every channel shows it. */
+export interface Voucher {
+  idTransaccion: string;
+  total: number;
+  /** 'dd/mm/yyyy HH:MM:SS', business time. */
+  dateTime: string;
+  /** 'Débito' or 'Webpay'. */
+  method: string;
+  /** 'Cuenta Vista ****5601', 'Tarjeta ****6623'. */
+  account: string;
+  /** 'Tarjeta de coordenadas', 'PassCoop'; null when no second factor authorised it (a card payment). */
+  authorisedWith: string | null;
+  /** '**.***.111-1' */
+  rut: string;
+  products: VoucherProduct[];
+}
+
+/** The account a payment came from, named by its kind: a card's number alone is not a member's words. */
+function accountOf(pago: Pick<Pago, 'medioPago' | 'cuentaPago'>): string {
+  const masked = maskedNumber(pago.cuentaPago);
+  if (pago.medioPago === MEDIO_PAGO_CUENTA_VISTA) return `Cuenta Vista ${masked}`;
+  // A card payment without the card's digits (Webpay did not say them) names the provider alone.
+  return /\d{4}/.test(pago.cuentaPago.replace(/\D/g, '')) ? `Tarjeta ${masked}` : pago.cuentaPago;
+}
+
+/** The voucher of call 7's payments (one per product of the transaction); null when there is none. */
+export function voucherOf(pagos: readonly Pago[], authorisedWith: string | null = null): Voucher | null {
+  const [first] = pagos;
+  if (!first) return null;
+  const products = pagos.map((pago): VoucherProduct => {
+    const detalles = asArray(pago.detallePago);
+    const lines = detalles.map((d) => ({ label: voucherLineLabel(pago.descripcionProducto, d), amount: d.montoPagado }));
+    const whole = detalles.reduce((sum, d) => sum + d.cantidadCuotas, 0);
+    return {
+      name: productName(pago.descripcionProducto),
+      number: maskProductNumber(pago.numeroProducto),
+      lines,
+      authorisation: [...new Set(detalles.map((d) => d.numeroAutorizacion).filter(Boolean))].join(', '),
+      instalments: BY_AMOUNT.has(pago.descripcionProducto) || whole === 0 ? null : whole,
+      subtotal: lines.reduce((sum, line) => sum + line.amount, 0),
+    };
+  });
+  return {
+    idTransaccion: first.idTransaccion,
+    total: products.reduce((sum, product) => sum + product.subtotal, 0),
+    dateTime: `${isWireDate(first.fechaPago) ? wireToScreen(first.fechaPago) : first.fechaPago} ${first.horaPago}`,
+    method: PAYMENT_METHOD_NAMES[first.medioPago] ?? first.medioPago,
+    account: accountOf(first),
+    authorisedWith,
+    rut: maskedRut(first.rutDeudor),
+    products,
+  };
+}
+
+/** The transaction's rows, in the order every channel lists them ('Autorizado con' only when a factor authorised it). */
+export function voucherDetails(voucher: Voucher): [string, string][] {
+  return [
+    [VOUCHER_LABELS.date, voucher.dateTime],
+    [VOUCHER_LABELS.method, voucher.method],
+    [VOUCHER_LABELS.account, voucher.account],
+    ...(voucher.authorisedWith ? [[VOUCHER_LABELS.authorisedWith, voucher.authorisedWith] as [string, string]] : []),
+    [VOUCHER_LABELS.rut, voucher.rut],
+    [VOUCHER_LABELS.transaction, voucher.idTransaccion],
+  ];
+}
+
+/** A product's title line: 'Crédito MYPE Nº ****7788'. */
+export const productTitle = (product: Pick<VoucherProduct, 'name' | 'number'>) => `${product.name} Nº ${product.number}`;
+
+/** A product's rows after its paid lines, with the same labels everywhere. */
+export function productFootRows(product: VoucherProduct): [string, string][] {
+  return [
+    [VOUCHER_LABELS.authorisation, product.authorisation],
+    ...(product.instalments !== null ? [[VOUCHER_LABELS.instalments, String(product.instalments)] as [string, string]] : []),
+  ];
+}
