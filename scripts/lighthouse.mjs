@@ -76,7 +76,10 @@ async function startServer(name, script, env, baseUrl) {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${log}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} did not start:\n${log}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
@@ -121,7 +124,10 @@ async function startProduct() {
       SANDBOX_CLOCK: businessNoon().toISOString(),
     },
     baseUrl,
-  );
+  ).catch(async (error) => {
+    await Promise.all(servers.map((server) => server.stop()));
+    throw error;
+  });
   return { baseUrl, stop: () => Promise.all([api, ...servers].map((server) => server.stop())) };
 }
 
