@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'apps/api/drizzle/**', '.e2e-artifacts/**'] },
+  { ignores: ['**/dist/**', '**/dist-prerender/**', '**/node_modules/**', 'data/**', 'apps/api/drizzle/**', '.e2e-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DESKTOP, expectAccessible, expectLoggedError, PHONE, screenshot } from './support/browser';
-import { setUpProduct } from './support/journeys';
+import { setUpProduct, waitUntilLive } from './support/journeys';
 
 // A member's first screen: the RUT, the parameters call, and where each answer leads.
 describe('home and parameters', () => {
@@ -20,6 +20,7 @@ describe('home and parameters', () => {
     page = await open(viewport);
     await page.goto(`${product().baseUrl}/`);
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Pago Online' }).isVisible()).toBe(true);
+    await waitUntilLive(page);
   }
 
   it('formats the RUT while typing and enables Ingresar only when it is valid', async () => {

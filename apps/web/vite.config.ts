@@ -89,6 +89,8 @@ const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router
  */
 function screensCommonChunk() {
   const firstLoad = new Set<string>();
+  /** The entry's own modules (src/main.tsx), which stay in the entry chunk. */
+  const entryModules = new Set<string>();
   const needsLibrary = new Set<string>();
   const plugin: Plugin = {
     name: 'pago:screens-common-chunk',
@@ -96,12 +98,19 @@ function screensCommonChunk() {
     buildEnd() {
       const info = (id: string) => this.getModuleInfo(id);
       const ids = [...this.getModuleIds()];
-      const pending = ids.filter((id) => info(id)?.isEntry);
-      for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
-        if (firstLoad.has(id)) continue;
-        firstLoad.add(id);
-        pending.push(...(info(id)?.importedIds ?? []));
-      }
+      const staticClosure = (from: string[]) => {
+        const pending = [...from];
+        for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+          if (firstLoad.has(id)) continue;
+          firstLoad.add(id);
+          pending.push(...(info(id)?.importedIds ?? []));
+        }
+      };
+      // The first load: the entry and its static imports, then the app the entry imports after the first paint
+      // (src/main.tsx) and the app's static imports; the app's own dynamic imports (the screens) are not part of it.
+      staticClosure(ids.filter((id) => info(id)?.isEntry));
+      for (const id of firstLoad) entryModules.add(id);
+      staticClosure([...entryModules].flatMap((id) => info(id)?.dynamicallyImportedIds ?? []));
       // Before tree-shaking: a domain module that imports zod counts even if the web uses none of its schemas.
       const visiting = new Set<string>();
       const reachesLibrary = (id: string): boolean => {
@@ -120,12 +129,30 @@ function screensCommonChunk() {
     /[\\/](apps[\\/]web[\\/]src[\\/](components|lib)|packages[\\/]domain[\\/]src)[\\/]/.test(id) &&
     !firstLoad.has(id) &&
     !needsLibrary.has(id);
-  return { plugin, test };
+  // The app's own modules of the first load, in one chunk: imported after the first paint rather than by the entry,
+  // they would otherwise split into a chunk per module the screens share with the home.
+  const firstLoadTest = (id: string) => firstLoad.has(id) && !entryModules.has(id) && !/[\\/]node_modules[\\/]/.test(id);
+  return { plugin, test, firstLoadTest };
 }
 
 const screensCommon = screensCommonChunk();
 
-export default defineConfig(({ command }) => ({
+/**
+ * `vite build --ssr`: the build's own server-side entry, run once by scripts/prerender.mjs to draw the HTML every page
+ * arrives with (decision 037). Never served.
+ */
+const prerenderConfig = {
+  plugins: [react()],
+  envPrefix: ['PRODUCT_'],
+  resolve: { alias: [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] },
+  build: {
+    outDir: 'dist-prerender',
+    emptyOutDir: true,
+    rolldownOptions: { output: { entryFileNames: 'entry.js' } },
+  },
+};
+
+export default defineConfig(({ command, isSsrBuild }) => isSsrBuild ? prerenderConfig : ({
   plugins: [react(), tailwindcss(), reactRouterTreeShaking(), precompress(), screensCommon.plugin],
   // The cooperative's slug, name and site come from the same variables the API reads (README, Configuration).
   envPrefix: ['PRODUCT_'],
@@ -151,6 +178,10 @@ export default defineConfig(({ command }) => ({
         codeSplitting: {
           groups: [
             { name: 'framework', test: FRAMEWORK },
+            // Vite's helper for dynamic imports, which the entry needs to import the app: on its own, so that the entry
+            // does not import the app's chunk (and React with it) before the first paint.
+            { name: 'preload-helper', test: /vite[\\/]preload-helper/ },
+            { name: 'app', test: screensCommon.firstLoadTest },
             { name: 'screens-common', test: screensCommon.test, minShareCount: 2, includeDependenciesRecursively: false },
             // TanStack Query (the voucher's and step 3's server state) in one chunk rather than four.
             { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },

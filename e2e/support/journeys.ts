@@ -44,9 +44,18 @@ export function setUpProduct(options: ProductOptions | (() => ProductOptions) = 
   };
 }
 
+/**
+ * The page arrives drawn and inert, and turns live once the app has taken it over (decision 037): what a member
+ * types before then is not taken, so a test that types at once waits for it, as a member waits for the page to respond.
+ */
+export async function waitUntilLive(page: Page): Promise<void> {
+  await page.locator('#root:not([inert])').waitFor({ state: 'attached' });
+}
+
 /** The home, as a member does: the RUT typed without dots or dash (the field formats it), then 'Ingresar'. */
 export async function enterRut(page: Page, rut: string): Promise<void> {
   await page.goto('/');
+  await waitUntilLive(page);
   await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(rut.replace(/[.-]/g, ''));
   await page.getByRole('button', { name: 'Ingresar' }).click();
 }

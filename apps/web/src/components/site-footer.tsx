@@ -13,7 +13,10 @@ export function SiteFooter() {
             teléfono o mensaje de texto.
           </span>
         </p>
-        <p>© {new Date().getFullYear()} {PRODUCT_NAME}</p>
+        {/* The build draws the year it ran in (decision 037); the browser's own year replaces it without a warning. */}
+        <p suppressHydrationWarning>
+          © {new Date().getFullYear()} {PRODUCT_NAME}
+        </p>
       </div>
     </footer>
   );

@@ -20,32 +20,77 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
     app.log.warn({ webDist }, 'web build not found: the member screens are not served (run npm run build)');
     return null;
   }
-  // Read once: the shell is served for every route of the SPA.
-  const shellParts = (await readFile(join(webDist, 'index.html'), 'utf8')).split(CSP_NONCE_PLACEHOLDER);
+  const shells = await readShells(webDist);
   await app.register(fastifyStatic, {
     root: webDist,
     wildcard: false,
     index: false,
     // The build writes .br and .gz beside every asset: served as is, no compression work per request.
     preCompressed: true,
+    // Each page is served with a nonce of its own (below), never as a file.
+    allowedPath: (pathname) => !pathname.endsWith('.html') && !pathname.startsWith('/shells/'),
     setHeaders(reply, path) {
       // Vite fingerprints everything under assets/, so those never change; the shell must always be fresh.
       reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  // A nonce of this response only, in the shell and in its policy.
-  const sendShell = (reply: FastifyReply) => {
+  // A nonce of this response only, in the page and in its policy.
+  const sendShell = (url: string, reply: FastifyReply) => {
     const nonce = randomBytes(16).toString('base64');
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('content-security-policy', headers.shellPolicy(nonce))
-      .send(shellParts.join(nonce));
+      .send(shells.pageFor(url).join(nonce));
   };
-  app.get('/', (_request, reply) => sendShell(reply));
+  app.get('/', (request, reply) => sendShell(request.url, reply));
   return (url, reply) => {
     if (SERVER_PREFIXES.some((p) => url.startsWith(p))) return false;
-    void sendShell(reply);
+    void sendShell(url, reply);
     return true;
   };
+}
+
+/** The build's list of pages (apps/web/scripts/prerender.mjs): which prerendered file answers which route. */
+interface ShellRoutes {
+  routes: { path: string; file: string }[];
+  fallback: string;
+}
+
+/**
+ * Every page the web build wrote, read once and split at the nonce placeholder. The build draws each route's page
+ * (decision 037): the home in full, the other screens' frame with the code they run. A build without that list
+ * (older builds, tests) has one page, index.html, for every route.
+ */
+async function readShells(webDist: string): Promise<{ pageFor(url: string): string[] }> {
+  const read = async (file: string) => (await readFile(join(webDist, file), 'utf8')).split(CSP_NONCE_PLACEHOLDER);
+  const index = await read('index.html');
+  const listPath = join(webDist, 'shells', 'routes.json');
+  if (!existsSync(listPath)) return { pageFor: () => index };
+  const list = JSON.parse(await readFile(listPath, 'utf8')) as ShellRoutes;
+  const pages = new Map<string, string[]>([['index.html', index]]);
+  for (const file of [...list.routes.map((route) => route.file), list.fallback]) {
+    if (!pages.has(file)) pages.set(file, await read(file));
+  }
+  const matchers = list.routes.map((route) => ({ test: routeMatcher(route.path), page: pages.get(route.file) ?? index }));
+  const fallback = pages.get(list.fallback) ?? index;
+  return {
+    pageFor(url) {
+      const pathname = url.split(/[?#]/, 1)[0] ?? '/';
+      return matchers.find((matcher) => matcher.test(pathname))?.page ?? fallback;
+    },
+  };
+}
+
+/**
+ * A route path of the SPA ('/pagoexpress/steptwo/:category') as the browser's router matches it: case-sensitive,
+ * a `:param` is one non-empty segment, a trailing slash is allowed.
+ */
+export function routeMatcher(path: string): (pathname: string) => boolean {
+  const pattern = path
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  const regex = new RegExp(`^${pattern === '' ? '' : pattern}/?$`);
+  return (pathname) => regex.test(pathname);
 }

@@ -1,0 +1,97 @@
+import { act, screen } from '@testing-library/react';
+import type { Root } from 'react-dom/client';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { REMEMBERED_RUT_KEY } from '../lib/app-store';
+import { renderPagesInChild } from '../../scripts/render-pages.mjs';
+import type { ShellKind } from './shell';
+import { startApp } from './start';
+
+// A page as the server sends it (decision 037): the build's markup in #root. The app must take it over without a
+// hydration error (an error in the member's console) and keep what painted before its JavaScript ran.
+
+const PAGES = ['home:/', 'home:/pagoexpress', 'screen:/pagoexpress/maintenance'] as const;
+let pages: Record<string, string> = {};
+
+// The pages as the build draws them, in a process of their own: the server renderer must not run in this realm,
+// where it would leave React Router's contexts set for the browser's render.
+beforeAll(() => {
+  pages = renderPagesInChild(PAGES);
+}, 60_000);
+
+let root: Root | null = null;
+let container: HTMLElement | null = null;
+let consoleError: MockInstance<typeof console.error>;
+
+beforeEach(() => {
+  consoleError = vi.spyOn(console, 'error');
+});
+
+afterEach(() => {
+  act(() => root?.unmount());
+  container?.remove();
+  root = null;
+  container = null;
+  consoleError.mockRestore();
+});
+
+async function arrive(path: string, kind: ShellKind): Promise<HTMLElement> {
+  const markup = pages[`${kind}:${path}`];
+  if (markup === undefined) throw new Error(`${kind}:${path} is not among the rendered pages`);
+  window.history.replaceState(null, '', path);
+  container = document.createElement('div');
+  container.id = 'root';
+  container.dataset['shell'] = kind;
+  container.inert = true;
+  container.innerHTML = markup;
+  document.body.append(container);
+  return container;
+}
+
+async function start(page: HTMLElement) {
+  await act(async () => {
+    root = startApp(page);
+  });
+}
+
+describe('the page drawn at build time, taken over by the app', () => {
+  it('hydrates the home: the markup that painted first stays, and nothing is reported', async () => {
+    const page = await arrive('/', 'home');
+    const painted = page.querySelector('h1');
+    expect(painted?.textContent).toBe('Pago Online');
+    await start(page);
+    expect((await screen.findByRole<HTMLButtonElement>('button', { name: 'Ingresar' })).disabled).toBe(true);
+    expect(page.querySelector('h1')).toBe(painted);
+    // Live from now on: the page arrived inert, so that nothing typed before the app listened is lost.
+    expect(page.inert).toBe(false);
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it("draws the home anew when a RUT is remembered, since the build's field is empty", async () => {
+    localStorage.setItem(REMEMBERED_RUT_KEY, '12345678-5');
+    const page = await arrive('/pagoexpress', 'home');
+    await start(page);
+    expect((await screen.findByRole<HTMLInputElement>('textbox', { name: 'RUT' })).value).toBe('12.345.678-5');
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Recordar mi RUT' }).checked).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Ingresar' }).disabled).toBe(false);
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it("hydrates a screen's frame and draws the screen in it, reporting nothing", async () => {
+    const page = await arrive('/pagoexpress/maintenance', 'screen');
+    const header = page.querySelector('header');
+    expect(page.querySelector('[role="status"]')?.textContent).toBe('Cargando…');
+    await start(page);
+    await screen.findByRole('heading', { level: 1, name: 'Sitio Web en Mantención' });
+    expect(page.querySelector('header')).toBe(header);
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it("draws the page anew when it was drawn for another route (the home's markup at a screen's address)", async () => {
+    const page = await arrive('/', 'home');
+    window.history.replaceState(null, '', '/pagoexpress/maintenance');
+    await start(page);
+    await screen.findByRole('heading', { level: 1, name: 'Sitio Web en Mantención' });
+    expect(screen.queryByRole('button', { name: 'Ingresar' })).toBeNull();
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+});

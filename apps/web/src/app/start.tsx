@@ -1,0 +1,69 @@
+import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { readRememberedRut } from '../lib/app-store';
+import { App } from './router';
+import { isHomePath, SCREEN_DRAWN_BY_BROWSER } from './shell';
+
+/**
+ * Whether #root's markup, drawn at build time (decision 037), is what this route renders first: the home with no
+ * remembered RUT (the build's home has an empty field), or the frame of any other screen.
+ */
+function hydratable(container: HTMLElement): boolean {
+  const home = isHomePath(window.location.pathname);
+  switch (container.dataset['shell']) {
+    case 'home':
+      return home && readRememberedRut() === '';
+    case 'screen':
+      return !home;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Once the app has committed the page: the build's page arrives inert (scripts/prerender.mjs), so that nothing is
+ * typed or tapped while nothing listens; from now on React takes every event, hydrating first what it hits.
+ */
+function TakenOver({ onTakenOver, children }: { onTakenOver: () => void; children: ReactNode }) {
+  useEffect(onTakenOver, [onTakenOver]);
+  return children;
+}
+
+/**
+ * Starts the app in #root: hydrates the markup the page arrived with, so that what painted before any JavaScript
+ * ran stays and comes alive; otherwise (a remembered RUT, a page drawn for another route) draws it anew, which looks
+ * the same and reports no mismatch.
+ */
+export function startApp(container: HTMLElement): Root {
+  const app = (
+    <StrictMode>
+      <TakenOver
+        onTakenOver={() => {
+          container.inert = false;
+        }}
+      >
+        <App />
+      </TakenOver>
+    </StrictMode>
+  );
+  if (!hydratable(container)) {
+    const root = createRoot(container);
+    // At once, before the page's load event: the markup it replaces must not be what the member starts typing in.
+    flushSync(() => root.render(app));
+    return root;
+  }
+  let root!: Root;
+  // As a transition, hydration yields to the browser every few milliseconds instead of holding the main thread for
+  // the whole page; a tap or a key on the page hydrates what it hits at once.
+  startTransition(() => {
+    root = hydrateRoot(container, app, {
+      onRecoverableError(error) {
+        // The screen inside the frame is the browser's to draw, by design; anything else is a fault to report.
+        if ((error as { digest?: unknown } | null)?.digest === SCREEN_DRAWN_BY_BROWSER) return;
+        console.error(error);
+      },
+    });
+  });
+  return root;
+}
