@@ -4,6 +4,12 @@
 import concurrently from 'concurrently';
 
 const env = { SANDBOX: '1', ...process.env };
+// The sandbox's business day starts at noon in Santiago, so every family is open whatever the hour of whoever tries
+// it; POST /sandbox/reloj (or SANDBOX_CLOCK) moves it, e.g. to see the closed hours.
+if (env.SANDBOX === '1' && !env.SANDBOX_CLOCK) {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
+  env.SANDBOX_CLOCK = `${today}T16:00:00Z`;
+}
 const { result } = concurrently(
   [
     { command: 'node apps/api/dist/server.js', name: 'api', env },
