@@ -1,4 +1,7 @@
-import type { Family } from '@pago/domain/families';
+import { kindOf, type Family } from '@pago/domain/families';
+
+/** A family the core holds as a loan: the credits. Shares, card payments and savings are savings accounts (decision 029). */
+export const isLoanInCore = (family: Family) => kindOf(family) === 'credit';
 
 /**
  * What Pago Online needs from the cooperative's core banking system, which owns the money (DESIGN.md §9,

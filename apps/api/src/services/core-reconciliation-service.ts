@@ -1,7 +1,6 @@
 import type { Db } from '../db/client';
-import { kindOf, type Family } from '@pago/domain/families';
 import { operationsOfDay } from '../repositories/core-operation-repository';
-import type { CoreBanking } from './core-banking';
+import { isLoanInCore, type CoreBanking } from './core-banking';
 
 /** One line of the comparison: our operation and what the core booked under its key. */
 export interface CoreReconciliationLine {
@@ -22,7 +21,6 @@ export interface CoreReconciliation {
   lineas: CoreReconciliationLine[];
 }
 
-const isLoan = (family: Family) => kindOf(family) === 'credit';
 
 /**
  * The day's comparison of our operations with the core's books, by key: every own-account debit and card credit
@@ -37,7 +35,7 @@ export function createCoreReconciliationService(db: Db, core: CoreBanking) {
       const accounts = new Map<string, boolean>();
       for (const op of ops) {
         if (op.sourceAccount) accounts.set(op.sourceAccount, false);
-        for (const line of op.lines) accounts.set(line.numeroProducto, isLoan(line.family));
+        for (const line of op.lines) accounts.set(line.numeroProducto, isLoanInCore(line.family));
       }
       const booked = await core.channelOperations([...accounts].map(([numero, loan]) => ({ numero, loan })));
       if (!booked.ok) return { unavailable: booked.detail };

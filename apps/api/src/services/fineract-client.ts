@@ -1,6 +1,5 @@
 import { santiagoParts } from '@pago/domain/business-time';
-import { kindOf } from '@pago/domain/families';
-import type { CoreAnswer, CoreBanking, CoreCall, CoreLine, CoreOperationView } from './core-banking';
+import { isLoanInCore, type CoreAnswer, type CoreBanking, type CoreCall, type CoreLine, type CoreOperationView } from './core-banking';
 
 export interface FineractOptions {
   /** Up to and including `/api`, e.g. https://core.example.cl/fineract-provider/api. */
@@ -37,9 +36,7 @@ export function fineractDate(instant: Date): string {
   return `${String(p.day).padStart(2, '0')} ${MONTHS[p.month - 1]} ${p.year}`;
 }
 
-// Loans in the core: the credits. Participation shares, card payments and savings are savings accounts
-// (docs/decisions/029-the-core-banking-port.md says why).
-const isLoan = (line: CoreLine) => kindOf(line.family) === 'credit';
+const isLoan = (line: CoreLine) => isLoanInCore(line.family);
 
 /** The port over Apache Fineract's REST API (1.9+): Basic auth, the tenant header, an Idempotency-Key on every write. */
 export function createFineractClient(options: FineractOptions): CoreBanking {
