@@ -13,6 +13,7 @@ import { checkRepost, pendingStats, refusedCredits } from '../../repositories/co
 import { REPOST_REFUSALS } from '../../operator/four-eyes';
 import { insertMachineToken, listAssignedRoles, listMachineTokens, revokeMachineToken, setAssignedRoles } from '../../repositories/operator-repository';
 import { createAdminService } from '../../services/admin-service';
+import { refundableAttempt, REFUND_REFUSALS, setAsideAttempts } from '../../services/card-manual-refund';
 import { reconciliationCsv } from '../../services/core-reconciliation-service';
 import { webpayReport, webpayReportCsv } from '../../services/webpay-report';
 import { documentOf, envelopeResponses, errorResponses } from '../responses';
@@ -202,6 +203,43 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       if (!check.ok) return reply.code(check.reason === 'not_found' ? 404 : 409).send(errorEnvelope(RESPONSE, '400', `${REPOST_REFUSALS[check.reason]}.`));
       const proposed = await app.services.fourEyes.propose(request.actor!, 'reposteo_core', check.op.key, { idTransaccion: check.op.idTransaccion, monto: check.op.amount }, request.id);
       if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay un reenvío de este abono esperando aprobación.'));
+      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.id) } });
+    },
+  );
+
+  // Card payments Webpay took that were neither applied nor given back: refunded once a second person approves (036).
+  r.get(
+    '/webpay/apartados',
+    {
+      schema: {
+        response: envelopeResponses(
+          RESPONSE,
+          z.object({
+            cobros: z.array(z.object({ ordenCompra: z.string(), idTransaccion: z.string(), monto: z.number(), estadoPago: z.string(), apartado: z.date().nullable(), devolucionPropuesta: z.boolean() })),
+          }),
+        ),
+      },
+      config: { responseName: RESPONSE, permiso: 'conciliacion.ver' },
+    },
+    async () => ({ [RESPONSE]: { cobros: await setAsideAttempts(db) } }),
+  );
+
+  r.post(
+    '/webpay/:ordenCompra/devolver',
+    {
+      schema: {
+        params: z.object({ ordenCompra: z.string().regex(/^[A-Za-z0-9-]{1,40}$/) }),
+        body: z.object({ motivo: z.string().trim().min(5, 'al menos 5 caracteres').max(300) }).strict(),
+        response: { ...errorResponses(RESPONSE), 202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: refunded once another operator approves it') },
+      },
+      config: { responseName: RESPONSE, permiso: 'webpay.devolver' },
+    },
+    async (request, reply) => {
+      const found = await refundableAttempt(db, request.params.ordenCompra);
+      if (!found.ok) return reply.code(found.reason === 'not_found' ? 404 : 409).send(errorEnvelope(RESPONSE, '400', `${REFUND_REFUSALS[found.reason]}.`));
+      const { attempt, amount } = found;
+      const proposed = await app.services.fourEyes.propose(request.actor!, 'devolucion_webpay', attempt.buyOrder, { idTransaccion: attempt.idTransaccion, monto: amount, motivo: request.body.motivo }, request.id);
+      if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay una devolución de este cobro esperando aprobación.'));
       return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.id) } });
     },
   );
