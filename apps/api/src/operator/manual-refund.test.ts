@@ -190,7 +190,7 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     const booked = await propose(maker, applied.buyOrder);
     expect(booked.statusCode).toBe(409);
     expect(booked.json().consolaResponse.error.errores.detalleError.descripcion).toBe(
-      'El cobro se aplicó a las cuotas y se registró en el core: se revierte en el core, no con una devolución desde la consola.',
+      'El cobro se aplicó a las cuotas, cuyo dinero lleva el core: se revierte en el core, no con una devolución desde la consola.',
     );
     expect((await propose(maker, 'PO0000000000000000')).statusCode).toBe(404);
     const { token, productos } = await listar(target(), RUT);

@@ -12,7 +12,7 @@ import { isApproved, type WebpayCall, type WebpayResult } from './webpay-client'
 /** Why an attempt cannot be refunded by hand, in the catalogue's words. */
 export const REFUND_REFUSALS = {
   not_found: 'Cobro con tarjeta no encontrado',
-  applied: 'El cobro se aplicó a las cuotas y se registró en el core: se revierte en el core, no con una devolución desde la consola',
+  applied: 'El cobro se aplicó a las cuotas, cuyo dinero lleva el core: se revierte en el core, no con una devolución desde la consola',
   refunding: 'El cobro ya se está devolviendo',
   refunded: 'El cobro ya fue devuelto',
   open: 'Webpay aún no confirma este cobro: la conciliación lo resuelve',
