@@ -128,7 +128,7 @@ describe('the operator console', () => {
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(consoleUrl);
-    await page.getByRole('heading', { level: 1, name: 'Consola de operadores' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Ingreso de operadores' }).waitFor();
     await look(page, 'ingreso');
     await page.goto(`${product.baseUrl}/sandbox`);
     await page.getByRole('heading', { name: 'Operadores de demostración' }).waitFor();

@@ -57,7 +57,7 @@ export function AuditScreen() {
           </label>
           <input id="filtro-hasta" type="date" className="field-input" value={draft.hasta} onChange={(e) => setDraft({ ...draft, hasta: e.target.value })} />
         </div>
-        <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-6">
+        <div className="flex items-end">
           <button type="submit" className="btn btn-primary">
             Filtrar
           </button>

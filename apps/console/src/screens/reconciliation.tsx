@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, clp, dateTime, todayIso } from '../api';
 import { can, useSession } from '../session';
 import { DataSection, Empty, Screen, Table, useLoad, type NoticeKind } from '../ui';
+import { ATTEMPT_STATES, labelOf, TRANSACTION_STATES } from '../labels';
 import { SetAsideCharges } from './refund';
 
 interface WebpayReport {
@@ -143,8 +144,8 @@ export function ReconciliationScreen() {
                   {d.lineas.map((l) => (
                     <tr key={`${l.ordenCompra ?? ''}-${l.idTransaccion}`}>
                       <td className="break-all">{l.ordenCompra ?? '—'}</td>
-                      <td>{l.estadoWebpay ?? '—'}</td>
-                      <td>{l.estadoPago}</td>
+                      <td>{labelOf(ATTEMPT_STATES, l.estadoWebpay)}</td>
+                      <td>{labelOf(TRANSACTION_STATES, l.estadoPago)}</td>
                       <td className="amount">{clp(l.monto)}</td>
                       <td>
                         <Result value={l.resultado} />

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, clp, dateTime } from '../api';
 import { can, useSession } from '../session';
+import { labelOf, TRANSACTION_STATES } from '../labels';
 import { DataSection, Table, useLoad, type NoticeKind } from '../ui';
 
 // Manual refunds of card payments (decision 036): finance proposes one with a reason; another finance operator
@@ -98,7 +99,7 @@ export function SetAsideCharges() {
               <tr key={c.ordenCompra}>
                 <td className="break-all">{c.ordenCompra}</td>
                 <td className="break-all">{can(session, 'socios.ver') ? <Link to={`/transacciones/${c.idTransaccion}`}>{c.idTransaccion}</Link> : c.idTransaccion}</td>
-                <td>{c.estadoPago}</td>
+                <td>{labelOf(TRANSACTION_STATES, c.estadoPago)}</td>
                 <td className="amount">{clp(c.monto)}</td>
                 <td className="whitespace-nowrap">{dateTime(c.apartado)}</td>
                 {refunds ? <td>{c.devolucionPropuesta ? <span className="text-sm font-semibold text-muted">Esperando aprobación</span> : <ProposeRefund ordenCompra={c.ordenCompra} monto={c.monto} onDone={done} />}</td> : null}

@@ -3,24 +3,12 @@ import { useParams } from 'react-router';
 import { clp, dateTime } from '../api';
 import { can, useSession } from '../session';
 import { Loading, Notice, Screen, Section, Table, useLoad, type NoticeKind } from '../ui';
-import { STATES } from './member';
+import { ATTEMPT_STATES, labelOf, TRANSACTION_STATES } from '../labels';
 import { ProposeRefund } from './refund';
 
 type Row = Record<string, unknown>;
 
 const LINE_STATES: Record<string, string> = { pending: 'Pendiente', paid: 'Pagada', rejected: 'Rechazada' };
-
-/** A Webpay attempt's state, as the console says it (payment-states.ts holds the moves). */
-const ATTEMPT_STATES: Record<string, string> = {
-  pending: 'Formulario abierto',
-  committed: 'Cobrado y aplicado',
-  rejected: 'Rechazado',
-  cancelled: 'Anulado',
-  expired: 'Vencido',
-  refund_due: 'Por devolver',
-  refunded: 'Devuelto',
-  set_aside: 'Apartado',
-};
 
 /** The transaction's Webpay charges; a set-aside one can be proposed for a refund (four eyes). */
 function CardCharges({ attempts, onProposed }: { attempts: Row[]; onProposed: () => void }) {
@@ -46,7 +34,7 @@ function CardCharges({ attempts, onProposed }: { attempts: Row[]; onProposed: ()
           {attempts.map((w) => (
             <tr key={text(w.buyOrder)}>
               <td className="break-all">{text(w.buyOrder)}</td>
-              <td>{ATTEMPT_STATES[text(w.status)] ?? text(w.status)}</td>
+              <td>{labelOf(ATTEMPT_STATES, text(w.status))}</td>
               <td className="amount">{clp(amountOf(w))}</td>
               <td className="whitespace-nowrap">{dateTime(text(w.settledAt) || null)}</td>
               {can(session, 'webpay.devolver') ? (
@@ -121,7 +109,7 @@ export function TransactionScreen() {
       {!data && !error ? <Loading /> : null}
       {data ? (
         <>
-          <Section title={`${text(data.transaccion.family)} · ${clp(Number(data.transaccion.total))} · ${STATES[text(data.transaccion.status)] ?? text(data.transaccion.status)}`}>
+          <Section title={`${text(data.transaccion.family)} · ${clp(Number(data.transaccion.total))} · ${labelOf(TRANSACTION_STATES, text(data.transaccion.status))}`}>
             <p className="break-all text-sm text-muted">Id {text(data.transaccion.idTransaccion)} · medio {text(data.transaccion.medioPago) || '—'}</p>
             <Table label="Líneas pagadas">
               <thead>
