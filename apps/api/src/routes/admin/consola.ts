@@ -6,12 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { transactions, webpayAttempts } from '../../db/schema';
-import { actorLabel, newSecret, sha256 } from '../../operator/access';
+import { actorLabel } from '../../operator/access';
+import { issueMachineToken, TOKEN_NAME } from '../../operator/machine-tokens';
 import { isRole, PERMISSIONS, ROLES } from '../../operator/roles';
 import { appendAudit } from '../../repositories/audit-repository';
 import { checkRepost, pendingStats, refusedCredits } from '../../repositories/core-operation-repository';
 import { REPOST_REFUSALS } from '../../operator/four-eyes';
-import { insertMachineToken, listAssignedRoles, listMachineTokens, revokeMachineToken, setAssignedRoles } from '../../repositories/operator-repository';
+import { listAssignedRoles, listMachineTokens, revokeMachineToken, setAssignedRoles } from '../../repositories/operator-repository';
 import { createAdminService } from '../../services/admin-service';
 import { refundableAttempt, REFUND_REFUSALS, setAsideAttempts } from '../../services/card-manual-refund';
 import { reconciliationCsv } from '../../services/core-reconciliation-service';
@@ -255,7 +256,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         body: z
           .object({
-            nombre: z.string().regex(/^[a-z0-9][a-z0-9._-]{1,47}$/, 'minúsculas, dígitos, punto, guion; 2 a 48'),
+            nombre: z.string().regex(TOKEN_NAME, 'minúsculas, dígitos, punto, guion; 2 a 48'),
             alcances: z.array(z.enum(PERMISSIONS)).min(1).max(PERMISSIONS.length),
           })
           .strict(),
@@ -264,12 +265,9 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       config: { responseName: RESPONSE, permiso: 'tokens.gestionar' },
     },
     async (request, reply) => {
-      const secreto = newSecret('pot_');
-      const by = actorLabel(request.actor!);
-      const row = await insertMachineToken(db, { name: request.body.nombre, tokenHash: sha256(secreto), scopes: [...new Set(request.body.alcances)], createdBy: by });
-      if (!row) return reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya existe un token llamado ${request.body.nombre}.`));
-      await appendAudit(db, { kind: 'token.emitido', requestId: request.id, detail: { token: row.name, alcances: row.scopes, operador: by } });
-      return { [RESPONSE]: { token: toTokenView(row), secreto } };
+      const issued = await issueMachineToken(db, request.body.nombre, request.body.alcances, actorLabel(request.actor!), request.id);
+      if (!issued) return reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya existe un token llamado ${request.body.nombre}.`));
+      return { [RESPONSE]: { token: toTokenView(issued.row), secreto: issued.secreto } };
     },
   );
 
