@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { SELECCIONAR_PRODUCTO_REQUEST } from './call-seleccionar-plain';
+import { kindOf } from './families';
 import { canalSchema, familySchema } from './wire-schemas';
 
 export * from './call-seleccionar-plain';
 
-/** Spec §3 'Transaction request product': for AH the cuota is "0" and the date "0". */
+/** Spec §3 'Transaction request product': for a savings deposit the cuota is "0" and the date "0". */
 export const detalleProductoSchema = z
   .object({
     numeroCuota: z.string().regex(/^\d{1,6}$/),
@@ -23,9 +24,9 @@ export const productoSeleccionadoSchema = z
   })
   .strict()
   // A deposit and a card statement are one line each; a deposit's cuota and date are "0".
-  .refine((p) => p.tipoFamiliaProducto !== 'TC' || p.detalleProducto.length === 1, 'a card is paid in one line')
+  .refine((p) => kindOf(p.tipoFamiliaProducto) !== 'card' || p.detalleProducto.length === 1, 'a card is paid in one line')
   .refine(
-    (p) => p.tipoFamiliaProducto !== 'AH' || (p.detalleProducto.length === 1 && p.detalleProducto[0]!.numeroCuota === '0' && p.detalleProducto[0]!.fechaVencimiento === '0'),
+    (p) => kindOf(p.tipoFamiliaProducto) !== 'savings' || (p.detalleProducto.length === 1 && p.detalleProducto[0]!.numeroCuota === '0' && p.detalleProducto[0]!.fechaVencimiento === '0'),
     'a deposit is one line with cuota and date "0"',
   );
 export type ProductoSeleccionado = z.infer<typeof productoSeleccionadoSchema>;

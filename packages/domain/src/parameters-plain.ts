@@ -1,4 +1,4 @@
-import { FAMILIES, kindOf, type Family } from './families';
+import { FAMILIES, isOfKind, type Family, type FamilyOfKind } from './families';
 
 // The zod-free part of parameters.ts, which re-exports all of it: the screens read the parameters with these
 // without downloading the validation library, which only the administration's checks need.
@@ -9,13 +9,14 @@ const perFamily = <P extends string, F extends Family>(prefix: P, families: read
 
 const SWITCH_NAMES = ['CierreDiario', 'Mantencion', ...FAMILIES] as const;
 // Spec §7.1 says "diasMora{PC,PM,TC,CP,HI (AH uses a key named AH)}", but 'AH' is already the savings switch;
-// one name cannot hold both a switch and a number of days, so the savings grace key is diasMoraAH.
+// one name cannot hold both a switch and a number of days, so every family's grace key is diasMora{family}.
 export const GRACE_DAYS_NAMES = perFamily('diasMora', FAMILIES);
 const WEBPAY_SWITCH_NAMES = perFamily('pagoWebPay', FAMILIES);
 export const COMMERCE_CODE_NAMES = ['pagoWPDebitoCredito', 'pagoWPDebito'] as const;
 // No btnPay for savings: its step's button is always 'Continuar'.
-type FamilyWithPayButton = Exclude<Family, 'AH'>;
-const PAY_BUTTON_NAMES = perFamily('btnPay', FAMILIES.filter((f): f is FamilyWithPayButton => kindOf(f) !== 'savings'));
+type FamilyWithPayButton = Exclude<Family, FamilyOfKind<'savings'>>;
+const hasPayButton = (family: Family): family is FamilyWithPayButton => !isOfKind(family, 'savings');
+const PAY_BUTTON_NAMES = perFamily('btnPay', FAMILIES.filter(hasPayButton));
 const DEBIT_CREDIT_SWITCH_NAMES = perFamily('pagoDebitoCredito', FAMILIES);
 export const TEXT_NAMES = ['medioPagoWP', ...PAY_BUTTON_NAMES, 'cancelTrxMsg'] as const;
 /** Pesos a savings account may receive by card in 24 hours: a card cannot tell whose account it pays into. */
@@ -78,5 +79,5 @@ export function debitCreditSwitchName(family: Family): ParameterName {
 
 /** null for savings, which has no configurable pay button. */
 export function payButtonName(family: Family): ParameterName | null {
-  return family === 'AH' ? null : `btnPay${family}`;
+  return hasPayButton(family) ? `btnPay${family}` : null;
 }
