@@ -11,8 +11,8 @@ export type UpdateResult =
   | { ok: false; reason: 'unknown' }
   | { ok: false; reason: 'invalid'; message: string };
 
-/** The name is known and the value valid for it. */
-export function checkParameter(nombre: string, valor: string): { ok: true } | { ok: false; reason: 'unknown' } | { ok: false; reason: 'invalid'; message: string } {
+/** The name is known and the value valid for it; otherwise the refusal an update answers. */
+export function checkParameter(nombre: string, valor: string): { ok: true } | Extract<UpdateResult, { ok: false }> {
   if (!isParameterName(nombre)) return { ok: false, reason: 'unknown' };
   const parsed = parameterValueSchema(nombre).safeParse(valor);
   if (!parsed.success) return { ok: false, reason: 'invalid', message: parsed.error.issues[0]?.message ?? 'valor inválido' };
