@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODIGO_OK } from './call-seleccionar-plain';
+import { CODIGO_OK } from './call-seleccionar';
 
 // The mobile authoriser's protocol (docs/authoriser.md): what the cooperative's app sends and receives, and the exact
 // bytes its device key signs. The server rebuilds each signed message from its own records, never from the request.

@@ -35,4 +35,4 @@ export function scrubLogText(text: string): string {
     .replace(/\d{6,}/g, '[número]');
 }
 
-export { guardarLogOkSchema } from './answers';
+export { guardarLogOkSchema } from './schemas/answers';

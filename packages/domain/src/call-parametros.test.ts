@@ -5,7 +5,7 @@ import {
   consultarParametrosOkSchema,
   consultarParametrosRequestSchema,
 } from './call-parametros';
-import { answerSchema } from './answers';
+import { answerSchema } from './schemas/answers';
 import { CANAL, CANAL_SPUB, TIPO_PARAMETRO } from './channel';
 import { errorEnvelope } from './envelope';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TIPO_PARAMETRO } from './channel';
-import { canalSchema } from './wire-schemas';
+import { canalSchema } from './schemas/wire';
 
 /** Spec §7.1. */
 export const CONSULTAR_PARAMETROS_PATH = '/prod/parametro/consultar';
@@ -20,4 +20,4 @@ export const consultarParametrosRequestSchema = z
   .strict();
 export type ConsultarParametrosRequest = z.infer<typeof consultarParametrosRequestSchema>;
 
-export { consultarParametrosOkSchema, parametroSchema, type Parametro } from './answers';
+export { consultarParametrosOkSchema, parametroSchema, type Parametro } from './schemas/answers';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { asArray } from './as-array';
-import type { ErrorResponse } from './answers';
+import type { ErrorResponse } from './schemas/answers';
 import { errorDetail, type DetalleError, type ErrorCode, type RefusalCode } from './errors';
 
-// The envelope's schemas are answers' (answers.ts); offered here too, where the envelope is built and read.
-export { detalleErrorSchema, errorFieldSchema, errorResponseSchema, type ErrorResponse } from './answers';
+// The envelope's schemas are answers' (schemas/answers.ts); offered here too, where the envelope is built and read.
+export { detalleErrorSchema, errorFieldSchema, errorResponseSchema, type ErrorResponse } from './schemas/answers';
 export type { DetalleError };
 
 /**

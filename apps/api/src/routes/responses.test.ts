@@ -1,4 +1,5 @@
-import { LISTAR_PRODUCTOS_RESPONSE, listarProductosOkSchema } from '@pago/domain/call-listar';
+import { LISTAR_PRODUCTOS_RESPONSE } from '@pago/domain/call-listar';
+import { listarProductosOkSchema } from '@pago/domain/schemas/call-listar';
 import { errorEnvelope } from '@pago/domain/envelope';
 import { FAMILIES } from '@pago/domain/families';
 import fc from 'fast-check';

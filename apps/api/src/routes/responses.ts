@@ -1,4 +1,4 @@
-import { answerSchema, errorAnswerSchema } from '@pago/domain/answers';
+import { answerSchema, errorAnswerSchema } from '@pago/domain/schemas/answers';
 import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
 

@@ -1,8 +1,14 @@
-import { isParameterName, parameterValueSchema } from '@pago/domain/parameters';
+import { isParameterName } from '@pago/domain/parameters';
+import { parameterValueSchema } from '@pago/domain/schemas/parameters';
 import type { Db, DbOrTx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cacheParameters, listParameters, MAX_PARAMETERS_CACHE_MS, updateParameter } from '../repositories/parameters-repository';
+import {
+  cacheParameters,
+  listParameters,
+  MAX_PARAMETERS_CACHE_MS,
+  updateParameter,
+} from '../repositories/parameters-repository';
 
 export type ParametersService = ReturnType<typeof createParametersService>;
 

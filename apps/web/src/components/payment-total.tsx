@@ -1,6 +1,6 @@
 import { FAMILY_NAMES, kindOf, type Family } from '@pago/domain/families';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import type { ReactNode } from 'react';
 import type { Selection } from '../lib/app-store';
 

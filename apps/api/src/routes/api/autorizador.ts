@@ -12,7 +12,7 @@ import {
   pendientesOkSchema,
   pendientesRequestSchema,
 } from '@pago/domain/call-autorizador';
-import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
+import { CODIGO_OK } from '@pago/domain/call-seleccionar';
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,6 +1,14 @@
-import { seleccionarProductoRequestSchema } from '@pago/domain/call-seleccionar';
-import { FAMILIES, FAMILY_KINDS, FAMILY_NAMES, kindOf, STEP_TWO_TITLES, type Family, type FamilyKind } from '@pago/domain/families';
-import { debitCreditSwitchName, graceDaysName, payButtonName, webPaySwitchName } from '@pago/domain/parameters-plain';
+import { seleccionarProductoRequestSchema } from '@pago/domain/schemas/call-seleccionar';
+import {
+  FAMILIES,
+  FAMILY_KINDS,
+  FAMILY_NAMES,
+  kindOf,
+  STEP_TWO_TITLES,
+  type Family,
+  type FamilyKind,
+} from '@pago/domain/families';
+import { debitCreditSwitchName, graceDaysName, payButtonName, webPaySwitchName } from '@pago/domain/parameters';
 import type { Producto } from '@pago/domain/products';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';

@@ -1,6 +1,6 @@
 import { kindOf, type Family } from '@pago/domain/families';
-import { debitCreditSwitchName } from '@pago/domain/parameters-plain';
-import { cardMethodOffered, type InstalmentState } from '@pago/domain/products-plain';
+import { debitCreditSwitchName } from '@pago/domain/parameters';
+import { cardMethodOffered, type InstalmentState } from '@pago/domain/products';
 import type { SelectedProduct } from './selection-request';
 import { PRODUCT_NAME } from '../../lib/env';
 import { DEFAULT_METHOD_PAY, WEBPAY_METHOD_PAY } from '../../lib/paths';

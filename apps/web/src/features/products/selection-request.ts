@@ -1,4 +1,4 @@
-import type { ProductoSeleccionado, SeleccionarProductoRequest } from '@pago/domain/call-seleccionar';
+import type { ProductoSeleccionado, SeleccionarProductoRequest } from '@pago/domain/schemas/call-seleccionar';
 import { CANAL } from '@pago/domain/channel';
 import { kindOf, type Family } from '@pago/domain/families';
 import type { Producto } from '@pago/domain/products';

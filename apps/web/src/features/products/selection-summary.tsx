@@ -1,7 +1,7 @@
 import { isWireDate, wireToScreen } from '@pago/domain/dates';
 import { FAMILY_NAMES, kindOf, type Family } from '@pago/domain/families';
 import { formatClp } from '@pago/domain/money';
-import { detallesOf, maskProductNumber } from '@pago/domain/products-plain';
+import { detallesOf, maskProductNumber } from '@pago/domain/products';
 import type { Producto } from '@pago/domain/products';
 import { PARTIAL_PAYMENT } from '@pago/domain/voucher';
 import type { InstallmentEntry } from '@pago/domain/selection';

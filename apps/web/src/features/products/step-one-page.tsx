@@ -1,5 +1,5 @@
 import type { FamilyAvailability } from '@pago/domain/business-time';
-import { NO_PRODUCTS_MESSAGE } from '@pago/domain/errors-plain';
+import { NO_PRODUCTS_MESSAGE } from '@pago/domain/errors';
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
 import type { Producto } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';

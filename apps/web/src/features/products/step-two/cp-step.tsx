@@ -1,6 +1,6 @@
 import type { Family } from '@pago/domain/families';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import { AMOUNT_INPUT_MAX_LENGTH } from '@pago/domain/selection';
 import { useMemo } from 'react';
 import { Notice } from '../../../components/notice';

@@ -1,7 +1,7 @@
 import type { Family } from '@pago/domain/families';
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import { AMOUNT_INPUT_MAX_LENGTH, CARD_NO_DEBT_MESSAGE } from '@pago/domain/selection';
 import * as RadioGroup from '@radix-ui/react-radio-group';
 import { useId, useMemo } from 'react';

@@ -1,5 +1,5 @@
 import { kindOf, type Family } from '@pago/domain/families';
-import { payButtonName } from '@pago/domain/parameters-plain';
+import { payButtonName } from '@pago/domain/parameters';
 import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppStore, type Selection } from '../../../lib/app-store';
