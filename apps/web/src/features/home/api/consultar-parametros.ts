@@ -1,5 +1,5 @@
 import { asArray } from '@pago/domain/as-array';
-import type { ConsultarParametrosRequest } from '@pago/domain/call-parametros';
+import type { ConsultarParametrosRequest } from '@pago/domain/schemas/call-parametros';
 import { CANAL, TIPO_PARAMETRO } from '@pago/domain/channel';
 import type { DetalleError } from '@pago/domain/errors';
 import { useCallback, useEffect, useState } from 'react';
