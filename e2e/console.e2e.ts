@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -6,6 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, launchBrowser, openPage, PHONE, screenshot, type Viewport } from './support/browser';
 import { chooseOwnAccount, continueToStepThree, reachStepTwo } from './support/journeys';
 import { E2E_ADMIN_TOKEN, freePort, startProduct, type Product } from './support/product';
+import { listar, oldestOf, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from '../apps/api/test/reliability/flows';
+import { fetchTarget } from '../apps/api/test/reliability/http';
 
 // The operator console as staff use it: the production build, its own operator port (as in production), sign-in at
 // the sandbox's identity provider, each role doing its work and refused the rest, four eyes across two browsers.
@@ -17,6 +20,7 @@ const OPERATORS = {
   operaciones: { clave: 'operaciones-demo', nombre: 'Óscar Operaciones' },
   operaciones2: { clave: 'operaciones2-demo', nombre: 'Olga Operaciones' },
   finanzas: { clave: 'finanzas-demo', nombre: 'Fernanda Finanzas' },
+  finanzas2: { clave: 'finanzas2-demo', nombre: 'Felipe Finanzas' },
   auditor: { clave: 'auditor-demo', nombre: 'Aurora Auditora' },
   admin: { clave: 'admin-demo', nombre: 'Alberto Admin' },
 } as const;
@@ -29,12 +33,38 @@ describe('the operator console', () => {
   let operatorOrigin = '';
   let contexts: BrowserContext[] = [];
 
+  // Webpay as the API reaches it: the simulator behind a relay that refuses refunds while `refuseRefunds` is on, so a
+  // payment can be set aside as when Transbank refuses to give money back.
+  let relay: Server;
+  let refuseRefunds = false;
+
   beforeAll(async () => {
-    const adminPort = await freePort();
+    const [adminPort, relayPort] = [await freePort(), await freePort()];
     // localhost, not 127.0.0.1: the session cookie is Secure, which a browser keeps over plain HTTP on localhost only.
     operatorOrigin = `http://localhost:${adminPort}`;
     consoleUrl = `${operatorOrigin}/operador/`;
-    [product, browser] = await Promise.all([startProduct({ env: { ADMIN_PORT: String(adminPort), OPERATOR_BASE_URL: operatorOrigin } }), launchBrowser()]);
+    let simUrl = '';
+    relay = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (refuseRefunds && req.method === 'POST' && req.url?.endsWith('/refunds')) {
+          res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error_message: 'Transaction cannot be refunded' }));
+          return;
+        }
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+        fetch(`${simUrl}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) }).then(
+          async (answer) => res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await answer.arrayBuffer())),
+          () => res.writeHead(502).end(),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(relayPort, '127.0.0.1', resolve));
+    [product, browser] = await Promise.all([
+      startProduct({ env: { ADMIN_PORT: String(adminPort), OPERATOR_BASE_URL: operatorOrigin, WEBPAY_BASE_URL: `http://127.0.0.1:${relayPort}` } }),
+      launchBrowser(),
+    ]);
+    simUrl = product.webpayUrl;
   });
   afterEach(async () => {
     await Promise.all(contexts.map((c) => c.close()));
@@ -43,6 +73,7 @@ describe('the operator console', () => {
   afterAll(async () => {
     await browser?.close();
     await product?.stop();
+    await new Promise((resolve) => relay?.close(resolve));
   });
 
   const errorsOf = new WeakMap<Page, string[]>();
@@ -97,7 +128,7 @@ describe('the operator console', () => {
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(consoleUrl);
-    await page.getByRole('heading', { level: 1, name: 'Consola de operadores' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Ingreso de operadores' }).waitFor();
     await look(page, 'ingreso');
     await page.goto(`${product.baseUrl}/sandbox`);
     await page.getByRole('heading', { name: 'Operadores de demostración' }).waitFor();
@@ -214,6 +245,59 @@ describe('the operator console', () => {
     expect(await callAs(page, 'GET', '/admin/tokens')).toBe(403);
     expect(await callAs(page, 'GET', '/admin/auditoria')).toBe(403);
   });
+
+  it('refunds a set-aside card payment only when a second finance operator approves it in another browser; the audit trail shows both', async () => {
+    // A member pays the same deposit on two Webpay forms: the first applies, Webpay refuses to give the second back.
+    const member = fetchTarget(product.baseUrl);
+    const rut = '11111111-1';
+    const { token, productos } = await listar(member, rut);
+    const producto = [oldestOf(productos.find((p) => p.tipoFamiliaProducto === 'AH')!, 1, 7_000)];
+    const { idTransaccion } = await seleccionar(member, token, rut, producto);
+    const first = await startCard(member, { token, rut }, { idTransaccion, producto });
+    const second = await startCard(member, { token, rut }, { idTransaccion, producto });
+    expect(await postReturn(member, await useCardForm(product.webpayUrl, first.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
+    refuseRefunds = true;
+    await postReturn(member, await useCardForm(product.webpayUrl, second.webpayToken, { card: VISA_APPROVED }));
+    refuseRefunds = false;
+
+    const maker = await signIn('finanzas');
+    await maker.getByRole('link', { name: 'Conciliación' }).click();
+    const charges = maker.getByRole('region', { name: 'Cobros con tarjeta apartados', exact: true }).first();
+    await charges.getByRole('button', { name: /^Proponer devolución de la orden / }).click();
+    await charges.getByLabel('Motivo de la devolución').fill('Cobro doble: el socio pagó dos veces el mismo depósito');
+    await charges.getByRole('button', { name: 'Proponer', exact: true }).click();
+    await maker.getByText(/^Devolución de \$7\.000 \(orden PO[0-9a-f]+\) propuesta/).waitFor();
+    await charges.getByText('Esperando aprobación').waitFor();
+    await look(maker, 'conciliacion-devolucion');
+    // The maker cannot approve it, not even by calling the API with the browser's session.
+    await maker.getByRole('link', { name: 'Aprobaciones' }).click();
+    await maker.getByText('Su propuesta: la decide otro operador').waitFor();
+    const inbox = (await (await maker.request.get(`${operatorOrigin}/admin/cambios`)).json()) as { cambiosResponse: { cambios: { id: string; tipo: string }[] } };
+    const refund = inbox.cambiosResponse.cambios.find((c) => c.tipo === 'devolucion_webpay')!;
+    expect(await callAs(maker, 'POST', `/admin/cambios/${refund.id}/aprobar`)).toBe(403);
+
+    const checker = await signIn('finanzas2');
+    await checker.getByRole('link', { name: 'Aprobaciones' }).click();
+    const approve = checker.getByRole('button', { name: /^Aprobar Devolución en Webpay de la orden PO[0-9a-f]+ \(\$7\.000\): Cobro doble/ });
+    await approve.waitFor();
+    await look(checker, 'aprobaciones-devolucion');
+    await approve.click();
+    await checker.getByText(/: aprobado y aplicado\.$/).waitFor();
+
+    // The charge is given back once; its transaction shows it, with both names in its timeline.
+    await checker.goto(`${consoleUrl}transacciones/${idTransaccion}`);
+    const cardCharges = checker.getByRole('region', { name: 'Cobros con tarjeta', exact: true }).first();
+    await cardCharges.getByRole('cell', { name: 'Devuelto' }).waitFor();
+    await cardCharges.getByRole('cell', { name: 'Cobrado y aplicado' }).waitFor();
+    await checker.getByText(/webpay\.devolucion\.manual/).waitFor();
+    await look(checker, 'transaccion-devolucion');
+    expect(await checker.getByText(/"operador":"Fernanda Finanzas".*"aprobadoPor":"Felipe Finanzas"/).count()).toBeGreaterThan(0);
+    await maker.getByRole('link', { name: 'Conciliación' }).click();
+    await maker.getByText('No hay cobros apartados.').waitFor();
+    // Others may not propose a refund.
+    const agente = await signIn('agente');
+    expect(await callAs(agente, 'POST', `/admin/webpay/PO0123456789abcdef/devolver`, { motivo: 'sin permiso' })).toBe(403);
+  }, 180_000);
 
   it('lets operations upload the nightly load and see the rejected rows', async () => {
     const page = await signIn('operaciones');

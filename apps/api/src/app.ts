@@ -127,9 +127,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const coreLeaseSeconds = Math.ceil((config.core.timeoutMs * (1 + CORE_RETRY_PAUSES_MS.length) + CORE_RETRY_PAUSES_MS.reduce((a, b) => a + b, 0)) / 1000) + 5;
   const corePostings = createCorePostings(database.db, clock, core, { leaseSeconds: coreLeaseSeconds, retryPausesMs: CORE_RETRY_PAUSES_MS }, app.log);
   const parameters = createParametersService(database.db, { cacheMs: config.parametersCacheMs });
+  const card = createCardPaymentService(
+    database.db,
+    clock,
+    options.webpay ?? createWebpayClient(config.webpay),
+    { publicBaseUrl: config.publicBaseUrl, settleAfterSeconds: config.webpay.settleAfterSeconds },
+    app.log,
+  );
   app.decorate('services', {
     parameters,
-    fourEyes: createFourEyes(database.db, parameters, { hours: config.operatorConsole.fourEyesHours }),
+    fourEyes: createFourEyes(database.db, parameters, card, { hours: config.operatorConsole.fourEyesHours }),
     captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
@@ -146,13 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     vouchers: createVoucherService(database.db),
     authoriser: createAuthoriserService(database.db, { enrolmentCodeDays: config.authoriser.enrolmentCodeDays }),
     authoriserWebhook: createWebhookDelivery(database.db, config.authoriser.webhook, app.log),
-    card: createCardPaymentService(
-      database.db,
-      clock,
-      options.webpay ?? createWebpayClient(config.webpay),
-      { publicBaseUrl: config.publicBaseUrl, settleAfterSeconds: config.webpay.settleAfterSeconds },
-      app.log,
-    ),
+    card,
     corePostings,
     coreReconciliation: createCoreReconciliationService(database.db, core),
     notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, config.productSlug, app.log),

@@ -3,7 +3,6 @@ import { ConfigError, isLocalUrl, loadConfig, SANDBOX_ADMIN_TOKEN } from './conf
 
 const PRODUCTION = {
   NODE_ENV: 'production',
-  ADMIN_TOKEN: 'a-real-admin-token-of-enough-length',
   ALTCHA_HMAC_SECRET: 'x'.repeat(40),
   WEBPAY_COMMERCE_CODE: '597012345678',
   WEBPAY_API_KEY: 'a-real-webpay-api-key',
@@ -39,7 +38,7 @@ describe('configuration at boot', () => {
     const config = loadConfig(PRODUCTION);
     expect(config.sandbox).toBe(false);
     expect(config.seedDemo).toBe(false);
-    expect(config.adminToken).toBe(PRODUCTION.ADMIN_TOKEN);
+    expect(config.adminToken).toBeNull();
     // The operator's surfaces on a port of their own, on this host only, unless told otherwise.
     expect(config.operatorListener).toEqual({ host: '127.0.0.1', port: 3100 });
     expect(loadConfig({ ...PRODUCTION, ADMIN_PORT: '9100', ADMIN_HOST: '10.0.0.5' }).operatorListener).toEqual({ host: '10.0.0.5', port: 9100 });
@@ -71,12 +70,13 @@ describe('configuration at boot', () => {
     expect(loadConfig(PRODUCTION).core).toMatchObject({ baseUrl: PRODUCTION.CORE_BASE_URL, username: 'pago-online', tenant: 'cooperativa' });
   });
 
-  it('never uses the sandbox admin token in production, where the bootstrap token is optional', () => {
-    const env: Record<string, string> = { ...PRODUCTION };
-    delete env.ADMIN_TOKEN;
-    expect(loadConfig(env).adminToken).toBeNull();
-    expect(refusal({ ...PRODUCTION, ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN })).toContain('ADMIN_TOKEN');
+  it('refuses the bootstrap ADMIN_TOKEN in production, naming it, and keeps it for the sandbox and development', () => {
+    expect(loadConfig(PRODUCTION).adminToken).toBeNull();
+    for (const token of [SANDBOX_ADMIN_TOKEN, 'a-real-admin-token-of-enough-length']) {
+      expect(refusal({ ...PRODUCTION, ADMIN_TOKEN: token })).toMatch(/ADMIN_TOKEN.*must not be set in production: issue named machine tokens/);
+    }
     expect(loadConfig({ SANDBOX: '1' }).adminToken).toBe(SANDBOX_ADMIN_TOKEN);
+    expect(loadConfig({ NODE_ENV: 'development', ADMIN_TOKEN: 'a-development-admin-token' }).adminToken).toBe('a-development-admin-token');
   });
 
   it('names every missing OIDC variable of a production boot, and refuses the embedded provider there', () => {

@@ -207,7 +207,12 @@ const envSchema = z
       ['WEBPAY_BASE_URL', !env.WEBPAY_BASE_URL.startsWith('https://'), 'must be an https:// URL in production'],
       ['ALTCHA_COUNTER_MIN', env.ALTCHA_COUNTER_MIN < PRODUCTION_MIN_ALTCHA_COUNTER, `must be at least ${PRODUCTION_MIN_ALTCHA_COUNTER} in production (a smaller proof of work costs a bot nothing)`],
       ['ALTCHA_COUNTER_MAX', env.ALTCHA_COUNTER_MAX < PRODUCTION_MIN_ALTCHA_COUNTER, `must be at least ${PRODUCTION_MIN_ALTCHA_COUNTER} in production`],
-      ['ADMIN_TOKEN', env.ADMIN_TOKEN === SANDBOX_ADMIN_TOKEN, 'must not be the sandbox token in production'],
+      // Machines use named, scoped, revocable tokens; the first is issued with DATABASE_URL (decision 034).
+      [
+        'ADMIN_TOKEN',
+        env.ADMIN_TOKEN !== undefined,
+        'must not be set in production: issue named machine tokens (npm run admin -- tokens issue NAME SCOPES --database, or Tokens in the console)',
+      ],
       // Unset, the member's links lead to the sandbox's stand-in pages, which production does not serve.
       ['PRODUCT_SITE_URL', !env.PRODUCT_SITE_URL || isLocalUrl(env.PRODUCT_SITE_URL), "must be the cooperative's site in production"],
       [
@@ -240,7 +245,7 @@ const envSchema = z
     if (env.REQUEST_TIMEOUT_MS <= env.DB_CONNECT_TIMEOUT_MS + env.DB_QUERY_TIMEOUT_MS || env.REQUEST_TIMEOUT_MS <= env.WEBPAY_TIMEOUT_MS) {
       problem('REQUEST_TIMEOUT_MS', 'must be above DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS and above WEBPAY_TIMEOUT_MS (their own timeouts answer first)');
     }
-    // ADMIN_TOKEN is the bootstrap machine token (decision 034): optional; the sandbox has a known one.
+    // ADMIN_TOKEN is the bootstrap machine token of the sandbox and development (decision 034); the sandbox has a known one.
     const adminToken = env.ADMIN_TOKEN ?? (env.SANDBOX && env.NODE_ENV !== 'production' ? SANDBOX_ADMIN_TOKEN : null);
     // Production signs operators in at the cooperative's provider: each missing piece is named.
     if (env.NODE_ENV === 'production') {

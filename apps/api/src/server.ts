@@ -54,8 +54,6 @@ async function main(): Promise<void> {
   });
   if (config.adminToken === SANDBOX_ADMIN_TOKEN) {
     logger.warn('ADMIN_TOKEN is not set: the sandbox admin token is in use (sandbox only)');
-  } else if (config.adminToken && config.nodeEnv === 'production') {
-    logger.warn('ADMIN_TOKEN, the bootstrap token, is set: it applies changes without a second person; issue machine tokens and unset it');
   }
 
   const shutdown = async (signal: string) => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { createBrowserRouter, NavLink, Outlet, RouterProvider } from 'react-router';
 import { loadSession, SESSION_ENDED, signOut, type Session } from './api';
 import { AuditScreen } from './screens/audit';
@@ -11,7 +11,6 @@ import { TokensScreen } from './screens/tokens';
 import { TransactionScreen } from './screens/transaction';
 import { can, SessionContext, useSession } from './session';
 import { Loading, Notice } from './ui';
-
 
 const ROLE_LABELS: Record<string, string> = { agente: 'Agente', operaciones: 'Operaciones', finanzas: 'Finanzas', auditor: 'Auditoría', admin: 'Administración' };
 
@@ -27,10 +26,10 @@ const NAV: { to: string; label: string; permiso: string }[] = [
   { to: '/tokens', label: 'Tokens', permiso: 'tokens.gestionar' },
 ];
 
-function Layout() {
-  const session = useSession();
+/** The console's bar, on every screen and the sign-in: the name, and what `children` adds on the right and below. */
+function Header({ right, children }: { right?: ReactNode; children?: ReactNode }) {
   return (
-    <div className="flex min-h-svh flex-col">
+    <>
       <a href="#contenido" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Ir al contenido
       </a>
@@ -43,6 +42,20 @@ function Layout() {
             </svg>
             <p className="truncate text-lg font-bold tracking-tight">Pago Online · Consola de operadores</p>
           </div>
+          {right}
+        </div>
+        {children}
+      </header>
+    </>
+  );
+}
+
+function Layout() {
+  const session = useSession();
+  return (
+    <div className="flex min-h-svh flex-col">
+      <Header
+        right={
           <div className="flex items-center gap-3 text-sm">
             <p>
               <span className="font-semibold">{session.nombre}</span>
@@ -56,7 +69,8 @@ function Layout() {
               Salir
             </button>
           </div>
-        </div>
+        }
+      >
         <nav aria-label="Secciones" className="border-t border-white/15">
           <ul className="mx-auto flex w-full max-w-7xl flex-wrap gap-1 px-2 sm:px-4">
             {NAV.filter((item) => can(session, item.permiso)).map((item) => (
@@ -72,7 +86,7 @@ function Layout() {
             ))}
           </ul>
         </nav>
-      </header>
+      </Header>
       <main id="contenido" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
         <Outlet />
       </main>
@@ -107,16 +121,21 @@ function SignIn({ ended }: { ended: boolean }) {
     document.title = 'Ingresar | Consola de operadores';
   }, []);
   return (
-    <main id="contenido" className="mx-auto flex min-h-svh w-full max-w-md flex-col justify-center px-4">
-      <section className="card space-y-4 text-center">
-        <h1 className="text-2xl font-bold text-brand-800">Consola de operadores</h1>
-        {ended ? <Notice kind="info">Su sesión terminó. Ingrese otra vez.</Notice> : null}
-        <p className="text-muted">Ingrese con su cuenta de la cooperativa.</p>
-        <a className="btn btn-primary w-full" href="/operador/entrar">
-          Ingresar
-        </a>
-      </section>
-    </main>
+    <div className="flex min-h-svh flex-col">
+      <Header />
+      <main id="contenido" className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center px-4 py-10">
+        <section className="card space-y-4 text-center" aria-labelledby="ingreso">
+          <h1 id="ingreso" className="text-2xl font-bold text-brand-800">
+            Ingreso de operadores
+          </h1>
+          {ended ? <Notice kind="info">Su sesión terminó. Ingrese otra vez.</Notice> : null}
+          <p className="text-muted">Ingrese con su cuenta de la cooperativa. El ingreso pide su clave y un segundo factor.</p>
+          <a className="btn btn-primary w-full" href="/operador/entrar">
+            Ingresar
+          </a>
+        </section>
+      </main>
+    </div>
   );
 }
 

@@ -54,6 +54,50 @@ export function Table({ label, children }: { label: string; children: ReactNode 
   );
 }
 
+/**
+ * A section showing one call's answer: its CSV download (when there is one), a line saying what it is, the error, the
+ * loading state, an empty answer's text, or what `children` draws of the data.
+ */
+export function DataSection<T>({
+  title,
+  description,
+  csv,
+  load,
+  isEmpty,
+  empty,
+  notice,
+  children,
+}: {
+  title: string;
+  description?: string;
+  csv?: { href: string; label: string };
+  load: { data: T | null; error: string | null; loading: boolean };
+  /** An empty answer, said in `empty` instead of drawing it. */
+  isEmpty?: (data: T) => boolean;
+  empty?: string;
+  notice?: { kind: NoticeKind; text: string } | null;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <Section
+      title={title}
+      actions={
+        csv ? (
+          <a className="btn btn-secondary" href={csv.href} download>
+            {csv.label}
+          </a>
+        ) : undefined
+      }
+    >
+      {description ? <p className="text-sm text-muted">{description}</p> : null}
+      {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
+      {load.error ? <Notice kind="error">{load.error}</Notice> : null}
+      {load.loading && !load.data ? <Loading /> : null}
+      {load.data ? isEmpty?.(load.data) ? <Empty>{empty}</Empty> : children(load.data) : null}
+    </Section>
+  );
+}
+
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="text-muted">{children}</p>;
 }

@@ -31,7 +31,8 @@ export const WEBPAY_ATTEMPT_MOVES = {
   rejected: [],
   expired: [],
   refunded: [],
-  set_aside: [],
+  // An operator's manual refund, approved by a second person (decision 036), hands it back to the refund path.
+  set_aside: ['refund_due'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The states a move to `to` may start from, by the table. */

@@ -2,7 +2,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { reconciliationCsv, type CoreReconciliation } from '../services/core-reconciliation-service';
 import { SANDBOX_ADMIN_TOKEN } from '../config';
-import { PERMISSIONS } from '../operator/roles';
+import { openDatabase } from '../db/client';
+import { issueMachineToken, TOKEN_NAME } from '../operator/machine-tokens';
+import { isPermission, PERMISSIONS } from '../operator/roles';
 import { readLoadWithCut } from './import-file';
 
 const USAGE = `usage:
@@ -18,11 +20,13 @@ const USAGE = `usage:
   npm run admin -- reconcile core YYYYMMDD [FILE.csv]   (our operations against the core's books; CSV to FILE or stdout)
   npm run admin -- import FILE.json|FILE.csv [--corte ISO_INSTANT]   (when the core took the extract; a JSON extract may carry it)
   npm run admin -- tokens list
-  npm run admin -- tokens issue NAME SCOPE[,SCOPE...]   (scopes: ${PERMISSIONS.join(', ')})
+  npm run admin -- tokens issue NAME SCOPE[,SCOPE...] [--database]   (scopes: ${PERMISSIONS.join(', ')})
   npm run admin -- tokens revoke TOKEN_ID
 
 environment: API_URL (default http://localhost:3000), MACHINE_TOKEN (a token issued with 'tokens issue'), else
-ADMIN_TOKEN (the bootstrap token; default: the sandbox's)`;
+ADMIN_TOKEN (the bootstrap token, sandbox and development only; default: the sandbox's).
+'tokens issue … --database' writes the token straight into DATABASE_URL's database, without the API or a token:
+how production issues its first one (production refuses ADMIN_TOKEN).`;
 
 async function call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<unknown> {
   const base = (process.env.API_URL ?? 'http://localhost:3000').replace(/\/$/, '');
@@ -66,6 +70,31 @@ async function main(argv: string[]): Promise<number> {
     const body = (await call('GET', '/tokens')) as { consolaResponse: { tokens: unknown[] } };
     for (const t of body.consolaResponse.tokens) console.log(JSON.stringify(t));
     return 0;
+  }
+  if (group === 'tokens' && action === 'issue' && rest.length === 3 && rest[2] === '--database') {
+    const [nombre, list] = rest as [string, string];
+    const alcances = list.split(',');
+    if (!TOKEN_NAME.test(nombre) || !alcances.every(isPermission)) {
+      console.error(`a name of lower case letters, digits, '.', '-' (2 to 48), and scopes among: ${PERMISSIONS.join(', ')}`);
+      return 2;
+    }
+    if (!process.env.DATABASE_URL) {
+      console.error('--database needs DATABASE_URL');
+      return 2;
+    }
+    // Whoever holds DATABASE_URL holds every row already: writing the token there grants nothing new.
+    const database = await openDatabase({ url: process.env.DATABASE_URL, poolMax: 1 });
+    try {
+      const issued = await issueMachineToken(database.db, nombre, alcances.filter(isPermission), 'línea de comandos (base de datos)');
+      if (!issued) {
+        console.error(`a token named ${nombre} exists`);
+        return 1;
+      }
+      console.log(`${nombre} (${issued.row.id}): ${issued.secreto}`);
+      return 0;
+    } finally {
+      await database.close();
+    }
   }
   if (group === 'tokens' && action === 'issue' && rest.length === 2) {
     const body = (await call('POST', '/tokens', { nombre: rest[0], alcances: rest[1]!.split(',') })) as { consolaResponse: { token: { id: string }; secreto: string } };

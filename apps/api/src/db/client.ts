@@ -82,29 +82,6 @@ function endOnQueryTimeout(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
-/** Each statement text the app has sent, with its name: one name per text, the same on every connection. */
-const statementNames = new Map<string, string>();
-
-/**
- * Prepares every parameterised statement once per connection, named by its text (decision 028), so that PostgreSQL
- * parses and plans each of a payment's statements once per pooled connection, not on every call.
- */
-function prepareOncePerConnection(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  client.query = ((config: unknown, ...rest: unknown[]) => {
-    const values = rest[0];
-    if (isUnnamedText(config) && Array.isArray(values) && values.length > 0) {
-      let name = statementNames.get(config.text);
-      if (!name) statementNames.set(config.text, (name = `s${statementNames.size + 1}`));
-      config = { ...config, name };
-    }
-    return query(config, ...rest);
-  }) as typeof client.query;
-}
-
-const isUnnamedText = (config: unknown): config is { text: string; name?: string } =>
-  typeof config === 'object' && config !== null && typeof (config as { text?: unknown }).text === 'string' && !(config as { name?: unknown }).name;
-
 // The migrations folder sits beside src/ and dist/ alike; walk up from this file (or the bundle) to find it.
 export function migrationsFolder(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -138,7 +115,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // query in flight, or the next one, fails on its own; the pool discards the broken client when it is released.
     pool.on('connect', (client) => {
       client.on('error', () => {});
-      prepareOncePerConnection(client);
       if (t) endOnQueryTimeout(client);
     });
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;

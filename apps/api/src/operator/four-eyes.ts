@@ -4,15 +4,23 @@ import type { Db, Tx } from '../db/client';
 import { operatorChanges } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { checkRepost, insertOperation } from '../repositories/core-operation-repository';
+import { askWebpay, markForRefund, REFUND_REFUSALS, type WebpayHolding } from '../services/card-manual-refund';
 import { applyParameter, checkParameter, type ParametersService } from '../services/parameters-service';
+import type { WebpayCall, WebpayResult } from '../services/webpay-client';
 import { actorLabel, type Actor } from './access';
 import type { Permission } from './roles';
 
 export type ChangeRow = typeof operatorChanges.$inferSelect;
-export type ChangeKind = 'parametro' | 'reposteo_core';
+export type ChangeKind = 'parametro' | 'reposteo_core' | 'devolucion_webpay';
 
 /** Who may propose and decide each kind of change. */
-export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar' };
+export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar', devolucion_webpay: 'webpay.devolver' };
+
+/** What a manual refund needs of the card payments: Webpay's status, and the refund path (card-settlement.ts). */
+export interface CardRefunds {
+  webpayStatus(token: string): Promise<WebpayCall<WebpayResult>>;
+  refundDue(token: string, requestId: string | null): Promise<void>;
+}
 
 /**
  * Parameters that stop payments or move money need a second person: the switches (Mantencion, CierreDiario, each
@@ -33,10 +41,16 @@ export type ProposeResult = { ok: true; change: ChangeRow } | { ok: false; reaso
 
 export type DecideResult =
   | { ok: true; change: ChangeRow }
-  | { ok: false; reason: 'not_found' | 'decided' | 'expired' | 'own' | 'machine' | 'forbidden' | 'apply_failed'; message?: string };
+  | { ok: false; reason: 'not_found' | 'decided' | 'expired' | 'own' | 'machine' | 'forbidden' | 'apply_failed' | 'unavailable'; message?: string };
 
-/** The maker-checker flow (decision 034): propose, then approve or reject by another operator before it lapses. */
-export function createFourEyes(db: Db, parameters: ParametersService, options: { hours: number }) {
+type Applied = { ok: true; result: Record<string, unknown>; after?: () => Promise<void> } | { ok: false; message: string };
+
+/**
+ * The maker-checker flow (decisions 034, 036): propose, then approve or reject by another operator before it lapses.
+ * What an approval needs from the network (Webpay's status for a refund) is asked before its transaction opens, and
+ * what it sets off (the refund, reaching the replicas) runs after it commits.
+ */
+export function createFourEyes(db: Db, parameters: ParametersService, card: CardRefunds, options: { hours: number }) {
   /** Lapses what waited too long (called before every read and decision, so no job is needed). */
   async function lapse(): Promise<void> {
     const lapsed = await db
@@ -49,7 +63,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, options: {
     }
   }
 
-  async function apply(tx: Tx, change: ChangeRow, checker: string, requestId: string): Promise<{ ok: true; result: Record<string, unknown> } | { ok: false; message: string }> {
+  async function apply(tx: Tx, change: ChangeRow, checker: string, requestId: string, holding: WebpayHolding | null): Promise<Applied> {
     if (change.kind === 'parametro') {
       const valor = String(change.payload.valor);
       // Checked again: the rules of a value may have changed with a release since it was proposed.
@@ -57,7 +71,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, options: {
       if (!checked.ok) return { ok: false, message: checked.reason === 'invalid' ? checked.message : 'Parámetro desconocido' };
       const applied = await applyParameter(tx, change.target, valor, requestId, { operador: change.makerName, aprobadoPor: checker, cambio: change.id });
       if (!applied.ok) return { ok: false, message: applied.reason === 'invalid' ? applied.message : 'Parámetro desconocido' };
-      return { ok: true, result: { anterior: applied.anterior, valor } };
+      return { ok: true, result: { anterior: applied.anterior, valor }, after: () => parameters.reachReplicas() };
     }
     if (change.kind === 'reposteo_core') {
       const check = await checkRepost(tx, change.target);
@@ -67,6 +81,12 @@ export function createFourEyes(db: Db, parameters: ParametersService, options: {
       await insertOperation(tx, { key: nextKey, idTransaccion: op.idTransaccion, kind: 'abono_webpay', amount: op.amount, lines: op.lines });
       await appendAudit(tx, { kind: 'core.abono.reenviado', requestId, detail: { idTransaccion: op.idTransaccion, clave: op.key, nuevaClave: nextKey, monto: op.amount, operador: change.makerName, aprobadoPor: checker, cambio: change.id } });
       return { ok: true, result: { clave: nextKey } };
+    }
+    if (change.kind === 'devolucion_webpay') {
+      if (!holding?.ok) return { ok: false, message: REFUND_REFUSALS.no_status };
+      const marked = await markForRefund(tx, change.target, holding, { operador: change.makerName, aprobadoPor: checker, cambio: change.id, motivo: change.payload.motivo }, requestId);
+      if (!marked.ok) return { ok: false, message: REFUND_REFUSALS[marked.reason] };
+      return { ok: true, result: marked.result, after: () => card.refundDue(marked.token, requestId) };
     }
     return { ok: false, message: 'Tipo de cambio no soportado' };
   }
@@ -97,6 +117,17 @@ export function createFourEyes(db: Db, parameters: ParametersService, options: {
       // A machine never checks: four eyes are two people.
       if (actor.kind !== 'operador') return { ok: false, reason: 'machine' };
       const checker = actorLabel(actor);
+      let holding: WebpayHolding | null = null;
+      if (approve) {
+        // A refund asks Webpay what it still holds first, with no transaction open; the checks are made again below.
+        const [peek] = await db.select().from(operatorChanges).where(eq(operatorChanges.id, id));
+        if (peek?.kind === 'devolucion_webpay' && peek.status === 'pendiente' && peek.makerSubject !== actor.id && actor.permisos.has('webpay.devolver')) {
+          const asked = await askWebpay(db, peek.target, card.webpayStatus);
+          if (!asked.ok) return asked.reason === 'unavailable' ? { ok: false, reason: 'unavailable' } : { ok: false, reason: 'apply_failed', message: REFUND_REFUSALS[asked.reason] };
+          holding = asked;
+        }
+      }
+      const then: { after?: () => Promise<void> } = {};
       const outcome = await db.transaction(async (tx): Promise<DecideResult> => {
         const [change] = await tx.select().from(operatorChanges).where(eq(operatorChanges.id, id)).for('update');
         if (!change) return { ok: false, reason: 'not_found' };
@@ -114,8 +145,9 @@ export function createFourEyes(db: Db, parameters: ParametersService, options: {
           await appendAudit(tx, { kind: 'cambio.rechazado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, rechazadoPor: checker } });
           return { ok: true, change: rejected! };
         }
-        const applied = await apply(tx, change, checker, requestId);
+        const applied = await apply(tx, change, checker, requestId, holding);
         if (!applied.ok) return { ok: false, reason: 'apply_failed', message: applied.message };
+        then.after = applied.after;
         const [approved] = await tx
           .update(operatorChanges)
           .set({ status: 'aprobado', checkerSubject: actor.id, checkerName: checker, decidedAt: sql`now()`, result: applied.result })
@@ -124,7 +156,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, options: {
         await appendAudit(tx, { kind: 'cambio.aprobado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, aprobadoPor: checker } });
         return { ok: true, change: approved! };
       });
-      if (outcome.ok && outcome.change.kind === 'parametro' && outcome.change.status === 'aprobado') await parameters.reachReplicas();
+      if (outcome.ok && then.after) await then.after();
       return outcome;
     },
 

@@ -5,7 +5,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, machineTokens } from '../db/schema';
 import { asOperator, operatorSession } from '../../test/support/operator-session';
+import { createPostgresDatabase } from '../../test/support/scratch-database';
 import { startTestApp, type TestApp } from '../../test/support/test-app';
+import { openDatabase } from '../db/client';
 
 const run = promisify(execFile);
 const ADMIN = fileURLToPath(new URL('../cli/admin.ts', import.meta.url));
@@ -60,5 +62,29 @@ describe('machine tokens: named, scoped, revocable, stored hashed', () => {
     const cli = (...args: string[]) => run(TSX, [ADMIN, ...args], { env: { ...process.env, API_URL: url, MACHINE_TOKEN: secreto, ADMIN_TOKEN: '' } });
     expect((await cli('params', 'list')).stdout).toContain('Mantencion=0');
     await expect(cli('params', 'set', 'Mantencion', '1')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('403') });
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)('issues the first token straight into the database with --database, without the API or a token', async () => {
+    const scratch = await createPostgresDatabase(process.env.DATABASE_URL!);
+    try {
+      const database = await openDatabase({ url: scratch.url });
+      await database.migrate();
+      await database.close();
+      const cli = (...args: string[]) => run(TSX, [ADMIN, ...args], { env: { ...process.env, DATABASE_URL: scratch.url, API_URL: 'http://127.0.0.1:9', ADMIN_TOKEN: '', MACHINE_TOKEN: '' } });
+      const issued = await cli('tokens', 'issue', 'primer-token', 'tokens.gestionar,operadores.roles', '--database');
+      const secreto = /^primer-token \([0-9a-f-]{36}\): (pot_\S+)$/.exec(issued.stdout.trim())?.[1];
+      expect(secreto, issued.stdout).toBeDefined();
+      await expect(cli('tokens', 'issue', 'primer-token', 'importacion', '--database')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('exists') });
+      await expect(cli('tokens', 'issue', 'otro', 'todo', '--database')).rejects.toMatchObject({ code: 2 });
+      const reading = await openDatabase({ url: scratch.url });
+      const rows = await reading.db.select().from(machineTokens);
+      const [line] = await reading.db.select().from(auditLog).where(eq(auditLog.kind, 'token.emitido'));
+      await reading.close();
+      expect(rows).toEqual([expect.objectContaining({ name: 'primer-token', scopes: ['tokens.gestionar', 'operadores.roles'], createdBy: 'línea de comandos (base de datos)' })]);
+      expect(JSON.stringify(rows)).not.toContain(secreto);
+      expect(line?.detail).toMatchObject({ token: 'primer-token', operador: 'línea de comandos (base de datos)' });
+    } finally {
+      await scratch.remove();
+    }
   });
 });

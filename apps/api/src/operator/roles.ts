@@ -20,6 +20,8 @@ export const PERMISSIONS = [
   'conciliacion.ver',
   /** Propose and decide a manual re-posting to the core. */
   'core.reenviar',
+  /** Propose and decide a manual refund of a card payment Webpay took and that was set aside (decision 036). */
+  'webpay.devolver',
   'auditoria.ver',
   'tokens.gestionar',
   'operadores.roles',
@@ -29,7 +31,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   agente: ['resumen.ver', 'socios.ver', 'socios.desbloquear', 'comprobantes.reenviar'],
   operaciones: ['resumen.ver', 'socios.ver', 'autorizador.gestionar', 'parametros.ver', 'parametros.cambiar', 'importacion'],
-  finanzas: ['resumen.ver', 'socios.ver', 'conciliacion.ver', 'core.reenviar'],
+  finanzas: ['resumen.ver', 'socios.ver', 'conciliacion.ver', 'core.reenviar', 'webpay.devolver'],
   // Read-only, everything.
   auditor: ['resumen.ver', 'socios.ver', 'parametros.ver', 'conciliacion.ver', 'auditoria.ver'],
   admin: ['resumen.ver', 'tokens.gestionar', 'operadores.roles', 'auditoria.ver'],

@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Family } from '@pago/domain/families';
-import type { DbOrTx, Tx } from '../db/client';
-import { instalments, products } from '../db/schema';
+import { and, asc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { kindOf, type Family, type FamilyKind } from '@pago/domain/families';
+import type { Db, DbOrTx, Tx } from '../db/client';
+import { instalments, members, products, sessions } from '../db/schema';
+import { spendCaptcha } from './captcha-repository';
 
 export type ProductRow = typeof products.$inferSelect;
 export type InstalmentRow = typeof instalments.$inferSelect;
@@ -39,19 +40,70 @@ async function withInstalments(db: DbOrTx, productRows: ProductRow[], which?: SQ
   return productRows.map((product) => ({ product, instalments: rows.filter((i) => i.productId === product.id) }));
 }
 
-/** What call 2's one statement answers: null for a captcha already spent, the member's list notice, or the list. */
+/** What call 2 answers: null for a captcha already spent, the member's list notice, or the list. */
 export type Listing = null | { notice: string } | { sessionId: string; products: ListedProduct[] };
 
 /**
- * Call 2's work in one round trip, by the database function `list_products` (migration 0013, decision 027): spends
- * the captcha, reads the member's products by family and number, each with the instalments the list may show, oldest
- * first, and opens a session for `rut` under `tokenHash`. A RUT that is not a member gets a session and no products.
+ * Call 2's work, in one transaction: spends the captcha, reads the member's notice, opens a session for `rut` under
+ * `tokenHash` and reads the products by family and number, each with the instalments the list may show, oldest
+ * first. A replayed captcha reads and opens nothing; a RUT that is not a member gets a session and no products.
  */
-export async function spendAndListProducts(db: DbOrTx, spend: { signature: string; expiresAt: Date }, rut: string, tokenHash: string): Promise<Listing> {
-  const result = (await db.execute(
-    sql`select list_products(${spend.signature}, ${spend.expiresAt.toISOString()}, ${rut}, ${tokenHash}) as listing`,
-  )) as unknown as { rows: { listing: Listing }[] };
-  return result.rows[0]!.listing;
+export function spendAndListProducts(db: Db, spend: { signature: string; expiresAt: Date }, rut: string, tokenHash: string): Promise<Listing> {
+  return db.transaction(async (tx) => {
+    if (!(await spendCaptcha(tx, spend.signature, spend.expiresAt))) return null;
+    const [member] = await tx.select({ id: members.id, notice: members.listNoticeCode }).from(members).where(eq(members.rut, rut));
+    if (member?.notice) return { notice: member.notice };
+    const [session] = await tx.insert(sessions).values({ tokenHash, rut }).returning({ id: sessions.id });
+    return { sessionId: session!.id, products: member ? await listedProducts(tx, member.id) : [] };
+  });
+}
+
+/** The family kinds whose list shows every instalment (a card's statements) and none (savings); others, the owed. */
+const SHOWS_ALL: readonly FamilyKind[] = ['card'];
+const SHOWS_NONE: readonly FamilyKind[] = ['savings'];
+
+async function listedProducts(tx: Tx, memberId: string): Promise<ListedProduct[]> {
+  const productRows = await tx
+    .select({
+      id: products.id,
+      family: products.family,
+      numeroProducto: products.numeroProducto,
+      permiteAbono: products.permiteAbono,
+      permiteMultipleAbono: products.permiteMultipleAbono,
+      montoMinimoAbonoMultiple: products.montoMinimoAbonoMultiple,
+      fechaVigenciaAbono: products.fechaVigenciaAbono,
+      fechaFacturacion: products.fechaFacturacion,
+    })
+    .from(products)
+    .where(eq(products.memberId, memberId))
+    .orderBy(asc(products.family), asc(products.numeroProducto));
+  // Paid instalments stay for ever: only those the list may show are read.
+  const withInstalments = productRows.filter((p) => !SHOWS_NONE.includes(kindOf(p.family)));
+  const showingAll = withInstalments.filter((p) => SHOWS_ALL.includes(kindOf(p.family))).map((p) => p.id);
+  const rows =
+    withInstalments.length === 0
+      ? []
+      : await tx
+          .select({
+            productId: instalments.productId,
+            numeroCuota: instalments.numeroCuota,
+            montoPendiente: instalments.montoPendiente,
+            pagoMinimo: instalments.pagoMinimo,
+            fechaVencimiento: instalments.fechaVencimiento,
+            medioPago: instalments.medioPago,
+          })
+          .from(instalments)
+          .where(
+            and(
+              inArray(instalments.productId, withInstalments.map((p) => p.id)),
+              or(gt(instalments.montoPendiente, 0), showingAll.length > 0 ? inArray(instalments.productId, showingAll) : undefined),
+            ),
+          )
+          .orderBy(asc(instalments.fechaVencimiento), asc(instalments.numeroCuota));
+  return productRows.map((product) => ({
+    product,
+    instalments: rows.filter((i) => i.productId === product.id).map(({ productId: _product, ...instalment }) => instalment),
+  }));
 }
 
 /** Call 3's read: the member's products of one family with all their instalments, paid ones included. */

@@ -1,5 +1,4 @@
 import { answerSchema, errorAnswerSchema } from '@pago/domain/schemas/answers';
-import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
 
 /**
@@ -25,12 +24,3 @@ export const documentOf = (mediaType: string, description: string) => ({
 
 /** A redirect: no body, a Location header. */
 export const redirect = (description: string) => z.literal('').meta({ description });
-
-/**
- * Fastify's own serialiser, fast-json-stringify, compiled from a route's response schemas (decision 027): for the
- * product list, whose 7 KB answer zod's encoding made five times dearer. Each answer is first validated against
- * its schema (the success or the error envelope), so a field the schema does not name fails the answer, as a value
- * of the wrong type does.
- */
-export const compiledSerializer = ({ schema }: { schema: unknown }): ((data: unknown) => string) =>
-  fastJson(z.toJSONSchema(schema as z.core.$ZodType, { io: 'output', target: 'draft-7' }) as Parameters<typeof fastJson>[0]);

@@ -1,5 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createChallenge, randomInt, type Challenge } from 'altcha-lib';
+import { createChallenge, randomInt, verifySolution, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { z } from 'zod';
 import type { Db } from '../db/client';
@@ -31,31 +30,10 @@ const payloadSchema = z.object({
 
 export type CaptchaRefusal = 'missing' | 'malformed' | 'invalid' | 'expired' | 'replayed';
 export type CaptchaResult = { ok: true } | { ok: false; reason: CaptchaRefusal };
-/** A solution verified and not yet spent: what the product list's `list_products` inserts into `captcha_uses`. */
+/** A solution verified and not yet spent: what the product list spends in `captcha_uses` before it reads anything. */
 export interface CaptchaSpend {
   signature: string;
   expiresAt: Date;
-}
-
-type Payload = z.infer<typeof payloadSchema>;
-
-const hmacHex = (secret: string, data: string | Buffer) => createHmac('sha256', secret).update(data).digest('hex');
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-/** JSON with the keys sorted and undefined ones left out: what the challenge's signature signs. */
-const canonicalJson = (parameters: Payload['challenge']['parameters']) =>
-  JSON.stringify(Object.fromEntries(Object.entries(parameters).filter(([, value]) => value !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))));
-
-/**
- * altcha-lib's `verifySolution` for a challenge with a key signature (decision 027): the challenge's signature over
- * its parameters, then the key signature over the solution's derived key, with node:crypto's HMAC-SHA-256 where the
- * library uses WebCrypto. `captcha-service.test.ts` checks that both give the same verdict on any payload.
- */
-export function checkSolution(challenge: Payload['challenge'], solution: Payload['solution'], keys: { signature: string; keySignature: string }, now: number): 'verified' | 'expired' | 'invalid' {
-  const { parameters } = challenge;
-  if (parameters.expiresAt && parameters.expiresAt < now / 1000) return 'expired';
-  if (!sameText(challenge.signature, hmacHex(keys.signature, canonicalJson(parameters)))) return 'invalid';
-  if (!parameters.keySignature || !/^(?:[0-9a-f]{2})+$/.test(solution.derivedKey) || solution.counter > 0xffffffff) return 'invalid';
-  return sameText(parameters.keySignature, hmacHex(keys.keySignature, Buffer.from(solution.derivedKey, 'hex'))) ? 'verified' : 'invalid';
 }
 
 export type CaptchaService = ReturnType<typeof createCaptchaService>;
@@ -87,8 +65,16 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
     const { challenge, solution } = parsed.data;
     // Every challenge issued here carries a key signature: the check verifies it instead of deriving the key again.
     if (!challenge.parameters.keySignature) return { ok: false, reason: 'invalid' };
-    const verdict = checkSolution(challenge, solution, secrets, Date.now());
-    if (verdict !== 'verified') return { ok: false, reason: verdict };
+    // A payload the library cannot read (an unknown algorithm, say) is an invalid one, not a fault of ours.
+    const verdict = await verifySolution({
+      challenge,
+      solution,
+      deriveKey,
+      hmacSignatureSecret: secrets.signature,
+      hmacKeySignatureSecret: secrets.keySignature,
+    }).catch(() => null);
+    if (!verdict) return { ok: false, reason: 'invalid' };
+    if (!verdict.verified) return { ok: false, reason: verdict.expired ? 'expired' : 'invalid' };
     const expiresAt = new Date((challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_MS / 1000) * 1000);
     return { ok: true, spend: { signature: challenge.signature, expiresAt } };
   }

@@ -24,5 +24,8 @@ export function createCardPaymentService(db: Db, clock: Clock, webpay: WebpayCli
     ...createCardStartService(db, clock, webpay, options, log),
     ...createCardReturnService(db, webpay, settlement),
     ...createCardReconciliationService(db, settlement, options, log),
+    /** For a manual refund (decision 036): Webpay's status, and the refund path that gives back what it holds. */
+    webpayStatus: settlement.webpayStatus,
+    refundDue: settlement.refundDue,
   };
 }

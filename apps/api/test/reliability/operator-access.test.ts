@@ -2,7 +2,7 @@ import { count, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
-import { auditLog, authoriserEnrolmentCodes, machineTokens, members, operatorChanges, operatorRoles, parameters } from '../../src/db/schema';
+import { auditLog, authoriserEnrolmentCodes, machineTokens, members, operatorChanges, operatorRoles, parameters, webpayAttempts } from '../../src/db/schema';
 import { asOperator, operatorSession, type OperatorSession } from '../support/operator-session';
 import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { OPERATOR_ROUTES } from '../../src/operator/access';
@@ -13,13 +13,14 @@ import fc from 'fast-check';
 /** A request for each operator route, its parameters filled with plausible values. */
 function requestOf(route: { method: string; url: string }) {
   const id = route.url.startsWith('/admin/transacciones') ? 'a'.repeat(32) : randomUUID();
-  let url = route.url.replace(':rut', '11111111-1').replace(':nombre', 'Mantencion').replace(':sujeto', 'alguien').replace(':id', id);
+  let url = route.url.replace(':rut', '11111111-1').replace(':nombre', 'Mantencion').replace(':sujeto', 'alguien').replace(':ordenCompra', 'PO0123456789abcdef').replace(':id', id);
   if (url.includes('/conciliacion/')) url += '?fecha=20260105';
   const bodies: Record<string, object> = {
     'PUT /admin/parametros/:nombre': { valor: '1' },
     'POST /admin/importacion': { corte: new Date().toISOString(), socios: [{ rut: '11111111-1' }] },
     'POST /admin/tokens': { nombre: 'intruso', alcances: ['importacion'] },
     'PUT /admin/operadores/:sujeto/roles': { roles: ['admin'] },
+    'POST /admin/webpay/:ordenCompra/devolver': { motivo: 'Cobro doble del socio' },
   };
   const payload = bodies[`${route.method} ${route.url}`];
   return { method: route.method as 'GET' | 'POST' | 'PUT', url, ...(payload === undefined ? {} : { payload }) };
@@ -34,7 +35,8 @@ async function fingerprint(db: Db): Promise<string> {
   const [codes] = await db.select({ n: count() }).from(authoriserEnrolmentCodes);
   const values = await db.select({ v: sql<string>`string_agg(${parameters.nombre} || '=' || ${parameters.valor}, ',' order by ${parameters.nombre})` }).from(parameters);
   const blocks = await db.select({ v: sql<string>`string_agg(coalesce(${members.passwordBlockedAt}::text, '-'), ',' order by ${members.rut})` }).from(members);
-  return JSON.stringify([audit, tokens, changes, roles, codes, values, blocks]);
+  const attempts = await db.select({ v: sql<string>`string_agg(${webpayAttempts.buyOrder} || '=' || ${webpayAttempts.status}, ',' order by ${webpayAttempts.buyOrder})` }).from(webpayAttempts);
+  return JSON.stringify([audit, tokens, changes, roles, codes, values, blocks, attempts]);
 }
 
 describe.each(DATABASE_KINDS)('the role matrix, checked on the server for every operator route, on %s', (kind) => {
@@ -56,7 +58,7 @@ describe.each(DATABASE_KINDS)('the role matrix, checked on the server for every 
   it('knows every operator route, each with a permission', () => {
     // The whole API: a route added without a permission stops the app at boot (access.ts).
     expect(routes().length).toBeGreaterThanOrEqual(20);
-    expect(routes().map((r) => r.url)).toEqual(expect.arrayContaining(['/admin/parametros/:nombre', '/admin/socios/:rut', '/admin/tokens', '/admin/auditoria/csv', '/admin/cambios/:id/aprobar']));
+    expect(routes().map((r) => r.url)).toEqual(expect.arrayContaining(['/admin/parametros/:nombre', '/admin/socios/:rut', '/admin/tokens', '/admin/auditoria/csv', '/admin/cambios/:id/aprobar', '/admin/webpay/:ordenCompra/devolver']));
   });
 
   it('answers 401 to every route without a session or token, changing nothing', async () => {

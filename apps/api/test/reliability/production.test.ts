@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
 import { openDatabase } from '../../src/db/client';
@@ -19,7 +22,11 @@ import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type S
 // through the admin API), the operator's surfaces on their own port. Production reads the real clock, so the process
 // runs under Debian's libfaketime at today's business noon: opening hours never depend on when the suite runs.
 
-const ADMIN_TOKEN = 'a-production-admin-token-0123456789';
+// Production refuses ADMIN_TOKEN: the machine token is issued as production issues its first, by the CLI writing to
+// the database.
+const ADMIN = fileURLToPath(new URL('../../src/cli/admin.ts', import.meta.url));
+const TSX = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
+let MACHINE_TOKEN = '';
 const OIDC_CLIENT_SECRET = 'a-production-oidc-client-secret';
 const OPERATOR_BASE_URL = 'https://operador.cooperativa.example';
 const RUT = '17171717-5';
@@ -49,6 +56,11 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     await seedParameters(seeding.db);
     await seedDemoMembers(seeding.db, noon);
     await seeding.close();
+    const issued = await promisify(execFile)(TSX, [ADMIN, 'tokens', 'issue', 'produccion', 'importacion,parametros.ver,autorizador.gestionar', '--database'], {
+      env: { ...process.env, DATABASE_URL: scratch.url },
+    });
+    MACHINE_TOKEN = /: (pot_\S+)$/.exec(issued.stdout.trim())?.[1] ?? '';
+    expect(MACHINE_TOKEN, issued.stdout).toMatch(/^pot_/);
     const adminPort = await freePort();
     // The core under a name of its own (production refuses a loopback address): the harness resolves it here.
     core = await startCoreSim(businessToday(noon));
@@ -69,7 +81,6 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
       TZ: 'UTC',
       NODE_ENV: 'production',
       DATABASE_URL: scratch.url,
-      ADMIN_TOKEN,
       ADMIN_PORT: String(adminPort),
       ALTCHA_HMAC_SECRET: 'p'.repeat(40),
       // The least proof of work production accepts: the test's clients solve it quickly.
@@ -95,7 +106,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
       operator,
       '/admin/importacion',
       { corte: new Date().toISOString(), socios: [{ rut: RUT, nombre: 'Socia Importada', productos: [{ familia: 'PC', numeroProducto: PRODUCT, cupoTotal: 9_000_000, cuotas: [{ numeroCuota: 1, monto: 50_000, fechaVencimiento: dueSoon }] }] }] },
-      { authorization: `Bearer ${ADMIN_TOKEN}` },
+      { authorization: `Bearer ${MACHINE_TOKEN}` },
     );
     expect(imported.status).toBe(200);
     expect(jsonOf<{ operacionesResponse: { aceptados: number } }>(imported).operacionesResponse.aceptados).toBe(1);
@@ -114,10 +125,10 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
   it('serves no sandbox, and the operator’s surfaces only on their own port', async () => {
     attacks++;
     for (const path of ['/sandbox', '/sandbox/coordinates?rut=11111111-1', '/admin/parametros', '/metrics', '/docs', '/operador/entrar', '/operador/api/sesion', '/sandbox/oidc/.well-known/openid-configuration']) {
-      expect((await client(2).request({ method: 'GET', url: path, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(404);
+      expect((await client(2).request({ method: 'GET', url: path, headers: { authorization: `Bearer ${MACHINE_TOKEN}` } })).status).toBe(404);
     }
     expect((await operator.request({ method: 'GET', url: '/admin/parametros' })).status).toBe(401);
-    expect((await operator.request({ method: 'GET', url: '/admin/parametros', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
+    expect((await operator.request({ method: 'GET', url: '/admin/parametros', headers: { authorization: `Bearer ${MACHINE_TOKEN}` } })).status).toBe(200);
     expect((await operator.request({ method: 'GET', url: '/metrics' })).status).toBe(200);
     // The embedded identity provider is the sandbox's: production's operator port has none.
     expect((await operator.request({ method: 'GET', url: '/sandbox/oidc/.well-known/openid-configuration' })).status).toBe(404);
@@ -245,8 +256,24 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     const target = client(9);
     const rut = '15432876-9';
     const token = await selected(target, rut);
-    const put = async (valor: string) =>
-      (await operator.request({ method: 'PUT', url: '/admin/parametros/Mantencion', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify({ valor }) })).status;
+    // Without the bootstrap token, maintenance is set as staff set it: one operator proposes, another approves.
+    const signedIn = async (usuario: string) => {
+      const { sessionCookie } = await signInAtIssuer(operator, issuer, { usuario, clave: `${usuario}-demo`, codigo: '123456' });
+      const sesion = jsonOf<{ operadorResponse: { sesion: { csrf: string } } }>(await operator.request({ method: 'GET', url: '/operador/api/sesion', headers: { cookie: sessionCookie! } }));
+      return { cookie: sessionCookie!, 'x-csrf-token': sesion.operadorResponse.sesion.csrf };
+    };
+    const [maker, checker] = [await signedIn('operaciones'), await signedIn('operaciones2')];
+    // The proposal an earlier test left waiting is rejected first: one pending change per parameter.
+    const inbox = jsonOf<{ cambiosResponse: { cambios: { id: string; objetivo: string; estado: string }[] } }>(await operator.request({ method: 'GET', url: '/admin/cambios', headers: checker }));
+    for (const waiting of inbox.cambiosResponse.cambios.filter((c) => c.objetivo === 'Mantencion' && c.estado === 'pendiente')) {
+      expect((await operator.request({ method: 'POST', url: `/admin/cambios/${waiting.id}/rechazar`, headers: checker })).status).toBe(200);
+    }
+    const put = async (valor: string) => {
+      const proposed = await operator.request({ method: 'PUT', url: '/admin/parametros/Mantencion', headers: { 'content-type': 'application/json', ...maker }, body: JSON.stringify({ valor }) });
+      expect(proposed.status).toBe(202);
+      const { id } = jsonOf<{ parametrosResponse: { cambio: { id: string } } }>(proposed).parametrosResponse.cambio;
+      return (await operator.request({ method: 'POST', url: `/admin/cambios/${id}/aprobar`, headers: checker })).status;
+    };
     expect(await put('1')).toBe(200);
     try {
       expect(codeOf(await autentica(target, token, rut, '1234'), AUT)).toBe('503');
@@ -260,7 +287,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     const target = client(10);
     const rut = '14141414-3';
     const phone = await AuthoriserDevice.create();
-    const issued = await post(operator, `/admin/socios/${rut}/autorizador/codigo`, {}, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const issued = await post(operator, `/admin/socios/${rut}/autorizador/codigo`, {}, { authorization: `Bearer ${MACHINE_TOKEN}` });
     const { codigo } = jsonOf<{ operacionesResponse: { codigo: string } }>(issued).operacionesResponse;
     const enrolled = jsonOf<{ enrolarDispositivoResponse: { dispositivo: string } }>(await post(target, ENROLAR_PATH, await phone.enrolment(codigo)));
     phone.dispositivo = enrolled.enrolarDispositivoResponse.dispositivo;

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { dateTime } from '../api';
-import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
+import { DataSection, Screen, Table, useLoad } from '../ui';
 
 interface AuditEvent {
   id: number;
@@ -29,7 +29,7 @@ export function AuditScreen() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const query = queryOf(applied);
-  const { data, error } = useLoad<{ eventos: AuditEvent[] }>(`/admin/auditoria?${query}&limit=200`);
+  const load = useLoad<{ eventos: AuditEvent[] }>(`/admin/auditoria?${query}&limit=200`);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setApplied(draft);
@@ -57,20 +57,20 @@ export function AuditScreen() {
           </label>
           <input id="filtro-hasta" type="date" className="field-input" value={draft.hasta} onChange={(e) => setDraft({ ...draft, hasta: e.target.value })} />
         </div>
-        <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-6">
+        <div className="flex items-end">
           <button type="submit" className="btn btn-primary">
             Filtrar
           </button>
-          <a className="btn btn-secondary" href={`/admin/auditoria/csv?${query}`} download>
-            Descargar CSV
-          </a>
         </div>
       </form>
-      <Section title="Registro de auditoría">
-        {error ? <Notice kind="error">{error}</Notice> : null}
-        {!data && !error ? <Loading /> : null}
-        {data && data.eventos.length === 0 ? <Empty>Sin registros con estos filtros.</Empty> : null}
-        {data && data.eventos.length > 0 ? (
+      <DataSection
+        title="Registro de auditoría"
+        csv={{ href: `/admin/auditoria/csv?${query}`, label: 'Descargar CSV' }}
+        load={load}
+        isEmpty={(d) => d.eventos.length === 0}
+        empty="Sin registros con estos filtros."
+      >
+        {(data) => (
           <Table label="Registro de auditoría">
             <thead>
               <tr>
@@ -93,8 +93,8 @@ export function AuditScreen() {
               ))}
             </tbody>
           </Table>
-        ) : null}
-      </Section>
+        )}
+      </DataSection>
     </Screen>
   );
 }

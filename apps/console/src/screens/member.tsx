@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, clp, dateTime } from '../api';
 import { can, useSession } from '../session';
 import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
+import { labelOf, TRANSACTION_STATES } from '../labels';
 
 interface Member {
   rut: string;
@@ -15,7 +16,6 @@ interface Member {
   transacciones: { idTransaccion: string; familia: string; total: number; estado: string; medioPago: string | null; creada: string; pagada: string | null; comprobante: boolean }[];
 }
 
-export const STATES: Record<string, string> = { pending: 'Pendiente', posting: 'En el core', paid: 'Pagada', rejected: 'Rechazada', cancelled: 'Anulada', expired: 'Vencida' };
 
 export function MemberScreen() {
   const { rut } = useParams();
@@ -148,7 +148,7 @@ function MemberDetail({ rut }: { rut: string }) {
                   </td>
                   <td>{t.familia}</td>
                   <td>{t.medioPago ?? '—'}</td>
-                  <td>{STATES[t.estado] ?? t.estado}</td>
+                  <td>{labelOf(TRANSACTION_STATES, t.estado)}</td>
                   <td className="amount">{clp(t.total)}</td>
                   <td>
                     {t.comprobante && can(session, 'comprobantes.reenviar') ? (

@@ -24,10 +24,14 @@ interface Change {
 }
 
 const ESTADOS: Record<Change['estado'], string> = { pendiente: 'Pendiente', aprobado: 'Aprobado', rechazado: 'Rechazado', vencido: 'Vencido', fallido: 'Fallido' };
-const DECIDERS: Record<string, string> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar' };
+const DECIDERS: Record<string, string> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar', devolucion_webpay: 'webpay.devolver' };
 
-const describe = (c: Change) =>
-  c.tipo === 'parametro' ? `${c.objetivo} = ${String(c.propuesta.valor)}` : c.tipo === 'reposteo_core' ? `Reenvío al core de ${c.objetivo} (${clp(Number(c.propuesta.monto))})` : `${c.tipo} ${c.objetivo}`;
+function describe(c: Change): string {
+  if (c.tipo === 'parametro') return `${c.objetivo} = ${String(c.propuesta.valor)}`;
+  if (c.tipo === 'reposteo_core') return `Reenvío al core de ${c.objetivo} (${clp(Number(c.propuesta.monto))})`;
+  if (c.tipo === 'devolucion_webpay') return `Devolución en Webpay de la orden ${c.objetivo} (${clp(Number(c.propuesta.monto))}): ${String(c.propuesta.motivo)}`;
+  return `${c.tipo} ${c.objetivo}`;
+}
 
 export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
   const session = useSession();

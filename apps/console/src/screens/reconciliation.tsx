@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { api, clp, dateTime, todayIso } from '../api';
 import { can, useSession } from '../session';
-import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
+import { DataSection, Empty, Screen, Table, useLoad, type NoticeKind } from '../ui';
+import { ATTEMPT_STATES, labelOf, TRANSACTION_STATES } from '../labels';
+import { SetAsideCharges } from './refund';
 
 interface WebpayReport {
   fecha: string;
@@ -44,45 +46,44 @@ interface RefusedCredit {
 /** Card credits the core refused: finance proposes to send each again (a second person approves it). */
 function RefusedCredits() {
   const session = useSession();
-  const { data, error, reload } = useLoad<{ abonos: RefusedCredit[] }>('/admin/core/rechazadas');
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const load = useLoad<{ abonos: RefusedCredit[] }>('/admin/core/rechazadas');
+  const [notice, setNotice] = useState<{ kind: NoticeKind; text: string } | null>(null);
   const propose = async (credit: RefusedCredit) => {
-    setMessage(null);
+    setNotice(null);
     try {
       await api.post(`/admin/core/operaciones/${encodeURIComponent(credit.clave)}/reenviar`);
-      setMessage({ kind: 'success', text: `Reenvío de ${credit.clave} propuesto: se envía al core cuando otro operador de finanzas lo apruebe.` });
+      setNotice({ kind: 'success', text: `Reenvío de ${credit.clave} propuesto: se envía al core cuando otro operador de finanzas lo apruebe.` });
     } catch (e) {
-      setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+      setNotice({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
     }
-    reload();
+    load.reload();
   };
+  const reposts = can(session, 'core.reenviar');
   return (
-    <Section title="Abonos rechazados por el core">
-      {message ? <Notice kind={message.kind}>{message.text}</Notice> : null}
-      {error ? <Notice kind="error">{error}</Notice> : null}
-      {!data && !error ? <Loading /> : null}
-      {data && data.abonos.length === 0 ? <Empty>No hay abonos rechazados sin reenviar.</Empty> : null}
-      {data && data.abonos.length > 0 ? (
+    <DataSection title="Abonos rechazados por el core" load={load} isEmpty={(d) => d.abonos.length === 0} empty="No hay abonos rechazados sin reenviar." notice={notice}>
+      {(d) => (
         <Table label="Abonos rechazados por el core">
           <thead>
             <tr>
               <th scope="col">Clave</th>
               <th scope="col">Familia</th>
-              <th scope="col" className="amount">Monto</th>
+              <th scope="col" className="amount">
+                Monto
+              </th>
               <th scope="col">Motivo</th>
               <th scope="col">Fecha</th>
-              {can(session, 'core.reenviar') ? <th scope="col">Reenviar</th> : null}
+              {reposts ? <th scope="col">Reenviar</th> : null}
             </tr>
           </thead>
           <tbody>
-            {data.abonos.map((a) => (
+            {d.abonos.map((a) => (
               <tr key={a.clave}>
                 <td className="break-all">{a.clave}</td>
                 <td>{a.familia}</td>
                 <td className="amount">{clp(a.monto)}</td>
                 <td>{a.motivo ?? '—'}</td>
                 <td className="whitespace-nowrap">{dateTime(a.creado)}</td>
-                {can(session, 'core.reenviar') ? (
+                {reposts ? (
                   <td>
                     <button type="button" className="btn btn-secondary" onClick={() => void propose(a)} aria-label={`Proponer reenvío de ${a.clave}`}>
                       Proponer reenvío
@@ -93,8 +94,8 @@ function RefusedCredits() {
             ))}
           </tbody>
         </Table>
-      ) : null}
-    </Section>
+      )}
+    </DataSection>
   );
 }
 
@@ -115,21 +116,16 @@ export function ReconciliationScreen() {
         </div>
       }
     >
-      <Section
+      <DataSection
         title="Webpay"
-        actions={
-          <a className="btn btn-secondary" href={`/admin/conciliacion/webpay/csv?fecha=${fecha}`} download>
-            Descargar CSV de Webpay
-          </a>
-        }
+        description="Cada cobro de Webpay del día contra su pago: cobros sin pago, pagos sin cobro, devoluciones y los apartados para el operador."
+        csv={{ href: `/admin/conciliacion/webpay/csv?fecha=${fecha}`, label: 'Descargar CSV de Webpay' }}
+        load={webpay}
       >
-        <p className="text-sm text-muted">Cada cobro de Webpay del día contra su pago: cobros sin pago, pagos sin cobro, devoluciones y los apartados para el operador.</p>
-        {webpay.error ? <Notice kind="error">{webpay.error}</Notice> : null}
-        {webpay.loading && !webpay.data ? <Loading /> : null}
-        {webpay.data ? (
+        {(d) => (
           <>
-            <Totals conciliadas={webpay.data.conciliadas} diferencias={webpay.data.diferencias} />
-            {webpay.data.lineas.length === 0 ? (
+            <Totals conciliadas={d.conciliadas} diferencias={d.diferencias} />
+            {d.lineas.length === 0 ? (
               <Empty>Sin pagos con tarjeta este día.</Empty>
             ) : (
               <Table label="Conciliación con Webpay">
@@ -138,16 +134,18 @@ export function ReconciliationScreen() {
                     <th scope="col">Orden de compra</th>
                     <th scope="col">Webpay</th>
                     <th scope="col">Pago</th>
-                    <th scope="col" className="amount">Monto</th>
+                    <th scope="col" className="amount">
+                      Monto
+                    </th>
                     <th scope="col">Resultado</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {webpay.data.lineas.map((l) => (
+                  {d.lineas.map((l) => (
                     <tr key={`${l.ordenCompra ?? ''}-${l.idTransaccion}`}>
                       <td className="break-all">{l.ordenCompra ?? '—'}</td>
-                      <td>{l.estadoWebpay ?? '—'}</td>
-                      <td>{l.estadoPago}</td>
+                      <td>{labelOf(ATTEMPT_STATES, l.estadoWebpay)}</td>
+                      <td>{labelOf(TRANSACTION_STATES, l.estadoPago)}</td>
                       <td className="amount">{clp(l.monto)}</td>
                       <td>
                         <Result value={l.resultado} />
@@ -158,23 +156,19 @@ export function ReconciliationScreen() {
               </Table>
             )}
           </>
-        ) : null}
-      </Section>
-      <Section
+        )}
+      </DataSection>
+      <SetAsideCharges />
+      <DataSection
         title="Core bancario"
-        actions={
-          <a className="btn btn-secondary" href={`/admin/conciliacion/core/csv?fecha=${fecha}`} download>
-            Descargar CSV del core
-          </a>
-        }
+        description="Las operaciones del día contra los libros del core, por clave."
+        csv={{ href: `/admin/conciliacion/core/csv?fecha=${fecha}`, label: 'Descargar CSV del core' }}
+        load={core}
       >
-        <p className="text-sm text-muted">Las operaciones del día contra los libros del core, por clave.</p>
-        {core.error ? <Notice kind="error">{core.error}</Notice> : null}
-        {core.loading && !core.data ? <Loading /> : null}
-        {core.data ? (
+        {(d) => (
           <>
-            <Totals conciliadas={core.data.conciliadas} diferencias={core.data.diferencias} />
-            {core.data.lineas.length === 0 ? (
+            <Totals conciliadas={d.conciliadas} diferencias={d.diferencias} />
+            {d.lineas.length === 0 ? (
               <Empty>Sin operaciones este día.</Empty>
             ) : (
               <Table label="Conciliación con el core">
@@ -183,13 +177,17 @@ export function ReconciliationScreen() {
                     <th scope="col">Clave</th>
                     <th scope="col">Tipo</th>
                     <th scope="col">Estado aquí</th>
-                    <th scope="col" className="amount">Monto aquí</th>
-                    <th scope="col" className="amount">Monto core</th>
+                    <th scope="col" className="amount">
+                      Monto aquí
+                    </th>
+                    <th scope="col" className="amount">
+                      Monto core
+                    </th>
                     <th scope="col">Resultado</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {core.data.lineas.map((l) => (
+                  {d.lineas.map((l) => (
                     <tr key={l.clave}>
                       <td className="break-all">{l.clave}</td>
                       <td>{l.tipo ?? '—'}</td>
@@ -205,8 +203,8 @@ export function ReconciliationScreen() {
               </Table>
             )}
           </>
-        ) : null}
-      </Section>
+        )}
+      </DataSection>
       <RefusedCredits />
     </Screen>
   );

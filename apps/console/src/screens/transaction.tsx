@@ -1,11 +1,65 @@
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { clp, dateTime } from '../api';
-import { Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
-import { STATES } from './member';
+import { can, useSession } from '../session';
+import { Loading, Notice, Screen, Section, Table, useLoad, type NoticeKind } from '../ui';
+import { ATTEMPT_STATES, labelOf, TRANSACTION_STATES } from '../labels';
+import { ProposeRefund } from './refund';
 
 type Row = Record<string, unknown>;
 
 const LINE_STATES: Record<string, string> = { pending: 'Pendiente', paid: 'Pagada', rejected: 'Rechazada' };
+
+/** The transaction's Webpay charges; a set-aside one can be proposed for a refund (four eyes). */
+function CardCharges({ attempts, onProposed }: { attempts: Row[]; onProposed: () => void }) {
+  const session = useSession();
+  const [notice, setNotice] = useState<{ kind: NoticeKind; text: string } | null>(null);
+  const amountOf = (w: Row) => (Array.isArray(w.stores) ? (w.stores as { amount: number }[]).reduce((sum, s) => sum + s.amount, 0) : 0);
+  return (
+    <Section title="Cobros con tarjeta">
+      {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
+      <Table label="Cobros con tarjeta">
+        <thead>
+          <tr>
+            <th scope="col">Orden de compra</th>
+            <th scope="col">Estado</th>
+            <th scope="col" className="amount">
+              Monto
+            </th>
+            <th scope="col">Respuesta de Webpay</th>
+            {can(session, 'webpay.devolver') ? <th scope="col">Devolver</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((w) => (
+            <tr key={text(w.buyOrder)}>
+              <td className="break-all">{text(w.buyOrder)}</td>
+              <td>{labelOf(ATTEMPT_STATES, text(w.status))}</td>
+              <td className="amount">{clp(amountOf(w))}</td>
+              <td className="whitespace-nowrap">{dateTime(text(w.settledAt) || null)}</td>
+              {can(session, 'webpay.devolver') ? (
+                <td>
+                  {w.status === 'set_aside' ? (
+                    <ProposeRefund
+                      ordenCompra={text(w.buyOrder)}
+                      monto={amountOf(w)}
+                      onDone={(n) => {
+                        setNotice(n);
+                        onProposed();
+                      }}
+                    />
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Section>
+  );
+}
 
 interface TransactionView {
   transaccion: Row;
@@ -48,14 +102,14 @@ function timelineOf(view: TransactionView): Event[] {
 
 export function TransactionScreen() {
   const { id = '' } = useParams();
-  const { data, error } = useLoad<TransactionView>(`/admin/transacciones/${encodeURIComponent(id)}`);
+  const { data, error, reload } = useLoad<TransactionView>(`/admin/transacciones/${encodeURIComponent(id)}`);
   return (
     <Screen title="Transacción">
       {error ? <Notice kind="error">{error}</Notice> : null}
       {!data && !error ? <Loading /> : null}
       {data ? (
         <>
-          <Section title={`${text(data.transaccion.family)} · ${clp(Number(data.transaccion.total))} · ${STATES[text(data.transaccion.status)] ?? text(data.transaccion.status)}`}>
+          <Section title={`${text(data.transaccion.family)} · ${clp(Number(data.transaccion.total))} · ${labelOf(TRANSACTION_STATES, text(data.transaccion.status))}`}>
             <p className="break-all text-sm text-muted">Id {text(data.transaccion.idTransaccion)} · medio {text(data.transaccion.medioPago) || '—'}</p>
             <Table label="Líneas pagadas">
               <thead>
@@ -80,6 +134,7 @@ export function TransactionScreen() {
               </tbody>
             </Table>
           </Section>
+          {data.webpay.length > 0 ? <CardCharges attempts={data.webpay} onProposed={reload} /> : null}
           <Section title="Línea de tiempo">
             <ol className="relative space-y-3 border-l-2 border-brand-200 pl-5">
               {timelineOf(data).map((e, i) => (

@@ -46,6 +46,7 @@ const REFUSALS = {
   machine: [403, 'Un cambio lo decide una persona en la consola, no un token.'],
   forbidden: [403, 'Su rol no permite decidir este cambio.'],
   apply_failed: [409, 'El cambio no pudo aplicarse'],
+  unavailable: [503, 'Webpay no respondió: el cambio sigue pendiente, apruébelo de nuevo en unos minutos.'],
 } as const;
 
 /** The approvals inbox: changes waiting for a second person, and the latest decided ones. */
@@ -70,7 +71,8 @@ export async function changesRoutes(app: FastifyInstance): Promise<void> {
         const outcome = await app.services.fourEyes.decide(request.actor!, request.params.id, approve, request.id);
         if (!outcome.ok) {
           const [status, message] = REFUSALS[outcome.reason];
-          return reply.code(status).send(errorEnvelope(RESPONSE, '400', outcome.message ? `${message}: ${outcome.message}` : message));
+          if (status === 503) reply.header('retry-after', '60');
+          return reply.code(status).send(errorEnvelope(RESPONSE, status === 503 ? '503' : '400', outcome.message ? `${message}: ${outcome.message}` : message));
         }
         return { [RESPONSE]: { cambio: changeView(outcome.change, request.actor?.id) } };
       },

@@ -6,13 +6,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { transactions, webpayAttempts } from '../../db/schema';
-import { actorLabel, newSecret, sha256 } from '../../operator/access';
+import { actorLabel } from '../../operator/access';
+import { issueMachineToken, TOKEN_NAME } from '../../operator/machine-tokens';
 import { isRole, PERMISSIONS, ROLES } from '../../operator/roles';
 import { appendAudit } from '../../repositories/audit-repository';
 import { checkRepost, pendingStats, refusedCredits } from '../../repositories/core-operation-repository';
 import { REPOST_REFUSALS } from '../../operator/four-eyes';
-import { insertMachineToken, listAssignedRoles, listMachineTokens, revokeMachineToken, setAssignedRoles } from '../../repositories/operator-repository';
+import { listAssignedRoles, listMachineTokens, revokeMachineToken, setAssignedRoles } from '../../repositories/operator-repository';
 import { createAdminService } from '../../services/admin-service';
+import { refundableAttempt, REFUND_REFUSALS, setAsideAttempts } from '../../services/card-manual-refund';
 import { reconciliationCsv } from '../../services/core-reconciliation-service';
 import { webpayReport, webpayReportCsv } from '../../services/webpay-report';
 import { documentOf, envelopeResponses, errorResponses } from '../responses';
@@ -206,6 +208,43 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // Card payments Webpay took that were neither applied nor given back: refunded once a second person approves (036).
+  r.get(
+    '/webpay/apartados',
+    {
+      schema: {
+        response: envelopeResponses(
+          RESPONSE,
+          z.object({
+            cobros: z.array(z.object({ ordenCompra: z.string(), idTransaccion: z.string(), monto: z.number(), estadoPago: z.string(), apartado: z.date().nullable(), devolucionPropuesta: z.boolean() })),
+          }),
+        ),
+      },
+      config: { responseName: RESPONSE, permiso: 'conciliacion.ver' },
+    },
+    async () => ({ [RESPONSE]: { cobros: await setAsideAttempts(db) } }),
+  );
+
+  r.post(
+    '/webpay/:ordenCompra/devolver',
+    {
+      schema: {
+        params: z.object({ ordenCompra: z.string().regex(/^[A-Za-z0-9-]{1,40}$/) }),
+        body: z.object({ motivo: z.string().trim().min(5, 'al menos 5 caracteres').max(300) }).strict(),
+        response: { ...errorResponses(RESPONSE), 202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: refunded once another operator approves it') },
+      },
+      config: { responseName: RESPONSE, permiso: 'webpay.devolver' },
+    },
+    async (request, reply) => {
+      const found = await refundableAttempt(db, request.params.ordenCompra);
+      if (!found.ok) return reply.code(found.reason === 'not_found' ? 404 : 409).send(errorEnvelope(RESPONSE, '400', `${REFUND_REFUSALS[found.reason]}.`));
+      const { attempt, amount } = found;
+      const proposed = await app.services.fourEyes.propose(request.actor!, 'devolucion_webpay', attempt.buyOrder, { idTransaccion: attempt.idTransaccion, monto: amount, motivo: request.body.motivo }, request.id);
+      if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay una devolución de este cobro esperando aprobación.'));
+      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.id) } });
+    },
+  );
+
   // Machine tokens: the secret is shown once, at issue; only its hash is kept.
   r.get('/tokens', { schema: { response: envelopeResponses(RESPONSE, z.object({ tokens: z.array(tokenSchema) })) }, config: { responseName: RESPONSE, permiso: 'tokens.gestionar' } }, async () => ({
     [RESPONSE]: { tokens: (await listMachineTokens(db)).map(toTokenView) },
@@ -217,7 +256,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         body: z
           .object({
-            nombre: z.string().regex(/^[a-z0-9][a-z0-9._-]{1,47}$/, 'minúsculas, dígitos, punto, guion; 2 a 48'),
+            nombre: z.string().regex(TOKEN_NAME, 'minúsculas, dígitos, punto, guion; 2 a 48'),
             alcances: z.array(z.enum(PERMISSIONS)).min(1).max(PERMISSIONS.length),
           })
           .strict(),
@@ -226,12 +265,9 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       config: { responseName: RESPONSE, permiso: 'tokens.gestionar' },
     },
     async (request, reply) => {
-      const secreto = newSecret('pot_');
-      const by = actorLabel(request.actor!);
-      const row = await insertMachineToken(db, { name: request.body.nombre, tokenHash: sha256(secreto), scopes: [...new Set(request.body.alcances)], createdBy: by });
-      if (!row) return reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya existe un token llamado ${request.body.nombre}.`));
-      await appendAudit(db, { kind: 'token.emitido', requestId: request.id, detail: { token: row.name, alcances: row.scopes, operador: by } });
-      return { [RESPONSE]: { token: toTokenView(row), secreto } };
+      const issued = await issueMachineToken(db, request.body.nombre, request.body.alcances, actorLabel(request.actor!), request.id);
+      if (!issued) return reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya existe un token llamado ${request.body.nombre}.`));
+      return { [RESPONSE]: { token: toTokenView(issued.row), secreto: issued.secreto } };
     },
   );
 

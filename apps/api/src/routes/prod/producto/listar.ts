@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { allLimits } from '../../../plugins/external/rate-limit';
 import { appendAudit } from '../../../repositories/audit-repository';
 import type { CaptchaRefusal } from '../../../services/captcha-service';
-import { compiledSerializer, envelopeResponses } from '../../responses';
+import { envelopeResponses } from '../../responses';
 
 const rutOf = (request: FastifyRequest) => {
   const raw = (request.body as { listarDetalleProductosRequest?: { rut?: string } } | undefined)?.listarDetalleProductosRequest?.rut ?? '';
@@ -38,7 +38,6 @@ export async function listarProductosRoute(app: FastifyInstance): Promise<void> 
     {
       schema: { body: listarProductosRequestSchema, response: envelopeResponses(LISTAR_PRODUCTOS_RESPONSE, listarProductosOkSchema) },
       config: { responseName: LISTAR_PRODUCTOS_RESPONSE },
-      serializerCompiler: compiledSerializer,
       preHandler: async (request, reply) => {
         await perIp(request, reply);
         // No limit here has an allow list, so every answer carries its count.

@@ -1,0 +1,224 @@
+import { buildSimulator } from '@pago/webpay-sim/app';
+import { SimStore } from '@pago/webpay-sim/store';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { auditLog, operatorChanges, webpayAttempts } from '../db/schema';
+import { createWebpayClient, type WebpayClient } from '../services/webpay-client';
+import { listar, oldestOf, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from '../../test/reliability/flows';
+import { injectTarget } from '../../test/reliability/http';
+import { asOperator, operatorSession, type OperatorSession } from '../../test/support/operator-session';
+import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../test/support/test-app';
+
+// Manual refunds of card payments through four eyes (decision 036), against the Webpay simulator.
+
+const API_KEY = '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C';
+const RUT = '11111111-1';
+
+describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eyes, on %s', (kind) => {
+  let sim: FastifyInstance;
+  let simUrl = '';
+  let store: SimStore;
+  let real: WebpayClient;
+  /** Webpay's switches for a test: refuse the next refunds, or give no answer to status. */
+  const webpayFaults = { refuseRefunds: false, statusDown: false };
+  let refundsSent = 0;
+  // Webpay as the API sees it: the simulator, with the faults above and a count of the refunds asked of it.
+  const webpay: WebpayClient = {
+    create: (...args) => real.create(...args),
+    commit: (token) => real.commit(token),
+    status: async (token) => (webpayFaults.statusDown ? { ok: false, kind: 'unavailable', message: 'no answer' } : real.status(token)),
+    async refund(...args) {
+      if (webpayFaults.refuseRefunds) return { ok: false, kind: 'refused', status: 422, message: 'refund refused' };
+      refundsSent++;
+      return real.refund(...args);
+    },
+  };
+
+  beforeEach(async () => {
+    store = new SimStore();
+    sim = buildSimulator({ publicUrl: 'http://sim.test', store });
+    simUrl = await sim.listen({ host: '127.0.0.1', port: 0 });
+    real = createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: API_KEY, timeoutMs: 5_000 });
+    webpayFaults.refuseRefunds = false;
+    webpayFaults.statusDown = false;
+    refundsSent = 0;
+  });
+  const t = appPerTest(kind, { webpay, config: { altchaCounter: { min: 10, max: 50 } } });
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  const op = () => t.app.operator;
+  const target = () => injectTarget(t.app);
+  const attemptOf = async (buyOrder: string) => (await t.database.db.select().from(webpayAttempts).where(eq(webpayAttempts.buyOrder, buyOrder)))[0]!;
+  const propose = (session: OperatorSession, ordenCompra: string, motivo = 'Cobro doble: el socio pagó dos veces la misma cuota') =>
+    op().inject({ method: 'POST', url: `/admin/webpay/${ordenCompra}/devolver`, headers: asOperator(session), payload: { motivo } });
+  const decide = (session: OperatorSession, id: string, action: 'aprobar' | 'rechazar') => op().inject({ method: 'POST', url: `/admin/cambios/${id}/${action}`, headers: asOperator(session) });
+
+  /** A card deposit paid on two forms of the same transaction: the first applies; Webpay refuses to refund the second, set aside. */
+  async function paidTwice() {
+    const { token, productos } = await listar(target(), RUT);
+    const producto = [oldestOf(productos.find((p) => p.tipoFamiliaProducto === 'AH')!, 1, 10_000)];
+    const sel = await seleccionar(target(), token, RUT, producto);
+    const first = await startCard(target(), { token, rut: RUT }, { idTransaccion: sel.idTransaccion, producto });
+    const second = await startCard(target(), { token, rut: RUT }, { idTransaccion: sel.idTransaccion, producto });
+    expect(await postReturn(target(), await useCardForm(simUrl, first.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
+    webpayFaults.refuseRefunds = true;
+    await postReturn(target(), await useCardForm(simUrl, second.webpayToken, { card: VISA_APPROVED }));
+    webpayFaults.refuseRefunds = false;
+    const [applied] = await t.database.db.select().from(webpayAttempts).where(eq(webpayAttempts.token, first.webpayToken));
+    const [setAside] = await t.database.db.select().from(webpayAttempts).where(eq(webpayAttempts.token, second.webpayToken));
+    expect([applied!.status, setAside!.status]).toEqual(['committed', 'set_aside']);
+    return { idTransaccion: sel.idTransaccion, applied: applied!, setAside: setAside! };
+  }
+
+  it('refunds a set-aside payment once a second finance operator approves, with both names in the audit trail', async () => {
+    const { idTransaccion, setAside } = await paidTwice();
+    const maker = await operatorSession(op(), 'finanzas');
+    const checker = await operatorSession(op(), 'finanzas2');
+    const listed = await op().inject({ method: 'GET', url: '/admin/webpay/apartados', headers: { cookie: maker.cookie } });
+    expect(listed.json().consolaResponse.cobros).toEqual([expect.objectContaining({ ordenCompra: setAside.buyOrder, idTransaccion, monto: 10_000, estadoPago: 'paid', devolucionPropuesta: false })]);
+
+    const proposed = await propose(maker, setAside.buyOrder);
+    expect(proposed.statusCode).toBe(202);
+    const cambio = proposed.json().consolaResponse.cambio;
+    expect(cambio).toMatchObject({ tipo: 'devolucion_webpay', objetivo: setAside.buyOrder, estado: 'pendiente', propuestoPor: 'Fernanda Finanzas', propuesta: { idTransaccion, monto: 10_000 } });
+    // Proposing changes nothing at Webpay or here; a second proposal waits for the first.
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
+    expect(refundsSent).toBe(0);
+    expect((await propose(checker, setAside.buyOrder)).statusCode).toBe(409);
+    expect((await op().inject({ method: 'GET', url: '/admin/webpay/apartados', headers: { cookie: maker.cookie } })).json().consolaResponse.cobros[0].devolucionPropuesta).toBe(true);
+
+    // Nobody approves their own; another role, or a machine, never decides it.
+    expect((await decide(maker, cambio.id, 'aprobar')).statusCode).toBe(403);
+    expect((await decide(await operatorSession(op(), 'operaciones'), cambio.id, 'aprobar')).statusCode).toBe(403);
+    expect((await op().inject({ method: 'POST', url: `/admin/cambios/${cambio.id}/aprobar`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).statusCode).toBe(403);
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
+    expect(refundsSent).toBe(0);
+
+    const approved = await decide(checker, cambio.id, 'aprobar');
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().cambiosResponse.cambio).toMatchObject({ estado: 'aprobado', propuestoPor: 'Fernanda Finanzas', decididoPor: 'Felipe Finanzas' });
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
+    expect(refundsSent).toBe(1);
+    expect(store.get(setAside.token)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+
+    // Once: the decision is taken, and the payment is no longer refundable.
+    expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(409);
+    const again = await propose(maker, setAside.buyOrder);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().consolaResponse.error.errores.detalleError.descripcion).toBe('El cobro ya fue devuelto.');
+    expect((await t.app.services.card.reconcileOnce()).settled).toBe(0);
+    expect(refundsSent).toBe(1);
+    expect((await op().inject({ method: 'GET', url: '/admin/webpay/apartados', headers: { cookie: maker.cookie } })).json().consolaResponse.cobros).toEqual([]);
+
+    const [manual] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'webpay.devolucion.manual'));
+    expect(manual?.detail).toMatchObject({ idTransaccion, buyOrder: setAside.buyOrder, enWebpay: 10_000, operador: 'Fernanda Finanzas', aprobadoPor: 'Felipe Finanzas', cambio: cambio.id });
+    const timeline = await op().inject({ method: 'GET', url: `/admin/transacciones/${idTransaccion}`, headers: { cookie: checker.cookie } });
+    expect(timeline.json().operacionesResponse.auditoria.map((l: { kind: string }) => l.kind)).toEqual(
+      expect.arrayContaining(['cambio.propuesto', 'cambio.aprobado', 'webpay.devolucion.manual', 'webpay.reembolso']),
+    );
+    const [refund] = await t.database.db.select().from(auditLog).where(sql`${auditLog.kind} = 'webpay.reembolso' and ${auditLog.detail}->>'buyOrder' = ${setAside.buyOrder}`);
+    expect(refund?.detail).toMatchObject({ operador: 'Felipe Finanzas' });
+  });
+
+  it('leaves a rejected refund set aside, with the rejecter named', async () => {
+    const { setAside } = await paidTwice();
+    const maker = await operatorSession(op(), 'finanzas2');
+    const checker = await operatorSession(op(), 'finanzas');
+    const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
+    const rejected = await decide(checker, cambio.id, 'rechazar');
+    expect(rejected.statusCode).toBe(200);
+    expect(rejected.json().cambiosResponse.cambio).toMatchObject({ estado: 'rechazado', decididoPor: 'Fernanda Finanzas' });
+    expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(409);
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
+    expect(refundsSent).toBe(0);
+    expect(store.get(setAside.token)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    const [line] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'cambio.rechazado'));
+    expect(line?.detail).toMatchObject({ operador: 'Felipe Finanzas', rechazadoPor: 'Fernanda Finanzas', motivo: 'Cobro doble: el socio pagó dos veces la misma cuota' });
+  });
+
+  it('refunds once when two approvals and the reconciliation run at the same time', async () => {
+    const { setAside } = await paidTwice();
+    const maker = await operatorSession(op(), 'finanzas');
+    const tabs = [await operatorSession(op(), 'finanzas2'), await operatorSession(op(), 'finanzas2')];
+    const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
+    const [a, b] = await Promise.all([decide(tabs[0]!, cambio.id, 'aprobar'), decide(tabs[1]!, cambio.id, 'aprobar'), t.app.services.card.reconcileOnce()]);
+    expect([a!.statusCode, b!.statusCode].sort()).toEqual([200, 409]);
+    await t.app.services.card.reconcileOnce();
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
+    expect(refundsSent).toBe(1);
+    expect(store.get(setAside.token)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(await t.database.db.$count(auditLog, eq(auditLog.kind, 'webpay.devolucion.manual'))).toBe(1);
+  });
+
+  it('records a payment Webpay already gave back (in Transbank’s portal) as refunded, without refunding it again', async () => {
+    const { setAside } = await paidTwice();
+    const [store0] = setAside.stores;
+    expect((await real.refund(setAside.token, store0!.buyOrder, store0!.commerceCode, store0!.amount)).ok).toBe(true);
+    const maker = await operatorSession(op(), 'finanzas');
+    const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
+    const approved = await decide(await operatorSession(op(), 'finanzas2'), cambio.id, 'aprobar');
+    expect(approved.statusCode).toBe(200);
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
+    expect(refundsSent).toBe(0);
+    const [manual] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'webpay.devolucion.manual'));
+    expect(manual?.detail).toMatchObject({ enWebpay: 0 });
+  });
+
+  it('keeps the refund pending while Webpay does not answer, and refunds on a later approval', async () => {
+    const { setAside } = await paidTwice();
+    const maker = await operatorSession(op(), 'finanzas');
+    const checker = await operatorSession(op(), 'finanzas2');
+    const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
+    webpayFaults.statusDown = true;
+    const down = await decide(checker, cambio.id, 'aprobar');
+    expect(down.statusCode).toBe(503);
+    expect(down.headers['retry-after']).toBe('60');
+    expect((await t.database.db.select().from(operatorChanges).where(eq(operatorChanges.id, cambio.id)))[0]?.status).toBe('pendiente');
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
+    webpayFaults.statusDown = false;
+    expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(200);
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
+    expect(refundsSent).toBe(1);
+  });
+
+  it('refuses to refund a payment applied to instalments and booked in the core, an unknown one, or one Webpay has not settled', async () => {
+    const { applied } = await paidTwice();
+    const maker = await operatorSession(op(), 'finanzas');
+    const booked = await propose(maker, applied.buyOrder);
+    expect(booked.statusCode).toBe(409);
+    expect(booked.json().consolaResponse.error.errores.detalleError.descripcion).toBe(
+      'El cobro se aplicó a las cuotas, cuyo dinero lleva el core: se revierte en el core, no con una devolución desde la consola.',
+    );
+    expect((await propose(maker, 'PO0000000000000000')).statusCode).toBe(404);
+    const { token, productos } = await listar(target(), RUT);
+    const producto = [oldestOf(productos.find((p) => p.tipoFamiliaProducto === 'AH')!, 1, 5_000)];
+    const sel = await seleccionar(target(), token, RUT, producto);
+    const open = await startCard(target(), { token, rut: RUT }, { idTransaccion: sel.idTransaccion, producto });
+    const openOrder = (await t.database.db.select().from(webpayAttempts).where(eq(webpayAttempts.token, open.webpayToken)))[0]!.buyOrder;
+    expect((await propose(maker, openOrder)).statusCode).toBe(409);
+    // A reason is required, and a hostile order is a 400, not a lookup.
+    expect((await propose(maker, applied.buyOrder, ' ')).statusCode).toBe(400);
+    expect((await op().inject({ method: 'POST', url: `/admin/webpay/${encodeURIComponent("x' or 1=1")}/devolver`, headers: asOperator(maker), payload: { motivo: 'prueba de ataque' } })).statusCode).toBe(400);
+    expect(await t.database.db.$count(operatorChanges)).toBe(0);
+    expect(refundsSent).toBe(0);
+  });
+
+  it('refuses the proposal without a session (401), to other roles (403), and without the CSRF token (403), changing nothing', async () => {
+    const { setAside } = await paidTwice();
+    const url = `/admin/webpay/${setAside.buyOrder}/devolver`;
+    const payload = { motivo: 'Cobro doble del socio' };
+    expect((await op().inject({ method: 'POST', url, payload })).statusCode).toBe(401);
+    for (const usuario of ['agente', 'operaciones', 'auditor', 'admin']) {
+      const session = await operatorSession(op(), usuario);
+      expect((await op().inject({ method: 'POST', url, payload, headers: asOperator(session) })).statusCode, usuario).toBe(403);
+    }
+    const finanzas = await operatorSession(op(), 'finanzas');
+    expect((await op().inject({ method: 'POST', url, payload, headers: { cookie: finanzas.cookie } })).statusCode).toBe(403);
+    expect((await op().inject({ method: 'POST', url, payload, headers: { ...asOperator(finanzas), origin: 'https://atacante.example' } })).statusCode).toBe(403);
+    expect(await t.database.db.$count(operatorChanges)).toBe(0);
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
+  });
+});

@@ -1,0 +1,110 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client';
+import { operatorChanges, transactions, webpayAttempts } from '../db/schema';
+import { appendAudit } from '../repositories/audit-repository';
+import { findAttempt, lockAttempt, moveAttempt, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
+import { isApproved, type WebpayCall, type WebpayResult } from './webpay-client';
+
+// A manual refund of a card payment (decision 036): only money Webpay took that was neither applied nor given back
+// (set aside) is refunded from the console. A payment applied to instalments and booked in the core is not: the core
+// owns that money, and undoing it is a reversal there, not a refund here.
+
+/** Why an attempt cannot be refunded by hand, in the catalogue's words. */
+export const REFUND_REFUSALS = {
+  not_found: 'Cobro con tarjeta no encontrado',
+  applied: 'El cobro se aplicó a las cuotas, cuyo dinero lleva el core: se revierte en el core, no con una devolución desde la consola',
+  refunding: 'El cobro ya se está devolviendo',
+  refunded: 'El cobro ya fue devuelto',
+  open: 'Webpay aún no confirma este cobro: la conciliación lo resuelve',
+  nothing_taken: 'Webpay no tomó dinero en este cobro',
+  foreign: 'La respuesta de Webpay no corresponde a este cobro',
+  no_status: 'Webpay no entrega el estado de este cobro: devuélvalo en el portal de Transbank',
+} as const;
+export type RefundRefusal = keyof typeof REFUND_REFUSALS;
+
+/** The one rule of which attempts may be refunded by hand: set aside, and only those. */
+export function refundRefusal(attempt: WebpayAttemptRow | null): RefundRefusal | null {
+  if (!attempt) return 'not_found';
+  switch (attempt.status) {
+    case 'set_aside':
+      return null;
+    case 'committed':
+      return 'applied';
+    case 'refund_due':
+      return 'refunding';
+    case 'refunded':
+      return 'refunded';
+    case 'pending':
+      return 'open';
+    case 'cancelled':
+      // A cancellation the reconciliation still looks at once more may turn out to have taken money.
+      return attempt.nextCheckAt ? 'open' : 'nothing_taken';
+    default:
+      return 'nothing_taken';
+  }
+}
+
+/** A set-aside attempt, checked against the rule: what the proposal records. */
+export async function refundableAttempt(db: DbOrTx, buyOrder: string): Promise<{ ok: true; attempt: WebpayAttemptRow; amount: number } | { ok: false; reason: RefundRefusal }> {
+  const attempt = await findAttempt(db, { buyOrder });
+  const refusal = refundRefusal(attempt);
+  if (refusal || !attempt) return { ok: false, reason: refusal ?? 'not_found' };
+  return { ok: true, attempt, amount: attempt.stores.reduce((sum, s) => sum + s.amount, 0) };
+}
+
+/** What Webpay still holds of the attempt, asked before the approval's transaction opens. */
+export type WebpayHolding = { ok: true; token: string; held: number; stores: number } | { ok: false; reason: RefundRefusal | 'unavailable' };
+
+export async function askWebpay(db: DbOrTx, buyOrder: string, status: (token: string) => Promise<WebpayCall<WebpayResult>>): Promise<WebpayHolding> {
+  const found = await refundableAttempt(db, buyOrder);
+  if (!found.ok) return found;
+  const asked = await status(found.attempt.token);
+  if (!asked.ok) return { ok: false, reason: asked.kind === 'unavailable' ? 'unavailable' : 'no_status' };
+  if (asked.data.buy_order !== buyOrder) return { ok: false, reason: 'foreign' };
+  const approved = asked.data.details.filter(isApproved);
+  return { ok: true, token: found.attempt.token, held: approved.reduce((sum, d) => sum + d.amount, 0), stores: approved.length };
+}
+
+/**
+ * On approval, under the attempt's lock: hands a still set-aside attempt to the refund path (refund_due), which asks
+ * Webpay again and refunds what it still holds, once (card-settlement.ts refundDue). Nothing held any more (refunded in
+ * Transbank's portal meanwhile) ends the same way: the refund path finds nothing approved and records it refunded.
+ */
+export async function markForRefund(
+  tx: Tx,
+  buyOrder: string,
+  holding: Extract<WebpayHolding, { ok: true }>,
+  names: { operador: string; aprobadoPor: string; cambio: string; motivo: unknown },
+  requestId: string,
+): Promise<{ ok: true; token: string; result: Record<string, unknown> } | { ok: false; reason: RefundRefusal }> {
+  const locked = await lockAttempt(tx, { buyOrder });
+  const refusal = refundRefusal(locked);
+  if (refusal || !locked) return { ok: false, reason: refusal ?? 'not_found' };
+  await moveAttempt(tx, locked.token, 'refund_due');
+  await appendAudit(tx, {
+    kind: 'webpay.devolucion.manual',
+    requestId,
+    detail: { idTransaccion: locked.idTransaccion, buyOrder, enWebpay: holding.held, ...names },
+  });
+  return { ok: true, token: holding.token, result: { enWebpay: holding.held, tiendas: holding.stores } };
+}
+
+/** The set-aside card payments, newest first, and whether a refund of each already waits for approval. */
+export async function setAsideAttempts(db: DbOrTx) {
+  const rows = await db
+    .select({ attempt: webpayAttempts, estadoPago: transactions.status, propuesta: operatorChanges.id })
+    .from(webpayAttempts)
+    .innerJoin(transactions, eq(transactions.idTransaccion, webpayAttempts.idTransaccion))
+    .leftJoin(operatorChanges, and(eq(operatorChanges.kind, 'devolucion_webpay'), eq(operatorChanges.target, webpayAttempts.buyOrder), eq(operatorChanges.status, 'pendiente')))
+    .where(eq(webpayAttempts.status, 'set_aside'))
+    .orderBy(desc(webpayAttempts.settledAt))
+    .limit(200);
+  return rows.map((r) => ({
+    ordenCompra: r.attempt.buyOrder,
+    idTransaccion: r.attempt.idTransaccion,
+    monto: r.attempt.stores.reduce((sum, s) => sum + s.amount, 0),
+    estadoPago: r.estadoPago,
+    apartado: r.attempt.settledAt,
+    devolucionPropuesta: r.propuesta !== null,
+  }));
+}

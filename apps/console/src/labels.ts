@@ -1,0 +1,18 @@
+// How the console says the states of the server's tables (packages/domain/src/payment-states.ts holds the moves).
+
+/** A transaction's state. */
+export const TRANSACTION_STATES: Record<string, string> = { pending: 'Pendiente', posting: 'En el core', paid: 'Pagada', rejected: 'Rechazada', cancelled: 'Anulada', expired: 'Vencida' };
+
+/** A Webpay attempt's state. */
+export const ATTEMPT_STATES: Record<string, string> = {
+  pending: 'Formulario abierto',
+  committed: 'Cobrado y aplicado',
+  rejected: 'Rechazado',
+  cancelled: 'Anulado',
+  expired: 'Vencido',
+  refund_due: 'Por devolver',
+  refunded: 'Devuelto',
+  set_aside: 'Apartado',
+};
+
+export const labelOf = (labels: Record<string, string>, value: string | null | undefined) => (value ? (labels[value] ?? value) : '—');
