@@ -55,6 +55,24 @@ export default tseslint.config(
     },
   },
   {
+    // The domain's rules and constants are plain TypeScript; zod lives in schemas/, so a screen that imports a rule
+    // never brings the validation library with it (the home's budget, scripts/check-budgets.mjs).
+    files: ['packages/domain/src/**/*.ts'],
+    ignores: ['packages/domain/src/schemas/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', message: 'Schemas live in packages/domain/src/schemas/.' },
+            { name: 'zod/mini', message: 'Schemas live in packages/domain/src/schemas/.' },
+          ],
+          patterns: [{ regex: '^\\./schemas/', allowTypeImports: true, message: 'A plain module takes only types from schemas/.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/console/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

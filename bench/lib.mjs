@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { tsImport } from 'tsx/esm/api';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -207,11 +208,8 @@ export async function solveCaptchas(baseUrl, count) {
   return out;
 }
 
-/** Today (in Santiago) at 16:00 UTC: inside every family's opening hours, whenever the benchmark runs. */
-function businessNoon() {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
-  return new Date(`${today}T16:00:00Z`);
-}
+/** Today's business noon: inside every family's opening hours, whenever the benchmark runs (the domain's rule, through tsx). */
+export const { businessNoon } = await tsImport('../packages/domain/src/business-time.ts', import.meta.url);
 
 /**
  * The API's environment under a benchmark: the production build with the sandbox's demo seed and the business clock

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { freePort } from '../bench/lib.mjs';
+import { businessNoon, freePort } from '../bench/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.LH_RUNS ?? 3);
@@ -51,12 +51,6 @@ for (const file of [API_SERVER, WEBPAY_SIM, CORE_SIM, join(WEB_DIST, 'index.html
   }
 }
 
-
-/** Today (in Santiago) at 16:00 UTC, inside every family's opening hours (as e2e/support/product.ts). */
-function businessNoon() {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
-  return new Date(`${today}T16:00:00Z`);
-}
 
 /** A built server of this tree in a process of its own; resolves once `${baseUrl}/health` answers. */
 async function startServer(name, script, env, baseUrl) {

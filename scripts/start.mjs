@@ -2,13 +2,15 @@
 // simulator on its own origin, :3001, and the core banking simulator, :3002. Sandbox mode is on unless the
 // environment says otherwise.
 import concurrently from 'concurrently';
+import { tsImport } from 'tsx/esm/api';
 
 const env = { SANDBOX: '1', ...process.env };
 // The sandbox's business day starts at noon in Santiago, so every family is open whatever the hour of whoever tries
 // it; POST /sandbox/reloj (or SANDBOX_CLOCK) moves it, e.g. to see the closed hours.
 if (env.SANDBOX === '1' && !env.SANDBOX_CLOCK) {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
-  env.SANDBOX_CLOCK = `${today}T16:00:00Z`;
+  // The domain's rule, read through tsx (the domain ships TypeScript).
+  const { businessNoon } = await tsImport('../packages/domain/src/business-time.ts', import.meta.url);
+  env.SANDBOX_CLOCK = businessNoon().toISOString();
 }
 const { result } = concurrently(
   [

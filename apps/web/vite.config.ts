@@ -168,9 +168,9 @@ export default defineConfig(({ command, isSsrBuild }) => isSsrBuild ? prerenderC
     modulePreload: { polyfill: false },
     rolldownOptions: {
       treeshake: {
-        // @pago/domain keeps some zod schemas beside plain values (rut.ts has rutSchema).
+        // @pago/domain's schema modules (schemas/) each hold several zod schemas, of which a screen uses some.
         // Building a schema has no side effect, but bundlers cannot know that of a call, so an unused schema would
-        // drag all of zod (~20 KB gzip) into the home chunk. Treating `z.…(…)` as pure lets unused schemas go.
+        // stay, with the part of zod it needs. Treating `z.…(…)` as pure lets unused schemas go.
         // Never write a bare `z.config(…)` statement in code the web bundles: it would be dropped.
         manualPureFunctions: ['z'],
       },

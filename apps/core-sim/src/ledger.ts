@@ -1,4 +1,5 @@
 /** The core's operations on the books (each one whole or not at all) and Fineract's JSON views of them. */
+import { kindOf } from '@pago/domain/families';
 import {
   dateArray,
   domainRuleViolation,
@@ -12,6 +13,8 @@ import {
   type Json,
 } from './fineract';
 import {
+  CORE_PRODUCT,
+  CUENTA_VISTA_PRODUCT_ID,
   loanOutstanding,
   loanPaid,
   planOutstanding,
@@ -25,6 +28,8 @@ import {
   type SavingsTx,
   type Transfer,
 } from './store';
+
+const savingsProductId = (account: Savings) => (account.kind === 'CV' ? CUENTA_VISTA_PRODUCT_ID : CORE_PRODUCT[account.kind].id);
 
 const CURRENCY = { code: 'CLP', name: 'Chilean Peso', decimalPlaces: 0, inMultiplesOf: 1, displaySymbol: '$', nameCode: 'currency.CLP', displayLabel: 'Chilean Peso ($)' };
 const PAYMENT_DETAIL_FIELDS = ['accountNumber', 'checkNumber', 'routingCode', 'receiptNumber', 'bankNumber'];
@@ -258,7 +263,7 @@ export function savingsView(books: Books, account: Savings, withTransactions: bo
     externalId: account.externalId,
     clientId: client.id,
     clientName: client.displayName,
-    savingsProductId: account.kind === 'CV' ? 1 : account.kind === 'AH' ? 2 : account.kind === 'CP' ? 3 : 4,
+    savingsProductId: savingsProductId(account),
     savingsProductName: account.productName,
     fieldOfficerId: 0,
     status: savingsStatus,
@@ -393,13 +398,13 @@ export function clientAccounts(books: Books, clientId: number): Json {
     loanAccounts: loans.map((l) => {
       const principal = l.periods.reduce((s, p) => s + p.principalDue, 0);
       const balance = loanOutstanding(l).reduce((s, n) => s + n, 0);
-      return { id: l.id, accountNo: l.accountNo, externalId: l.externalId, productId: l.meta.familia === 'PC' ? 1 : l.meta.familia === 'HI' ? 2 : 3, productName: l.productName, status: loanStatus, currency: CURRENCY, loanType: { id: 1, code: 'accountType.individual', value: 'Individual' }, loanCycle: 1, inArrears: false, originalLoan: principal, loanBalance: balance, amountPaid: principal - balance };
+      return { id: l.id, accountNo: l.accountNo, externalId: l.externalId, productId: CORE_PRODUCT[l.meta.familia].id, productName: l.productName, status: loanStatus, currency: CURRENCY, loanType: { id: 1, code: 'accountType.individual', value: 'Individual' }, loanCycle: 1, inArrears: false, originalLoan: principal, loanBalance: balance, amountPaid: principal - balance };
     }),
     savingsAccounts: savings.map((s) => ({
       id: s.id,
       accountNo: s.accountNo,
       externalId: s.externalId,
-      productId: s.kind === 'CV' ? 1 : s.kind === 'AH' ? 2 : s.kind === 'CP' ? 3 : 4,
+      productId: savingsProductId(s),
       productName: s.productName,
       shortProductName: s.kind,
       status: savingsStatus,
@@ -458,8 +463,9 @@ export function extract(books: Books): Json {
     }
     for (const s of books.savings.filter((x) => x.clientId === client.id && x.kind !== 'CV')) {
       const base = productFields(s.meta!, s.externalId);
-      if (s.kind === 'AH') productos.push({ ...base, saldo: savingsBalance(s), cuotas: [] });
-      if (s.kind === 'CP') {
+      const kind = kindOf(s.meta!.familia);
+      if (kind === 'savings') productos.push({ ...base, saldo: savingsBalance(s), cuotas: [] });
+      if (kind === 'shares') {
         const outstanding = planOutstanding(s);
         productos.push({
           ...base,
@@ -468,7 +474,7 @@ export function extract(books: Books): Json {
           ),
         });
       }
-      if (s.kind === 'TC') {
+      if (kind === 'card') {
         const st = s.statement!;
         const owed = statementOwed(s)!;
         productos.push({

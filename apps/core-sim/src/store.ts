@@ -2,13 +2,14 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { addDaysWire } from '@pago/domain/dates';
 import { DEMO_MEMBERS, type DemoMember, type DemoProduct } from '@pago/domain/demo-members';
+import { kindOf, type Family, type FamilyOfKind } from '@pago/domain/families';
 
 /** A date as the core keeps it: wire `yyyymmdd`. */
 export type Wire = string;
 
 /** Product fields the core holds for the nightly extract but Fineract does not show. */
 export interface ProductMeta {
-  familia: 'PC' | 'HI' | 'PM' | 'AH' | 'CP' | 'TC';
+  familia: Family;
   permiteAbono: boolean;
   permiteMultipleAbono: boolean;
   montoMinimoAbonoMultiple: number;
@@ -65,7 +66,7 @@ export interface Savings {
   clientId: number;
   productName: string;
   /** CV: the cuenta vista; otherwise the product family it plays. */
-  kind: 'CV' | 'AH' | 'CP' | 'TC';
+  kind: 'CV' | SavingsFamily;
   meta?: ProductMeta;
   plan?: PlanInstalment[];
   statement?: CardStatement;
@@ -152,16 +153,24 @@ export interface Books {
   writes: WriteLogEntry[];
 }
 
-const LOAN_PRODUCT: Record<'PC' | 'HI' | 'PM', string> = {
-  PC: 'Crédito de consumo',
-  HI: 'Crédito hipotecario',
-  PM: 'Crédito MYPE',
+/** The families the core holds as savings accounts (every one but the loans): deposits, shares, card collections. */
+export type SavingsFamily = Exclude<Family, FamilyOfKind<'credit'>>;
+
+/**
+ * The core's product of each family, as Fineract numbers and names it: loan products for the credits, savings
+ * products (1 is the cuenta vista) for the rest. A new family is a new product in the core.
+ */
+export const CORE_PRODUCT: Readonly<Record<Family, { id: number; name: string }>> = {
+  PC: { id: 1, name: 'Crédito de consumo' },
+  HI: { id: 2, name: 'Crédito hipotecario' },
+  PM: { id: 3, name: 'Crédito MYPE' },
+  AH: { id: 2, name: 'Ahorro' },
+  CP: { id: 3, name: 'Cuotas de participación' },
+  TC: { id: 4, name: 'Recaudación tarjeta de crédito' },
 };
-const SAVINGS_PRODUCT: Record<'AH' | 'CP' | 'TC', string> = {
-  AH: 'Ahorro',
-  CP: 'Cuotas de participación',
-  TC: 'Recaudación tarjeta de crédito',
-};
+export const CUENTA_VISTA_PRODUCT_ID = 1;
+
+const isSavingsFamily = (family: Family): family is SavingsFamily => kindOf(family) !== 'credit';
 
 const pad9 = (n: number) => String(n).padStart(9, '0');
 
@@ -213,14 +222,14 @@ export function seedBooks(today: Wire, members: readonly DemoMember[] = DEMO_MEM
       });
     }
     for (const p of member.products) {
-      if (p.family === 'PC' || p.family === 'HI' || p.family === 'PM') {
+      if (!isSavingsFamily(p.family)) {
         const id = books.nextId.loan++;
         books.loans.push({
           id,
           accountNo: pad9(id),
           externalId: p.numeroProducto,
           clientId: client.id,
-          productName: LOAN_PRODUCT[p.family],
+          productName: CORE_PRODUCT[p.family].name,
           meta: metaOf(p, day),
           periods: p.instalments.map((c) => ({
             period: c.numeroCuota,
@@ -239,15 +248,15 @@ export function seedBooks(today: Wire, members: readonly DemoMember[] = DEMO_MEM
         accountNo: pad9(id),
         externalId: p.numeroProducto,
         clientId: client.id,
-        productName: SAVINGS_PRODUCT[p.family],
+        productName: CORE_PRODUCT[p.family].name,
         kind: p.family,
         meta: metaOf(p, day),
-        transactions: p.family === 'AH' ? openingDeposit(p.saldo ?? 0) : [],
+        transactions: kindOf(p.family) === 'savings' ? openingDeposit(p.saldo ?? 0) : [],
       };
-      if (p.family === 'CP') {
+      if (kindOf(p.family) === 'shares') {
         account.plan = p.instalments.map((c) => ({ numeroCuota: c.numeroCuota, monto: c.monto, pagoMinimo: c.pagoMinimo ?? c.monto, dueDate: day(c.dueInDays) }));
       }
-      if (p.family === 'TC') {
+      if (kindOf(p.family) === 'card') {
         const billed = p.instalments[0];
         account.statement = {
           monto: billed?.monto ?? 0,

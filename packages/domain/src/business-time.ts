@@ -1,5 +1,5 @@
 import { toWireDate } from './dates';
-import { FAMILIES, type Family } from './families';
+import { FAMILIES, FAMILY, type ClockTime, type Family } from './families';
 
 /** Opening hours, "today" and overdue days are the cooperative's, wherever the server or the member is. */
 export const BUSINESS_TIME_ZONE = 'America/Santiago';
@@ -67,28 +67,21 @@ export function businessNoon(instant: Date = new Date()): Date {
   return new Date(`${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6, 8)}T16:00:00Z`);
 }
 
-const CLOSING_MINUTE: Readonly<Record<Family, number>> = {
-  HI: 20 * 60,
-  PC: 22 * 60 + 30,
-  CP: 22 * 60 + 30,
-  TC: 22 * 60 + 30,
-  PM: 22 * 60 + 30,
-  AH: 22 * 60 + 30,
-};
-const OPENING_MINUTE = 2 * 60;
-
-const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+// Spec §9: every family opens at 02:00; when it closes is in the family table.
+const OPENS_AT = '02:00';
+const minuteOf = (time: ClockTime) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+const OPENING_MINUTE = minuteOf(OPENS_AT);
 
 /** The family's closed hours as a member reads them: '20:00' and '02:00' for the mortgage. */
-export function unavailableHours(family: Family): { from: string; until: string } {
-  return { from: hhmm(CLOSING_MINUTE[family]), until: hhmm(OPENING_MINUTE) };
+export function unavailableHours(family: Family): { from: ClockTime; until: ClockTime } {
+  return { from: FAMILY[family].closesAt, until: OPENS_AT };
 }
 
 /** Spec §9: closed from the family's closing time (inclusive) until 02:00 (exclusive), Santiago time. */
 export function isUnavailableHour(family: Family, instant: Date): boolean {
   const { hour, minute } = santiagoParts(instant);
   const minuteOfDay = hour * 60 + minute;
-  return minuteOfDay >= CLOSING_MINUTE[family] || minuteOfDay < OPENING_MINUTE;
+  return minuteOfDay >= minuteOf(FAMILY[family].closesAt) || minuteOfDay < OPENING_MINUTE;
 }
 
 /** Where the browser learns the families' availability (beyond the spec; public, no session). */

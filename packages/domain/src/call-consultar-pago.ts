@@ -1,21 +1,18 @@
-import { z } from 'zod';
-import { canalSchema } from './wire-schemas';
-import { CONSULTAR_PAGO_REQUEST } from './call-consultar-pago-plain';
+// Call 7, the payment's query (spec §7.7): its path, names and the voucher's values. Its schemas are in
+// schemas/call-consultar-pago.ts, which only reading the answer needs.
 
-export * from './call-consultar-pago-plain';
+export const CONSULTAR_PAGO_PATH = '/prod/pago/consultar';
+export const CONSULTAR_PAGO_REQUEST = 'consultarPagoRequest';
+export const CONSULTAR_PAGO_RESPONSE = 'consultarPagoResponse';
 
-export const consultarPagoRequestSchema = z
-  .object({
-    [CONSULTAR_PAGO_REQUEST]: z
-      .object({
-        userId: z.string().min(1).max(64),
-        canalLlamada: canalSchema,
-        idTransaccion: z.string().min(1).max(64),
-        token: z.string().min(1).max(128),
-      })
-      .strict(),
-  })
-  .strict();
-export type ConsultarPagoRequest = z.infer<typeof consultarPagoRequestSchema>;
+export const MEDIO_PAGO_CUENTA_VISTA = 'CUENTA VISTA';
+export const MEDIO_PAGO_WEBPAY = 'WEBPAY';
 
-export { consultarPagoOkSchema, detallePagoSchema, pagoSchema, type DetallePago, type Pago } from './answers';
+
+/** 'cam***@example.cl': only the first 3 characters of the local part are shown (spec §9). */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '';
+  const local = email.slice(0, at);
+  return `${local.slice(0, 3)}${'*'.repeat(Math.max(3, local.length - 3))}${email.slice(at)}`;
+}

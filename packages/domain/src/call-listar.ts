@@ -1,21 +1,5 @@
-import { z } from 'zod';
-import { canalSchema } from './wire-schemas';
-import { LISTAR_PRODUCTOS_REQUEST } from './call-listar-plain';
+// Call 2, the product list (spec §7.2). Its schemas are in schemas/call-listar.ts.
 
-export * from './call-listar-plain';
-
-/** Call 2 (spec §7.2). The captcha solution travels in the Authorization header. */
-export const listarProductosRequestSchema = z
-  .object({
-    [LISTAR_PRODUCTOS_REQUEST]: z
-      .object({
-        userId: z.string().min(1).max(64),
-        canalLlamada: canalSchema,
-        rut: z.string().min(1).max(16),
-      })
-      .strict(),
-  })
-  .strict();
-export type ListarProductosRequest = z.infer<typeof listarProductosRequestSchema>;
-
-export { listarProductosOkSchema } from './answers';
+export const LISTAR_PRODUCTOS_PATH = '/prod/producto/listar';
+export const LISTAR_PRODUCTOS_REQUEST = 'listarDetalleProductosRequest';
+export const LISTAR_PRODUCTOS_RESPONSE = 'listarDetalleProductosResponse';

@@ -1,4 +1,4 @@
-// No zod here: the catalogue's texts (errors-plain.ts) cite these names, and screens import those texts.
+// No zod here: the catalogue's texts (errors.ts) cite these names, and screens import those texts.
 
 /** Short names of the calls of spec §7, as the error catalogue and its documentation cite them. */
 export const CALL_NAMES = [

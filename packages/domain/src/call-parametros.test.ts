@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONSULTAR_PARAMETROS_PATH,
-  CONSULTAR_PARAMETROS_RESPONSE,
-  consultarParametrosOkSchema,
-  consultarParametrosRequestSchema,
-} from './call-parametros';
-import { answerSchema } from './answers';
+import { CONSULTAR_PARAMETROS_PATH, CONSULTAR_PARAMETROS_RESPONSE } from './call-parametros';
+import { consultarParametrosOkSchema, consultarParametrosRequestSchema } from './schemas/call-parametros';
+import { answerSchema } from './schemas/answers';
 import { CANAL, CANAL_SPUB, TIPO_PARAMETRO } from './channel';
 import { errorEnvelope } from './envelope';
 

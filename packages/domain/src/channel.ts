@@ -1,4 +1,4 @@
-// No zod here: the home's bundle imports this module (wire-schemas.ts holds its schema).
+// No zod here: the home's bundle imports this module (schemas/wire.ts holds its schema).
 /** canalLlamada of every call the member's browser makes. */
 export const CANAL = 'PGEX';
 export const CANAL_SPUB = 'SPUB';

@@ -8,7 +8,7 @@ import {
   toWireDate,
   wireToScreen,
 } from './dates';
-import { wireDateSchema } from './wire-schemas';
+import { wireDateSchema } from './schemas/wire';
 
 const calendarDate = fc
   .date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9700-12-31T00:00:00Z'), noInvalidDate: true })

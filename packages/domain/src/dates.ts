@@ -1,4 +1,4 @@
-// No zod here: the screens use these dates (wire-schemas.ts holds wireDateSchema).
+// No zod here: the screens use these dates (schemas/wire.ts holds wireDateSchema).
 const MS_PER_DAY = 86_400_000;
 const WIRE_DATE = /^(\d{4})(\d{2})(\d{2})$/;
 

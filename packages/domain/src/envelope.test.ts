@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { detalleErrorSchema, errorEnvelope, errorFieldSchema, errorResponseSchema, readError } from './envelope';
+import { detalleErrorSchema, errorFieldSchema, errorResponseSchema } from './schemas/answers';
+import { errorEnvelope, readError } from './envelope';
 import { ERROR_CODES, errorDetail } from './errors';
 
 describe('errorEnvelope', () => {

@@ -1,11 +1,9 @@
-import { z } from 'zod';
 import { asArray } from './as-array';
-import type { ErrorResponse } from './answers';
+import type { ErrorResponse } from './schemas/answers';
 import { errorDetail, type DetalleError, type ErrorCode, type RefusalCode } from './errors';
 
-// The envelope's schemas are answers' (answers.ts); offered here too, where the envelope is built and read.
-export { detalleErrorSchema, errorFieldSchema, errorResponseSchema, type ErrorResponse } from './answers';
-export type { DetalleError };
+// The envelope's schemas are answers' (schemas/answers.ts); its types are offered here, where it is built and read.
+export type { DetalleError, ErrorResponse };
 
 /**
  * A refusal in the envelope: a catalogue code takes the catalogue's description; any other code of a refusal (the
@@ -22,11 +20,6 @@ export function errorEnvelope<N extends string>(
   return { [responseName]: { error: { errores: { detalleError } } } } as { [K in N]: ErrorResponse };
 }
 
-// Lenient on purpose: answering "no error" for an error it cannot parse would let a failure pass as a success.
-const looseDetalleSchema = z.object({
-  codigo: z.union([z.string(), z.number()]).optional(),
-  descripcion: z.string().optional(),
-});
 
 /**
  * The error inside `responseBody[responseName]`, or null when there is no `error` field. An `error` field that
@@ -36,13 +29,20 @@ export function readError(responseBody: unknown, responseName: string): DetalleE
   const response = field(responseBody, responseName);
   const error = field(response, 'error');
   if (error === undefined || error === null) return null;
+  // Lenient on purpose: answering "no error" for an error it cannot parse would let a failure pass as a success.
   const detalle = asArray(field(field(error, 'errores'), 'detalleError'))[0];
-  const parsed = looseDetalleSchema.safeParse(detalle);
-  if (!parsed.success) return { codigo: '', descripcion: '' };
-  return { codigo: String(parsed.data.codigo ?? ''), descripcion: parsed.data.descripcion ?? '' };
+  const codigo = field(detalle, 'codigo');
+  const descripcion = field(detalle, 'descripcion');
+  const readable =
+    isObject(detalle) &&
+    (codigo === undefined || typeof codigo === 'string' || typeof codigo === 'number') &&
+    (descripcion === undefined || typeof descripcion === 'string');
+  return readable ? { codigo: String(codigo ?? ''), descripcion: descripcion ?? '' } : { codigo: '', descripcion: '' };
 }
 
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function field(value: unknown, key: string): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (!isObject(value)) return undefined;
   return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }

@@ -20,10 +20,10 @@ import {
   coordinateCardMessage,
   emailSentMessage,
   errorDetail,
-  errorEntrySchema,
   isKnownCode,
   mobileAuthoriserMessage,
 } from './errors';
+import { errorEntrySchema } from './schemas/errors';
 
 // Copied from spec §8 on purpose: the catalogue must not be the source of its own check.
 const KNOWN_CODES = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAMILIES, isFamily } from './families';
-import { familySchema } from './wire-schemas';
+import { familySchema } from './schemas/wire';
 
 describe('families', () => {
   it('recognise a family code and nothing else', () => {

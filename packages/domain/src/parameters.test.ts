@@ -8,11 +8,11 @@ import {
   graceDaysName,
   isParameterName,
   isSwitchOn,
-  parameterValueSchema,
   payButtonName,
   toParameterMap,
   webPaySwitchName,
 } from './parameters';
+import { parameterValueSchema } from './schemas/parameters';
 
 const valid = (nombre: (typeof PARAMETER_NAMES)[number], valor: unknown) =>
   parameterValueSchema(nombre).safeParse(valor).success;

@@ -10,9 +10,9 @@ import {
   joinRut,
   maskRut,
   rutFieldError,
-  rutSchema,
   splitRut,
 } from './rut';
+import { rutSchema } from './schemas/rut';
 
 // Independent of rut.js, so the wrapper is checked against the modulo 11 rule itself.
 function checkDigit(body: number): string {

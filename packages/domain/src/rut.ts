@@ -1,5 +1,4 @@
 import { validate, format } from 'rut.js';
-import { z } from 'zod';
 
 export const RUT_INVALID_MESSAGE = 'Rut inválido';
 
@@ -81,15 +80,3 @@ export function maskRut(input: string): string {
   const visible = Math.min(3, body.length - 1);
   return `${'*'.repeat(body.length - visible)}${body.slice(body.length - visible)}-${cleaned.slice(-1)}`;
 }
-
-export const rutSchema = z
-  .string({ error: RUT_INVALID_MESSAGE })
-  .max(64, { error: RUT_INVALID_MESSAGE })
-  .transform((value, ctx) => {
-    const rut = canonicalRut(value);
-    if (rut === null) {
-      ctx.addIssue({ code: 'custom', message: RUT_INVALID_MESSAGE, input: value });
-      return z.NEVER;
-    }
-    return rut;
-  });

@@ -1,4 +1,4 @@
-import { MAX_INSTALMENTS_MESSAGE } from './errors-plain';
+import { MAX_INSTALMENTS_MESSAGE } from './errors';
 import { formatClp } from './money';
 
 export { MAX_INSTALMENTS_MESSAGE };

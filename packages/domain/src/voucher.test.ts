@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Pago } from './answers';
-import { DESCRIPCION_PRODUCTO } from './call-consultar-pago-plain';
+import type { Pago } from './schemas/answers';
+import { VOUCHER_DESCRIPTIONS as DESCRIPCION_PRODUCTO } from './families';
 import { maskedRut, productFootRows, productTitle, voucherDetails, voucherLineLabel, voucherOf } from './voucher';
 
 const pago = (over: Partial<Pago> = {}): Pago => ({

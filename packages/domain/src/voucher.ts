@@ -1,9 +1,9 @@
-import type { Pago } from './answers';
+import type { Pago } from './schemas/answers';
 import { asArray } from './as-array';
-import { DESCRIPCION_PRODUCTO, MEDIO_PAGO_CUENTA_VISTA } from './call-consultar-pago-plain';
+import { MEDIO_PAGO_CUENTA_VISTA } from './call-consultar-pago';
 import { isWireDate, wireToScreen } from './dates';
-import { FAMILIES, FAMILY_NAMES } from './families';
-import { maskProductNumber } from './products-plain';
+import { FAMILIES, FAMILY, FAMILY_NAMES, kindOf, type Family } from './families';
+import { maskProductNumber } from './products';
 import { formatRut } from './rut';
 
 // The voucher, once, for every channel that shows it: the screen, its print, the PDF, the e-mail and (the part it
@@ -48,12 +48,21 @@ export function authorisedWithName(factor: 1 | 2 | null, productSlug: string): s
 /** Said beside an instalment paid in part: the rest of it is still owed. */
 export const PARTIAL_PAYMENT = 'Abono parcial';
 
-/** The family's name for a voucher's descripcionProducto ('CREDITO MYPE' → 'Crédito MYPE'); others as sent. */
-const NAME_BY_DESCRIPTION: ReadonlyMap<string, string> = new Map(FAMILIES.map((family) => [DESCRIPCION_PRODUCTO[family], FAMILY_NAMES[family]]));
-export const productName = (descripcionProducto: string) => NAME_BY_DESCRIPTION.get(descripcionProducto) ?? descripcionProducto;
+/** The family a voucher's descripcionProducto names (spec §3), if any. */
+const FAMILY_BY_DESCRIPTION: ReadonlyMap<string, Family> = new Map(FAMILIES.map((family) => [FAMILY[family].voucherDescription, family]));
+const kindOfDescription = (descripcionProducto: string) => {
+  const family = FAMILY_BY_DESCRIPTION.get(descripcionProducto);
+  return family && kindOf(family);
+};
 
 /** A deposit and a card payment are an amount, not instalments. */
-const BY_AMOUNT: ReadonlySet<string> = new Set([DESCRIPCION_PRODUCTO.AH, DESCRIPCION_PRODUCTO.TC]);
+const paidByAmount = (descripcionProducto: string) => ['savings', 'card'].includes(kindOfDescription(descripcionProducto) ?? '');
+
+/** The family's name for a voucher's descripcionProducto ('CREDITO MYPE' → 'Crédito MYPE'); others as sent. */
+export function productName(descripcionProducto: string): string {
+  const family = FAMILY_BY_DESCRIPTION.get(descripcionProducto);
+  return family ? FAMILY_NAMES[family] : descripcionProducto;
+}
 
 /** Only the last four digits of an account or card, as every number on the voucher: '****5601'. */
 export function maskedNumber(numero: string): string {
@@ -72,10 +81,11 @@ export function maskedRut(rut: string): string {
  * still partly owed), '3 cuotas' (participation shares), 'Monto depositado', 'Monto pagado'.
  */
 export function voucherLineLabel(descripcionProducto: string, line: { numeroCuota: number; cantidadCuotas: number }): string {
-  if (descripcionProducto === DESCRIPCION_PRODUCTO.AH) return 'Monto depositado';
+  const kind = kindOfDescription(descripcionProducto);
+  if (kind === 'savings') return 'Monto depositado';
   // A card's statement is paid by amount: its one "instalment" is not one the member would count.
-  if (descripcionProducto === DESCRIPCION_PRODUCTO.TC) return 'Monto pagado';
-  if (descripcionProducto === DESCRIPCION_PRODUCTO.CP || line.cantidadCuotas > 1) {
+  if (kind === 'card') return 'Monto pagado';
+  if (kind === 'shares' || line.cantidadCuotas > 1) {
     return `${line.cantidadCuotas} ${line.cantidadCuotas === 1 ? 'cuota' : 'cuotas'}`;
   }
   if (line.numeroCuota <= 0) return 'Monto pagado';
@@ -138,7 +148,7 @@ export function voucherOf(pagos: readonly Pago[], authorisedWith: string | null 
       number: maskProductNumber(pago.numeroProducto),
       lines,
       authorisation: [...new Set(detalles.map((d) => d.numeroAutorizacion).filter(Boolean))].join(', '),
-      instalments: BY_AMOUNT.has(pago.descripcionProducto) || whole === 0 ? null : whole,
+      instalments: paidByAmount(pago.descripcionProducto) || whole === 0 ? null : whole,
       subtotal: lines.reduce((sum, line) => sum + line.amount, 0),
     };
   });

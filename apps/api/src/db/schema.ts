@@ -1,4 +1,4 @@
-import type { Family } from '@pago/domain/families';
+import { FAMILIES, type Family } from '@pago/domain/families';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -103,7 +103,8 @@ export const products = pgTable(
   },
   (t) => [
     index('products_member_idx').on(t.memberId),
-    check('products_family_chk', sql`${t.family} in ('PC','CP','HI','TC','PM','AH')`),
+    // From the family table: a new family changes this CHECK, and `npm run db:generate` writes its migration.
+    check('products_family_chk', sql`${t.family} in (${sql.raw(FAMILIES.map((f) => `'${f}'`).join(','))})`),
     check('products_saldo_chk', sql`${t.saldo} >= 0`),
   ],
 );

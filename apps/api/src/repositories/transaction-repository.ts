@@ -1,4 +1,4 @@
-import type { Pago } from '@pago/domain/call-consultar-pago';
+import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '@pago/domain/voucher-verification';
 import { and, asc, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { assertMove, TRANSACTION_MOVES, type TransactionStatus } from '@pago/domain/payment-states';

@@ -1,4 +1,4 @@
-import { answerSchema, errorAnswerSchema } from '@pago/domain/answers';
+import { answerSchema, errorAnswerSchema } from '@pago/domain/schemas/answers';
 import { z } from 'zod';
 
 /**

@@ -1,7 +1,7 @@
 import { AUTHORISATION_SECONDS } from '@pago/domain/call-cuenta-vista';
-import type { WebhookBody } from '@pago/domain/call-autorizador';
+import type { WebhookBody } from '@pago/domain/schemas/call-autorizador';
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../db/client';
 import * as devices from '../repositories/authoriser-repository';

@@ -3,11 +3,13 @@ import {
   DEVICE_CLOCK_SKEW_SECONDS,
   enrolmentMessage,
   pendingMessage,
+  type Solicitud,
+} from '@pago/domain/call-autorizador';
+import {
   type DecisionRequest,
   type EnrolarRequest,
   type PendientesRequest,
-  type Solicitud,
-} from '@pago/domain/call-autorizador';
+} from '@pago/domain/schemas/call-autorizador';
 import { formatRandomCode, RANDOM_CODE_LENGTH, randomCodeFrom, readRandomCode } from '@pago/domain/random-code';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import { randomBytes } from 'node:crypto';

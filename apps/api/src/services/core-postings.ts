@@ -1,4 +1,4 @@
-import type { Pago } from '@pago/domain/call-consultar-pago';
+import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import type { Family } from '@pago/domain/families';
 import { maskRut } from '@pago/domain/rut';
 import type { FastifyBaseLogger } from 'fastify';
@@ -7,7 +7,13 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { CoreLineRow } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
-import { claimDue, lockOperation, recordUnanswered, settleOperation, type CoreOperationRow } from '../repositories/core-operation-repository';
+import {
+  claimDue,
+  lockOperation,
+  recordUnanswered,
+  settleOperation,
+  type CoreOperationRow,
+} from '../repositories/core-operation-repository';
 import { lockTransaction, moveTransaction, voucherOf } from '../repositories/transaction-repository';
 import type { CoreAnswer, CoreBanking, CoreLine } from './core-banking';
 import { applyPayment, maskAccount } from './payment-service';

@@ -1,4 +1,4 @@
-import { familySchema } from '@pago/domain/wire-schemas';
+import { familySchema } from '@pago/domain/schemas/wire';
 import { isWireDate } from '@pago/domain/dates';
 import { MAX_AMOUNT } from '@pago/domain/money';
 import { readRandomCode } from '@pago/domain/random-code';

@@ -1,4 +1,5 @@
-import { maskEmail, type Pago } from '@pago/domain/call-consultar-pago';
+import { maskEmail } from '@pago/domain/call-consultar-pago';
+import { type Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { isValidVoucherEmail } from '@pago/domain/email';
 import { emailSentMessage } from '@pago/domain/errors';
 import { toParameterMap } from '@pago/domain/parameters';

@@ -1,4 +1,10 @@
-import { AUTHORISATION_SECONDS, type AutenticaRequest, type AutorizarRequest, type PagarRequest, type ProductoPagado } from '@pago/domain/call-cuenta-vista';
+import { AUTHORISATION_SECONDS } from '@pago/domain/call-cuenta-vista';
+import {
+  type AutenticaRequest,
+  type AutorizarRequest,
+  type PagarRequest,
+  type ProductoPagado,
+} from '@pago/domain/schemas/call-cuenta-vista';
 import { kindOf } from '@pago/domain/families';
 import { CHALLENGE_CELLS } from '@pago/domain/coordinate-card';
 import type { RefusalCode } from '@pago/domain/errors';
@@ -15,7 +21,14 @@ import * as transactions from '../repositories/transaction-repository';
 import { createPush, pushDeviceActive } from './authoriser-push';
 import { countCoordinateFailure, MAX_CHALLENGES_PER_LOGIN, pickCells } from './coordinate-challenge';
 import type { Mail } from './mail-service';
-import { dummyCheck, globalBlockMail, MAX_PASSWORD_FAILURES, MIN_CLIENTS_FOR_GLOBAL_BLOCK, passwordLockMinutes, passwordMatches } from './password-check';
+import {
+  dummyCheck,
+  globalBlockMail,
+  MAX_PASSWORD_FAILURES,
+  MIN_CLIENTS_FOR_GLOBAL_BLOCK,
+  passwordLockMinutes,
+  passwordMatches,
+} from './password-check';
 import { checkPayable, coreLinesOf, PaymentRefused, toProductosPagados, voucherOf } from './payment-service';
 import type { CorePostings } from './core-postings';
 import { insertOperation, ownAccountTriesOf, type CoreOperationRow } from '../repositories/core-operation-repository';

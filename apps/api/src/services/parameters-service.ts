@@ -1,8 +1,14 @@
-import { isParameterName, parameterValueSchema } from '@pago/domain/parameters';
+import { isParameterName } from '@pago/domain/parameters';
+import { parameterValueSchema } from '@pago/domain/schemas/parameters';
 import type { Db, DbOrTx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cacheParameters, listParameters, MAX_PARAMETERS_CACHE_MS, updateParameter } from '../repositories/parameters-repository';
+import {
+  cacheParameters,
+  listParameters,
+  MAX_PARAMETERS_CACHE_MS,
+  updateParameter,
+} from '../repositories/parameters-repository';
 
 export type ParametersService = ReturnType<typeof createParametersService>;
 
@@ -11,8 +17,8 @@ export type UpdateResult =
   | { ok: false; reason: 'unknown' }
   | { ok: false; reason: 'invalid'; message: string };
 
-/** The name is known and the value valid for it. */
-export function checkParameter(nombre: string, valor: string): { ok: true } | { ok: false; reason: 'unknown' } | { ok: false; reason: 'invalid'; message: string } {
+/** The name is known and the value valid for it; otherwise the refusal an update answers. */
+export function checkParameter(nombre: string, valor: string): { ok: true } | Extract<UpdateResult, { ok: false }> {
   if (!isParameterName(nombre)) return { ok: false, reason: 'unknown' };
   const parsed = parameterValueSchema(nombre).safeParse(valor);
   if (!parsed.success) return { ok: false, reason: 'invalid', message: parsed.error.issues[0]?.message ?? 'valor inválido' };

@@ -1,10 +1,10 @@
 import { asArray, oneOrMany } from '@pago/domain/as-array';
-import { kindOf } from '@pago/domain/families';
+import { kindOf, VOUCHER_DESCRIPTIONS, type Family } from '@pago/domain/families';
 import { santiagoParts } from '@pago/domain/business-time';
-import { DESCRIPCION_PRODUCTO, maskEmail, type DetallePago, type Pago } from '@pago/domain/call-consultar-pago';
-import type { ProductoPagado } from '@pago/domain/call-cuenta-vista';
+import { maskEmail } from '@pago/domain/call-consultar-pago';
+import { type DetallePago, type Pago } from '@pago/domain/schemas/call-consultar-pago';
+import type { ProductoPagado } from '@pago/domain/schemas/call-cuenta-vista';
 import type { ErrorCode } from '@pago/domain/errors';
-import type { Family } from '@pago/domain/families';
 import { MAX_AMOUNT } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
@@ -14,7 +14,14 @@ import type { CoreLineRow } from '../db/schema';
 import { findMemberById, lockAccount, setAccountBalance } from '../repositories/member-repository';
 import { insertOperation, reservedByPosting } from '../repositories/core-operation-repository';
 import { applyToProduct, lockInstalments, lockProducts, payInstalment } from '../repositories/product-repository';
-import { insertVoucher, itemsOf, markPaid, settleItem, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
+import {
+  insertVoucher,
+  itemsOf,
+  markPaid,
+  settleItem,
+  type ItemRow,
+  type TransactionRow,
+} from '../repositories/transaction-repository';
 
 export type { TransactionRow } from '../repositories/transaction-repository';
 export { voucherOf } from '../repositories/transaction-repository';
@@ -117,7 +124,7 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   const pagos: Pago[] = productRows.map((product) => ({
     // A voucher outlives the session and may be e-mailed: it shows what the screens show of the number.
     numeroProducto: maskProductNumber(product.numeroProducto),
-    descripcionProducto: DESCRIPCION_PRODUCTO[product.family as Family],
+    descripcionProducto: VOUCHER_DESCRIPTIONS[product.family as Family],
     detallePago: oneOrMany(
       detallesFor(
         product.family as Family,

@@ -47,7 +47,7 @@ export function productRef(sessionId: string, product: { id: string; numeroProdu
 export function toWireProduct({ product, instalments }: ListedProduct, today: string, sessionId: string): Producto | null {
   const family = product.family as Family;
   const payable = payableInstalments(family, instalments);
-  if (family !== 'AH' && payable.length === 0) return null;
+  if (kindOf(family) !== 'savings' && payable.length === 0) return null;
   const todayDay = toDayNumber(today);
   const detalles = payable.map((row) => toDetalle(row, todayDay));
   const promotion = promotionActive(product.fechaVigenciaAbono, today);

@@ -1,4 +1,4 @@
-import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
+import type { ProductoSeleccionado } from '@pago/domain/schemas/call-seleccionar';
 import { kindOf } from '@pago/domain/families';
 import type { Family } from '@pago/domain/families';
 import { applyGraceFilter, byAge, detallesOf, type DetalleCuota } from '@pago/domain/products';

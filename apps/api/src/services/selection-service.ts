@@ -1,5 +1,5 @@
 import { businessToday } from '@pago/domain/business-time';
-import type { SeleccionarProductoRequest } from '@pago/domain/call-seleccionar';
+import type { SeleccionarProductoRequest } from '@pago/domain/schemas/call-seleccionar';
 import { graceDaysName, toParameterMap } from '@pago/domain/parameters';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-import type { Pago } from '@pago/domain/call-consultar-pago';
+import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { describe, expect, it } from 'vitest';
 import { voucherText } from './voucher-document';
 

@@ -1,6 +1,13 @@
-import type { Pago } from '@pago/domain/call-consultar-pago';
+import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { formatClp } from '@pago/domain/money';
-import { productFootRows, productTitle, VOUCHER_LABELS, voucherDetails, voucherOf, type Voucher } from '@pago/domain/voucher';
+import {
+  productFootRows,
+  productTitle,
+  VOUCHER_LABELS,
+  voucherDetails,
+  voucherOf,
+  type Voucher,
+} from '@pago/domain/voucher';
 import { formatVerificationCode, verificationPath } from '@pago/domain/voucher-verification';
 import PDFDocument from 'pdfkit';
 import qrcode from 'qrcode-generator';

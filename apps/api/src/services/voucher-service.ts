@@ -1,8 +1,8 @@
-import type { Pago } from '@pago/domain/call-consultar-pago';
+import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { toParameterMap } from '@pago/domain/parameters';
 import type { Db } from '../db/client';
 import { listParameters } from '../repositories/parameters-repository';
-import type { Verificacion } from '@pago/domain/answers';
+import type { Verificacion } from '@pago/domain/schemas/answers';
 import { maskedRut, voucherOf } from '@pago/domain/voucher';
 import { usedFactorOf } from '../repositories/authorization-repository';
 import { ofSessionWithVoucher, voucherByCode } from '../repositories/transaction-repository';

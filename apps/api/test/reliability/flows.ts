@@ -1,4 +1,4 @@
-import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
+import type { ProductoSeleccionado } from '@pago/domain/schemas/call-seleccionar';
 import type { Family } from '@pago/domain/families';
 import { detallesOf, type Producto } from '@pago/domain/products';
 import { solveChallenge, type Challenge } from 'altcha-lib';

@@ -1,10 +1,11 @@
 import { isKnownCode } from '@pago/domain/errors';
 import { FAMILIES } from '@pago/domain/families';
-import { isParameterName, parameterValueSchema } from '@pago/domain/parameters';
+import { isParameterName } from '@pago/domain/parameters';
+import { parameterValueSchema } from '@pago/domain/schemas/parameters';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import { buildSimulator } from '@pago/webpay-sim/app';
 import { SimStore } from '@pago/webpay-sim/store';
-import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
+import type { ProductoSeleccionado } from '@pago/domain/schemas/call-seleccionar';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { solveChallenge } from 'altcha-lib';
@@ -15,13 +16,30 @@ import { importedMemberSchema, type ImportReport } from '../../src/services/impo
 import { createWebpayClient } from '../../src/services/webpay-client';
 import { DATABASE_KINDS, startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app';
 import { listar, oldestOf, payOwnAccount, post, seleccionar, solveCaptcha, startCard } from './flows';
-import { CONTENT_TYPES, fits, hostileNumber, hostileString, hostileValue, mutated, oddHeaders, rawBody } from './hostile';
+import {
+  CONTENT_TYPES,
+  fits,
+  hostileNumber,
+  hostileString,
+  hostileValue,
+  mutated,
+  oddHeaders,
+  rawBody,
+} from './hostile';
 import { counted, injectTarget, jsonOf, type HttpRequest, type HttpResponse, type Target } from './http';
 import { rutOf } from './fixtures';
 import { captureLedger, checkInvariants, parameterValues, tableCounts, type LedgerSnapshot } from './ledger';
 import { devicePending, enrolDevice, productNumbered } from '../support/member-calls';
 import { AuthoriserDevice } from '../support/authoriser-device';
-import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, ENROLAR_RESPONSE, PENDIENTES_PATH, PENDIENTES_RESPONSE, type Solicitud } from '@pago/domain/call-autorizador';
+import {
+  DECISION_PATH,
+  DECISION_RESPONSE,
+  ENROLAR_PATH,
+  ENROLAR_RESPONSE,
+  PENDIENTES_PATH,
+  PENDIENTES_RESPONSE,
+  type Solicitud,
+} from '@pago/domain/call-autorizador';
 import { RELIABILITY, recordFigures, RequestTally } from './settings';
 
 // Part 1 of the reliability suite: every endpoint, fed schema-aware, random and raw hostile input, answers 4xx

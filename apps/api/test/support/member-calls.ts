@@ -1,5 +1,13 @@
-import { DECISION_PATH, ENROLAR_PATH, ENROLAR_RESPONSE, PENDIENTES_PATH, PENDIENTES_RESPONSE, type Decision, type Solicitud } from '@pago/domain/call-autorizador';
-import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
+import {
+  DECISION_PATH,
+  ENROLAR_PATH,
+  ENROLAR_RESPONSE,
+  PENDIENTES_PATH,
+  PENDIENTES_RESPONSE,
+  type Decision,
+  type Solicitud,
+} from '@pago/domain/call-autorizador';
+import type { ProductoSeleccionado } from '@pago/domain/schemas/call-seleccionar';
 import type { Producto } from '@pago/domain/products';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';

@@ -1,4 +1,4 @@
-import { isFamily } from '@pago/domain/families';
+import { isFamily } from '@pago/domain/family-codes';
 import { useState } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { paidVoucherOfPayment, useAppStore } from '../lib/app-store';

@@ -1,6 +1,6 @@
-import { FAMILY_NAMES, type Family } from '@pago/domain/families';
+import { FAMILY_NAMES, kindOf, type Family } from '@pago/domain/families';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import type { ReactNode } from 'react';
 import type { Selection } from '../lib/app-store';
 
@@ -9,7 +9,8 @@ export function paymentLines(selection: Selection, category: Family): string[] {
   const name = FAMILY_NAMES[category];
   return selection.productsToPay.map(({ productNumber, installment }) => {
     const base = `${name} Nº ${maskProductNumber(productNumber)}`;
-    if (category === 'AH' || category === 'TC') return base;
+    // A deposit and a card statement are one amount each; credits and shares count their instalments.
+    if (kindOf(category) === 'savings' || kindOf(category) === 'card') return base;
     const count = installment.length;
     return `${base} · ${count} ${count === 1 ? 'cuota' : 'cuotas'}`;
   });

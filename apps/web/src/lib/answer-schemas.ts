@@ -1,5 +1,5 @@
 /**
- * The answers' schemas (@pago/domain/answers, zod/mini), loaded on demand: the home checks call 1's answer with them
+ * The answers' schemas (@pago/domain/schemas/answers, zod/mini), loaded on demand: the home checks call 1's answer with them
  * but must paint before they arrive (its JavaScript budget). Later screens import them directly.
  */
-export const loadAnswerSchemas = () => import('@pago/domain/answers');
+export const loadAnswerSchemas = () => import('@pago/domain/schemas/answers');

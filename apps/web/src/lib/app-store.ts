@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { Factor } from '@pago/domain/call-cuenta-vista';
-import type { DetalleError } from '@pago/domain/errors-plain';
+import type { Factor } from '@pago/domain/schemas/call-cuenta-vista';
+import type { DetalleError } from '@pago/domain/errors';
 import type { Family } from '@pago/domain/families';
 import type { Producto } from '@pago/domain/products';
 import { DEFAULT_METHOD_PAY } from './paths';

@@ -1,4 +1,4 @@
-import type { DetalleError } from '@pago/domain/errors-plain';
+import type { DetalleError } from '@pago/domain/errors';
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { GENERIC_SERVICE_MESSAGE, isKnownCode, type DetalleError } from '@pago/domain/errors-plain';
+import { GENERIC_SERVICE_MESSAGE, isKnownCode, type DetalleError } from '@pago/domain/errors';
 import type { Family } from '@pago/domain/families';
 import { paths } from './paths';
 

@@ -1,7 +1,4 @@
-import {
-  CONSULTAR_PARAMETROS_PATH,
-  CONSULTAR_PARAMETROS_RESPONSE,
-} from '@pago/domain/call-parametros';
+import { CONSULTAR_PARAMETROS_PATH, CONSULTAR_PARAMETROS_RESPONSE } from '@pago/domain/call-parametros';
 import { describe, expect, it } from 'vitest';
 import { CONSULTAR_PARAMETROS, paths, ROUTES } from './paths';
 

@@ -1,4 +1,4 @@
-import type { DetalleError } from '@pago/domain/errors-plain';
+import type { DetalleError } from '@pago/domain/errors';
 import { ApiError, isApiError, postJson, type PostOptions } from './api-client';
 import { readEnvelopeError, readResponse } from './envelope';
 

@@ -1,4 +1,4 @@
-import { isFamily, type Family } from '@pago/domain/families';
+import { isFamily, type Family } from '@pago/domain/family-codes';
 import { useParams } from 'react-router';
 
 /** The :category of the current route. The router's category guard has already turned away anything else. */

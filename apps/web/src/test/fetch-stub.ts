@@ -1,4 +1,4 @@
-import { AVAILABILITY_PATH } from '@pago/domain/business-time';
+import { AVAILABILITY_PATH, unavailableHours } from '@pago/domain/business-time';
 import { FAMILIES, type Family } from '@pago/domain/families';
 import { afterEach, vi } from 'vitest';
 
@@ -25,8 +25,8 @@ const availabilityAnswer = () =>
     disponibilidad: FAMILIES.map((family) => ({
       tipoFamiliaProducto: family,
       disponible: !closedNow.includes(family),
-      cierre: family === 'HI' ? '20:00' : '22:30',
-      apertura: '02:00',
+      cierre: unavailableHours(family).from,
+      apertura: unavailableHours(family).until,
     })),
   });
 

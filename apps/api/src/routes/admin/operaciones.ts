@@ -1,4 +1,4 @@
-import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
+import { CODIGO_OK } from '@pago/domain/call-seleccionar';
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

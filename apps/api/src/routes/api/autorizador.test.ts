@@ -1,4 +1,12 @@
-import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, ENROLAR_RESPONSE, PENDIENTES_PATH, PENDIENTES_RESPONSE, webhookBodySchema } from '@pago/domain/call-autorizador';
+import {
+  DECISION_PATH,
+  DECISION_RESPONSE,
+  ENROLAR_PATH,
+  ENROLAR_RESPONSE,
+  PENDIENTES_PATH,
+  PENDIENTES_RESPONSE,
+} from '@pago/domain/call-autorizador';
+import { webhookBodySchema } from '@pago/domain/schemas/call-autorizador';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';

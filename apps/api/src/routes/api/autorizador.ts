@@ -1,18 +1,20 @@
 import {
   DECISION_PATH,
   DECISION_RESPONSE,
-  decisionOkSchema,
-  decisionRequestSchema,
   ENROLAR_PATH,
   ENROLAR_RESPONSE,
-  enrolarOkSchema,
-  enrolarRequestSchema,
   PENDIENTES_PATH,
   PENDIENTES_RESPONSE,
+} from '@pago/domain/call-autorizador';
+import {
+  decisionOkSchema,
+  decisionRequestSchema,
+  enrolarOkSchema,
+  enrolarRequestSchema,
   pendientesOkSchema,
   pendientesRequestSchema,
-} from '@pago/domain/call-autorizador';
-import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
+} from '@pago/domain/schemas/call-autorizador';
+import { CODIGO_OK } from '@pago/domain/call-seleccionar';
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

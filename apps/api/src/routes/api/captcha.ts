@@ -1,4 +1,4 @@
-import { captchaChallengeSchema } from '@pago/domain/answers';
+import { captchaChallengeSchema } from '@pago/domain/schemas/answers';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../responses';
 

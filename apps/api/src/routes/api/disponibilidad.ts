@@ -1,4 +1,4 @@
-import { disponibilidadOkSchema } from '@pago/domain/answers';
+import { disponibilidadOkSchema } from '@pago/domain/schemas/answers';
 import { AVAILABILITY_PATH, availabilityAt } from '@pago/domain/business-time';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock';

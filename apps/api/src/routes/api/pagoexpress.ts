@@ -2,17 +2,14 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AUTH_PATH, AUTH_RESPONSE, INIT_MALL_PATH, INIT_MALL_RESPONSE } from '@pago/domain/call-pagoexpress';
 import {
-  AUTH_PATH,
-  AUTH_RESPONSE,
   authOkSchema,
   authRequestSchema,
   hostRefusalSchema,
-  INIT_MALL_PATH,
-  INIT_MALL_RESPONSE,
   initMallOkSchema,
   initMallRequestSchema,
-} from '@pago/domain/call-pagoexpress';
+} from '@pago/domain/schemas/call-pagoexpress';
 import { errorDetail, type ErrorCode } from '@pago/domain/errors';
 import { allLimits } from '../../plugins/external/rate-limit';
 import { errorResponses, redirect } from '../responses';

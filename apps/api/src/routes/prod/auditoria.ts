@@ -1,5 +1,6 @@
-import { GUARDAR_LOG_PATH, GUARDAR_LOG_RESPONSE, guardarLogOkSchema, guardarLogRequestSchema, scrubLogText } from '@pago/domain/call-guardarlog';
-import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
+import { GUARDAR_LOG_PATH, GUARDAR_LOG_RESPONSE, scrubLogText } from '@pago/domain/call-guardarlog';
+import { guardarLogOkSchema, guardarLogRequestSchema } from '@pago/domain/schemas/call-guardarlog';
+import { CODIGO_OK } from '@pago/domain/call-seleccionar';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

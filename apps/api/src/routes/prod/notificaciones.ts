@@ -1,14 +1,16 @@
 import {
   COMPROBANTE_PDF_PATH,
-  comprobantePdfRequestSchema,
   ENVIAR_COMPROBANTE_PATH,
   ENVIAR_COMPROBANTE_RESPONSE,
+} from '@pago/domain/call-notificaciones';
+import {
+  comprobantePdfRequestSchema,
   enviarComprobanteOkSchema,
   enviarComprobanteRequestSchema,
-} from '@pago/domain/call-notificaciones';
-import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
+} from '@pago/domain/schemas/call-notificaciones';
+import { CODIGO_OK } from '@pago/domain/call-seleccionar';
 import { errorEnvelope } from '@pago/domain/envelope';
-import { verificacionOkSchema } from '@pago/domain/answers';
+import { verificacionOkSchema } from '@pago/domain/schemas/answers';
 import { readVerificationCode, VERIFICAR_COMPROBANTE_PATH } from '@pago/domain/voucher-verification';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
-import type { StoreTransaction } from '@pago/domain/call-pagoexpress';
+import type { StoreTransaction } from '@pago/domain/schemas/call-pagoexpress';
 import type { Family } from '@pago/domain/families';
-import { debitCreditSwitchName } from '@pago/domain/parameters-plain';
+import { debitCreditSwitchName } from '@pago/domain/parameters';
 import { decodeInstallment } from '@pago/domain/selection';
 import type { ProductToPay } from '../../lib/app-store';
 

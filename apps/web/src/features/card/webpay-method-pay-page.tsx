@@ -1,5 +1,5 @@
 import type { Family } from '@pago/domain/families';
-import { debitCreditSwitchName } from '@pago/domain/parameters-plain';
+import { debitCreditSwitchName } from '@pago/domain/parameters';
 import { useEffect, useRef, useState } from 'react';
 import { Button, ButtonLink } from '../../components/button';
 import { Notice } from '../../components/notice';

@@ -1,4 +1,4 @@
-import { GENERIC_SERVICE_MESSAGE } from '@pago/domain/errors-plain';
+import { GENERIC_SERVICE_MESSAGE } from '@pago/domain/errors';
 import { useState } from 'react';
 import { MessageScreen } from '../../components/message-screen';
 import { useAppStore } from '../../lib/app-store';

@@ -1,4 +1,4 @@
-import { PAYMENT_FAILED_MESSAGE } from '@pago/domain/errors-plain';
+import { PAYMENT_FAILED_MESSAGE } from '@pago/domain/errors';
 import { MessageScreen } from '../../components/message-screen';
 import { useResetOnEnter } from './use-reset-on-enter';
 import { useErrorPageReached } from '../../lib/analytics';

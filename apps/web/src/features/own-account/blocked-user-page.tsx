@@ -1,4 +1,4 @@
-import { BLOCKED_PASSWORD_MESSAGE } from '@pago/domain/errors-plain';
+import { BLOCKED_PASSWORD_MESSAGE } from '@pago/domain/errors';
 import { ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';
 import { PRODUCT_PASSWORD_RECOVERY_URL } from '../../lib/env';

@@ -1,4 +1,4 @@
-import { errorDetail } from '@pago/domain/errors-plain';
+import { errorDetail } from '@pago/domain/errors';
 import { MessageScreen } from '../../components/message-screen';
 import { useErrorPageReached } from '../../lib/analytics';
 import { useResetOnEnter } from '../errors/use-reset-on-enter';

@@ -1,4 +1,4 @@
-import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista-plain';
+import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista';
 import { ButtonLink } from '../../components/button';
 import { useAppStore } from '../../lib/app-store';
 import { paths } from '../../lib/paths';

@@ -1,5 +1,5 @@
-import type { Factor } from '@pago/domain/answers';
-import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista-plain';
+import type { Factor } from '@pago/domain/schemas/answers';
+import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista';
 import type { Family } from '@pago/domain/families';
 import { canonicalRut } from '@pago/domain/rut';
 import { PRODUCT_SLUG } from '../../lib/env';

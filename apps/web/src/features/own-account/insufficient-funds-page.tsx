@@ -1,4 +1,4 @@
-import { INSUFFICIENT_FUNDS_MESSAGE } from '@pago/domain/errors-plain';
+import { INSUFFICIENT_FUNDS_MESSAGE } from '@pago/domain/errors';
 import { isFamily } from '@pago/domain/families';
 import { ButtonLink } from '../../components/button';
 import { MessageScreen } from '../../components/message-screen';

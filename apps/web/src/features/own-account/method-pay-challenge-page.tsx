@@ -1,4 +1,4 @@
-import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista-plain';
+import { AUTHORISER_FACTOR, COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista';
 import { Screen } from '../../components/screen';
 import { paths } from '../../lib/paths';
 import { useCategory } from '../../lib/use-category';

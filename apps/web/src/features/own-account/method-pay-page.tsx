@@ -1,5 +1,5 @@
 import type { Family } from '@pago/domain/families';
-import { PASSWORD_MAX_LENGTH } from '@pago/domain/call-cuenta-vista-plain';
+import { PASSWORD_MAX_LENGTH } from '@pago/domain/call-cuenta-vista';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../components/button';

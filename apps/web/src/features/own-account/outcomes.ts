@@ -11,7 +11,7 @@ import {
   isKnownCode,
   mobileAuthoriserMessage,
   type DetalleError,
-} from '@pago/domain/errors-plain';
+} from '@pago/domain/errors';
 import type { Family } from '@pago/domain/families';
 import { errorAction, routeError, type ErrorAction, type ErrorOutcome } from '../../lib/error-routing';
 import { AUTHORISER_PRODUCT } from './factors';

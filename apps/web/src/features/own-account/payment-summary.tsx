@@ -1,5 +1,5 @@
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
 import type { ReactNode } from 'react';
 

@@ -1,4 +1,4 @@
-import { AUTHORISER_FACTOR } from '@pago/domain/call-cuenta-vista-plain';
+import { AUTHORISER_FACTOR } from '@pago/domain/call-cuenta-vista';
 import type { Family } from '@pago/domain/families';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { pollEvery } from '../../lib/poll-every';

@@ -1,4 +1,4 @@
-import { COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista-plain';
+import { COORDINATE_FACTOR } from '@pago/domain/call-cuenta-vista';
 import type { Family } from '@pago/domain/families';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useCountdown } from '../../lib/use-countdown';

@@ -1,4 +1,4 @@
-import type { Factor } from '@pago/domain/call-cuenta-vista';
+import type { Factor } from '@pago/domain/schemas/call-cuenta-vista';
 import type { Family } from '@pago/domain/families';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppStore, type LoginResponse } from '../../lib/app-store';

@@ -1,6 +1,6 @@
-import type { Family } from '@pago/domain/families';
-import { debitCreditSwitchName } from '@pago/domain/parameters-plain';
-import { cardMethodOffered, type InstalmentState } from '@pago/domain/products-plain';
+import { kindOf, type Family } from '@pago/domain/families';
+import { debitCreditSwitchName } from '@pago/domain/parameters';
+import { cardMethodOffered, type InstalmentState } from '@pago/domain/products';
 import type { SelectedProduct } from './selection-request';
 import { PRODUCT_NAME } from '../../lib/env';
 import { DEFAULT_METHOD_PAY, WEBPAY_METHOD_PAY } from '../../lib/paths';
@@ -45,4 +45,4 @@ export function paymentMethods(family: Family, parameters: Readonly<Record<strin
 }
 
 /** Specification §2 'Step 3': a credit card cannot be paid with credit cards; choosing the card provider warns. */
-export const warnsBeforeCard = (family: Family) => family === 'TC';
+export const warnsBeforeCard = (family: Family) => kindOf(family) === 'card';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { familiesOf, offersPartialPayment, visibleProducts } from './product-families';
+import { familiesOf, OFFERS, offerOf, visibleProducts } from './product-families';
 import { everyFamily, product, detalle, SEED_PARAMETERS } from './test-builders';
 
 describe('visibleProducts', () => {
@@ -30,21 +30,22 @@ describe('familiesOf', () => {
   });
 });
 
-describe('offersPartialPayment', () => {
+describe('offerOf', () => {
   const pc = (permiteAbono: boolean, numero = '410012345678') =>
     product('PC', numero, [detalle(21, '20300612')], { permiteAbono });
 
   it('offers on the consumer-credit button when a consumer credit has permiteAbono', () => {
-    expect(offersPartialPayment('PC', [pc(false, '1'), pc(true, '2')])).toBe(true);
+    expect(offerOf('PC', [pc(false, '1'), pc(true, '2')])).toBe(OFFERS.PC);
+    expect(OFFERS.PC?.title).toBe('¡Buena noticia!');
   });
 
   it('does not offer when no consumer credit has permiteAbono', () => {
-    expect(offersPartialPayment('PC', [pc(false)])).toBe(false);
+    expect(offerOf('PC', [pc(false)])).toBeNull();
   });
 
   it('does not offer on another family, even with permiteAbono there', () => {
     const pm = product('PM', '5', [detalle(1, '20300612')], { permiteAbono: true });
-    expect(offersPartialPayment('PM', [pm, pc(true)])).toBe(false);
-    expect(offersPartialPayment('PC', [pm])).toBe(false);
+    expect(offerOf('PM', [pm, pc(true)])).toBeNull();
+    expect(offerOf('PC', [pm])).toBeNull();
   });
 });

@@ -12,22 +12,27 @@ export function familiesOf(products: readonly Producto[]): Family[] {
   return FAMILIES.filter((family) => present.has(family));
 }
 
-/**
- * Specification §3 'Offers matrix': one entry, family PC with permiteAbono true. The server already reports
- * permiteAbono false once the promotion's fechaVigenciaAbono has passed.
- */
-export const OFFER = {
-  family: 'PC',
-  title: '¡Buena noticia!',
-  message:
-    'Ahora puedes pagar una parte del monto pendiente de las cuotas de tu Crédito de Consumo: abona lo que ' +
-    'puedas, desde el monto mínimo, hasta completar tu cuota.',
-} as const satisfies { family: Family; title: string; message: string };
+export interface Offer {
+  title: string;
+  message: string;
+}
 
-/** Pressing `family` first shows the partial-payment offer (specification §4, 'Family offer'). */
-export function offersPartialPayment(family: Family, products: readonly Producto[]): boolean {
-  return (
-    family === OFFER.family &&
-    products.some((product) => product.tipoFamiliaProducto === OFFER.family && product.permiteAbono)
-  );
+/**
+ * Specification §3 'Offers matrix': the texts of the families whose products with permiteAbono true are offered a
+ * partial payment; it has one entry. The server already reports permiteAbono false once the promotion's
+ * fechaVigenciaAbono has passed.
+ */
+export const OFFERS: Readonly<Partial<Record<Family, Offer>>> = {
+  PC: {
+    title: '¡Buena noticia!',
+    message:
+      'Ahora puedes pagar una parte del monto pendiente de las cuotas de tu Crédito de Consumo: abona lo que ' +
+      'puedas, desde el monto mínimo, hasta completar tu cuota.',
+  },
+};
+
+/** The offer that pressing `family` shows first (specification §4, 'Family offer'), or null. */
+export function offerOf(family: Family, products: readonly Producto[]): Offer | null {
+  const offer = OFFERS[family];
+  return offer && products.some((product) => product.tipoFamiliaProducto === family && product.permiteAbono) ? offer : null;
 }

@@ -1,6 +1,6 @@
-import type { ProductoSeleccionado, SeleccionarProductoRequest } from '@pago/domain/call-seleccionar';
+import type { ProductoSeleccionado, SeleccionarProductoRequest } from '@pago/domain/schemas/call-seleccionar';
 import { CANAL } from '@pago/domain/channel';
-import type { Family } from '@pago/domain/families';
+import { kindOf, type Family } from '@pago/domain/families';
 import type { Producto } from '@pago/domain/products';
 import { decodeInstallment, type InstallmentEntry } from '@pago/domain/selection';
 import type { Selection } from '../../lib/app-store';
@@ -39,7 +39,7 @@ export function resolveSelection(
 
 /** Specification §3 'Transaction request product': for a savings deposit the cuota is "0" and the date "0". */
 export function toProductoSeleccionado({ product, entries }: SelectedProduct): ProductoSeleccionado {
-  const deposit = product.tipoFamiliaProducto === 'AH';
+  const deposit = kindOf(product.tipoFamiliaProducto) === 'savings';
   return {
     numeroProducto: product.numeroProducto,
     tipoFamiliaProducto: product.tipoFamiliaProducto,

@@ -1,7 +1,7 @@
 import { isWireDate, wireToScreen } from '@pago/domain/dates';
-import { FAMILY_NAMES, type Family } from '@pago/domain/families';
+import { FAMILY_NAMES, kindOf, type Family } from '@pago/domain/families';
 import { formatClp } from '@pago/domain/money';
-import { detallesOf, maskProductNumber } from '@pago/domain/products-plain';
+import { detallesOf, maskProductNumber } from '@pago/domain/products';
 import type { Producto } from '@pago/domain/products';
 import { PARTIAL_PAYMENT } from '@pago/domain/voucher';
 import type { InstallmentEntry } from '@pago/domain/selection';
@@ -11,8 +11,8 @@ import type { SelectedProduct } from './selection-request';
 export const TOTAL_LABEL = 'Total a pagar';
 
 function lineLabel(family: Family, entry: InstallmentEntry, product: Producto): string {
-  if (family === 'AH') return 'Depósito';
-  if (family === 'TC') return 'Monto a pagar';
+  if (kindOf(family) === 'savings') return 'Depósito';
+  if (kindOf(family) === 'card') return 'Monto a pagar';
   // Less than the instalment owes: the rest stays owed, as step 2 and the voucher say.
   const owed = detallesOf(product).find((d) => String(d.numeroCuota) === entry.numero)?.montoPendiente;
   return owed !== undefined && entry.monto < owed ? `Cuota Nº ${entry.numero} · ${PARTIAL_PAYMENT}` : `Cuota Nº ${entry.numero}`;
@@ -47,7 +47,7 @@ export function SelectionSummary({ family, selected, amount }: SelectionSummaryP
                 <li key={`${entry.numero}-${index}`} className="flex items-start justify-between gap-3 text-sm">
                   <span className="text-ink">
                     {lineLabel(family, entry, product)}
-                    {family !== 'AH' && isWireDate(entry.fecha) ? (
+                    {kindOf(family) !== 'savings' && isWireDate(entry.fecha) ? (
                       <span className="block text-xs text-muted">{`Vence ${wireToScreen(entry.fecha)}`}</span>
                     ) : null}
                   </span>

@@ -1,5 +1,5 @@
 import type { FamilyAvailability } from '@pago/domain/business-time';
-import { NO_PRODUCTS_MESSAGE } from '@pago/domain/errors-plain';
+import { NO_PRODUCTS_MESSAGE } from '@pago/domain/errors';
 import { FAMILY_NAMES, type Family } from '@pago/domain/families';
 import type { Producto } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
@@ -17,7 +17,7 @@ import { PRODUCT_NAME, PRODUCT_SITE_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { FamilyIcon } from './family-icon';
-import { familiesOf, OFFER, offersPartialPayment } from './product-families';
+import { familiesOf, offerOf } from './product-families';
 import { useProductsOnEntry } from './use-products-on-entry';
 import { track } from '../../lib/analytics';
 
@@ -79,8 +79,11 @@ export function StepOnePage() {
 
 function FamilyChoice({ families, products, closed }: { families: Family[]; products: Producto[]; closed: FamilyAvailability[] }) {
   const navigate = useNavigate();
+  // The family whose offer the dialog shows; it stays set while the dialog closes.
+  const [offered, setOffered] = useState<Family | null>(null);
   const [offerOpen, setOfferOpen] = useState(false);
-  const offers = families.some((family) => offersPartialPayment(family, products));
+  const offers = families.some((family) => offerOf(family, products) !== null);
+  const offer = offered && offerOf(offered, products);
   // The offer's dialog must open at once when chosen, yet its code is not needed for the list to paint.
   useEffect(() => {
     if (offers) DeferredModal.preload();
@@ -90,8 +93,10 @@ function FamilyChoice({ families, products, closed }: { families: Family[]; prod
 
   function choose(family: Family) {
     track({ event: 'family_selected', family });
-    if (offersPartialPayment(family, products)) setOfferOpen(true);
-    else void navigate(paths.stepTwo(family));
+    if (offerOf(family, products)) {
+      setOffered(family);
+      setOfferOpen(true);
+    } else void navigate(paths.stepTwo(family));
   }
 
   return (
@@ -138,9 +143,9 @@ function FamilyChoice({ families, products, closed }: { families: Family[]; prod
         </a>
       </p>
 
-      <DeferredModal open={offerOpen} onOpenChange={setOfferOpen} title={OFFER.title} description={OFFER.message}>
+      <DeferredModal open={offerOpen} onOpenChange={setOfferOpen} title={offer?.title ?? ''} description={offer?.message ?? ''}>
         <ModalActions>
-          <Button onClick={() => void navigate(paths.stepTwo(OFFER.family))}>Continuar</Button>
+          <Button onClick={() => offered !== null && void navigate(paths.stepTwo(offered))}>Continuar</Button>
         </ModalActions>
       </DeferredModal>
     </>

@@ -1,4 +1,4 @@
-import { NO_PRODUCTS_MESSAGE } from '@pago/domain/errors-plain';
+import { NO_PRODUCTS_MESSAGE } from '@pago/domain/errors';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppStore } from '../../lib/app-store';

@@ -1,8 +1,12 @@
-import { verificacionOkSchema, type Verificacion } from '@pago/domain/answers';
+import { verificacionOkSchema, type Verificacion } from '@pago/domain/schemas/answers';
 import { PAYMENT_METHOD_NAMES, productName, productTitle, VOUCHER_LABELS } from '@pago/domain/voucher';
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
-import { formatVerificationCode, readVerificationCode, verificarComprobanteUrl } from '@pago/domain/voucher-verification';
+import {
+  formatVerificationCode,
+  readVerificationCode,
+  verificarComprobanteUrl,
+} from '@pago/domain/voucher-verification';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { Loader } from '../../components/loader';

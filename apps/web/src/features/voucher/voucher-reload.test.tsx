@@ -1,4 +1,4 @@
-import type { Pago } from '@pago/domain/call-consultar-pago';
+import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../app/router';

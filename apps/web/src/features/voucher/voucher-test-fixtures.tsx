@@ -1,4 +1,4 @@
-import type { Pago } from '@pago/domain/call-consultar-pago';
+import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';

@@ -1,5 +1,6 @@
 import { oneOrMany } from '@pago/domain/as-array';
-import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_RESPONSE, consultarPagoOkSchema, consultarPagoRequestSchema } from '@pago/domain/call-consultar-pago';
+import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_RESPONSE } from '@pago/domain/call-consultar-pago';
+import { consultarPagoOkSchema, consultarPagoRequestSchema } from '@pago/domain/schemas/call-consultar-pago';
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

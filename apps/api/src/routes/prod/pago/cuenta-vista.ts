@@ -1,21 +1,28 @@
 import {
   AUTENTICA_PATH,
   AUTENTICA_RESPONSE,
-  autenticaOkSchema,
-  autenticaRequestSchema,
   AUTORIZAR_PATH,
   AUTORIZAR_RESPONSE,
-  autorizarOkSchema,
-  autorizarRequestSchema,
   PAGAR_PATH,
   PAGAR_RESPONSE,
+} from '@pago/domain/call-cuenta-vista';
+import {
+  autenticaOkSchema,
+  autenticaRequestSchema,
+  autorizarOkSchema,
+  autorizarRequestSchema,
   pagarOkSchema,
   pagarRequestSchema,
-} from '@pago/domain/call-cuenta-vista';
+} from '@pago/domain/schemas/call-cuenta-vista';
 import { oneOrMany } from '@pago/domain/as-array';
-import { CODIGO_OK } from '@pago/domain/call-seleccionar-plain';
+import { CODIGO_OK } from '@pago/domain/call-seleccionar';
 import { errorEnvelope } from '@pago/domain/envelope';
-import { isKnownCode, LAST_PASSWORD_ATTEMPT_MESSAGE, mobileAuthoriserMessage, type RefusalCode } from '@pago/domain/errors';
+import {
+  isKnownCode,
+  LAST_PASSWORD_ATTEMPT_MESSAGE,
+  mobileAuthoriserMessage,
+  type RefusalCode,
+} from '@pago/domain/errors';
 import { joinRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

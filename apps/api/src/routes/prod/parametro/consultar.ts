@@ -1,9 +1,5 @@
-import {
-  CONSULTAR_PARAMETROS_PATH,
-  CONSULTAR_PARAMETROS_RESPONSE,
-  consultarParametrosOkSchema,
-  consultarParametrosRequestSchema,
-} from '@pago/domain/call-parametros';
+import { CONSULTAR_PARAMETROS_PATH, CONSULTAR_PARAMETROS_RESPONSE } from '@pago/domain/call-parametros';
+import { consultarParametrosOkSchema, consultarParametrosRequestSchema } from '@pago/domain/schemas/call-parametros';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelopeResponses } from '../../responses';

@@ -1,9 +1,5 @@
-import {
-  LISTAR_PRODUCTOS_PATH,
-  LISTAR_PRODUCTOS_RESPONSE,
-  listarProductosOkSchema,
-  listarProductosRequestSchema,
-} from '@pago/domain/call-listar';
+import { LISTAR_PRODUCTOS_PATH, LISTAR_PRODUCTOS_RESPONSE } from '@pago/domain/call-listar';
+import { listarProductosOkSchema, listarProductosRequestSchema } from '@pago/domain/schemas/call-listar';
 import { errorEnvelope } from '@pago/domain/envelope';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

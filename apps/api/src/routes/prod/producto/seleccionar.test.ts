@@ -1,10 +1,17 @@
-import type { ProductoSeleccionado } from '@pago/domain/call-seleccionar';
+import type { ProductoSeleccionado } from '@pago/domain/schemas/call-seleccionar';
 import { detallesOf, type Producto } from '@pago/domain/products';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { transactionItems, transactions } from '../../../db/schema';
 import { listProducts, postSeleccionar, productNumbered } from '../../../../test/support/member-calls';
-import { businessNoon, DATABASE_KINDS, seededSnapshot, startTestApp, type SeededSnapshot, type TestApp } from '../../../../test/support/test-app';
+import {
+  businessNoon,
+  DATABASE_KINDS,
+  seededSnapshot,
+  startTestApp,
+  type SeededSnapshot,
+  type TestApp,
+} from '../../../../test/support/test-app';
 
 type Sel = ProductoSeleccionado;
 const responseOf = (res: { json(): unknown }) =>

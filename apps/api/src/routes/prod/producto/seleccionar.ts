@@ -1,10 +1,5 @@
-import {
-  CODIGO_OK,
-  SELECCIONAR_PRODUCTO_PATH,
-  SELECCIONAR_PRODUCTO_RESPONSE,
-  seleccionarProductoOkSchema,
-  seleccionarProductoRequestSchema,
-} from '@pago/domain/call-seleccionar';
+import { CODIGO_OK, SELECCIONAR_PRODUCTO_PATH, SELECCIONAR_PRODUCTO_RESPONSE } from '@pago/domain/call-seleccionar';
+import { seleccionarProductoOkSchema, seleccionarProductoRequestSchema } from '@pago/domain/schemas/call-seleccionar';
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,8 +1,8 @@
-import { consultarPagoOkSchema } from '@pago/domain/answers';
-import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_REQUEST, CONSULTAR_PAGO_RESPONSE } from '@pago/domain/call-consultar-pago-plain';
-import type { ConsultarPagoRequest } from '@pago/domain/call-consultar-pago';
+import { consultarPagoOkSchema } from '@pago/domain/schemas/answers';
+import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_REQUEST, CONSULTAR_PAGO_RESPONSE } from '@pago/domain/call-consultar-pago';
+import type { ConsultarPagoRequest } from '@pago/domain/schemas/call-consultar-pago';
 import { CANAL } from '@pago/domain/channel';
-import type { DetalleError } from '@pago/domain/errors-plain';
+import type { DetalleError } from '@pago/domain/errors';
 import { ApiError } from '../../../lib/api-client';
 import { postEnvelope } from '../../../lib/post-envelope';
 

@@ -1,7 +1,7 @@
-import { authOkSchema, hostRefusalSchema, initMallOkSchema } from '@pago/domain/answers';
-import type { InitMallRequest } from '@pago/domain/call-pagoexpress';
-import { AUTH_PATH, INIT_MALL_PATH } from '@pago/domain/call-pagoexpress-plain';
-import type { DetalleError } from '@pago/domain/errors-plain';
+import { authOkSchema, hostRefusalSchema, initMallOkSchema } from '@pago/domain/schemas/answers';
+import type { InitMallRequest } from '@pago/domain/schemas/call-pagoexpress';
+import { AUTH_PATH, INIT_MALL_PATH } from '@pago/domain/call-pagoexpress';
+import type { DetalleError } from '@pago/domain/errors';
 import { ApiError, postJson } from '../../../lib/api-client';
 
 // Calls 9 and 10 of specification §7, on the payment host (@pago/domain/call-pagoexpress).

@@ -1,7 +1,7 @@
 import { asArray } from '@pago/domain/as-array';
-import type { ConsultarParametrosRequest } from '@pago/domain/call-parametros';
+import type { ConsultarParametrosRequest } from '@pago/domain/schemas/call-parametros';
 import { CANAL, TIPO_PARAMETRO } from '@pago/domain/channel';
-import type { DetalleError } from '@pago/domain/errors-plain';
+import type { DetalleError } from '@pago/domain/errors';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, postJson } from '../../../lib/api-client';
 import { readEnvelopeError, readResponse } from '../../../lib/envelope';

@@ -1,4 +1,8 @@
-import { autenticaRequestSchema, autorizarRequestSchema, pagarRequestSchema } from '@pago/domain/call-cuenta-vista';
+import {
+  autenticaRequestSchema,
+  autorizarRequestSchema,
+  pagarRequestSchema,
+} from '@pago/domain/schemas/call-cuenta-vista';
 import { describe, expect, it } from 'vitest';
 import { isApiError } from '../../../lib/api-client';
 import { businessError, stubServer } from '../testing';

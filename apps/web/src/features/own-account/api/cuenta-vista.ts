@@ -1,6 +1,12 @@
 import { asArray } from '@pago/domain/as-array';
-import { autenticaOkSchema, autorizarOkSchema, pagarOkSchema, type Factor, type ProductoPagado } from '@pago/domain/answers';
-import type { AutenticaRequest, AutorizarRequest, PagarRequest } from '@pago/domain/call-cuenta-vista';
+import {
+  autenticaOkSchema,
+  autorizarOkSchema,
+  pagarOkSchema,
+  type Factor,
+  type ProductoPagado,
+} from '@pago/domain/schemas/answers';
+import type { AutenticaRequest, AutorizarRequest, PagarRequest } from '@pago/domain/schemas/call-cuenta-vista';
 import {
   AUTENTICA_PATH,
   AUTENTICA_REQUEST,
@@ -11,9 +17,9 @@ import {
   PAGAR_PATH,
   PAGAR_REQUEST,
   PAGAR_RESPONSE,
-} from '@pago/domain/call-cuenta-vista-plain';
+} from '@pago/domain/call-cuenta-vista';
 import { CANAL } from '@pago/domain/channel';
-import type { DetalleError } from '@pago/domain/errors-plain';
+import type { DetalleError } from '@pago/domain/errors';
 import { splitRut } from '@pago/domain/rut';
 import { ApiError } from '../../../lib/api-client';
 import { postEnvelope } from '../../../lib/post-envelope';

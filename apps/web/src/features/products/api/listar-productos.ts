@@ -1,7 +1,7 @@
-import { LISTAR_PRODUCTOS_PATH, LISTAR_PRODUCTOS_RESPONSE } from '@pago/domain/call-listar-plain';
-import type { ListarProductosRequest } from '@pago/domain/call-listar';
+import { LISTAR_PRODUCTOS_PATH, LISTAR_PRODUCTOS_RESPONSE } from '@pago/domain/call-listar';
+import type { ListarProductosRequest } from '@pago/domain/schemas/call-listar';
 import { CANAL } from '@pago/domain/channel';
-import type { DetalleError } from '@pago/domain/errors-plain';
+import type { DetalleError } from '@pago/domain/errors';
 import type { Producto } from '@pago/domain/products';
 import { ApiError } from '../../../lib/api-client';
 import { loadAnswerSchemas } from '../../../lib/answer-schemas';

@@ -1,10 +1,7 @@
-import { seleccionarProductoOkSchema } from '@pago/domain/answers';
-import {
-  SELECCIONAR_PRODUCTO_PATH,
-  SELECCIONAR_PRODUCTO_RESPONSE,
-} from '@pago/domain/call-seleccionar-plain';
-import type { SeleccionarProductoRequest } from '@pago/domain/call-seleccionar';
-import type { DetalleError } from '@pago/domain/errors-plain';
+import { seleccionarProductoOkSchema } from '@pago/domain/schemas/answers';
+import { SELECCIONAR_PRODUCTO_PATH, SELECCIONAR_PRODUCTO_RESPONSE } from '@pago/domain/call-seleccionar';
+import type { SeleccionarProductoRequest } from '@pago/domain/schemas/call-seleccionar';
+import type { DetalleError } from '@pago/domain/errors';
 import { ApiError } from '../../../lib/api-client';
 import { postEnvelope } from '../../../lib/post-envelope';
 

@@ -40,7 +40,7 @@ describe('credit card (TC)', () => {
   });
 
   it('hands step 3 the statement with the amount chosen', () => {
-    expect(cardSelection([cardLine(card!, abonar('100000'))])).toEqual({
+    expect(cardSelection('TC', [cardLine(card!, abonar('100000'))])).toEqual({
       family: 'TC',
       productsToPay: [{ productNumber: '5412751234567890', installment: ['1|100000|20250527|A|0'] }],
       amount: 100_000,
@@ -53,8 +53,8 @@ describe('credit card (TC)', () => {
       productsToPay: [{ productNumber: '5412751234567890', installment: [`1|${monto}|20250527|A|0`] }],
       amount: monto,
     });
-    expect(initialCardChoices([card!], previous(35_000))[card!.numeroProducto]).toEqual({ option: 'minimo', text: '' });
-    expect(initialCardChoices([card!], previous(350_000))[card!.numeroProducto]).toEqual({ option: 'total', text: '' });
-    expect(initialCardChoices([card!], previous(120_000))[card!.numeroProducto]).toEqual({ option: 'abonar', text: '120.000' });
+    expect(initialCardChoices([card!], previous(35_000), 'TC')[card!.numeroProducto]).toEqual({ option: 'minimo', text: '' });
+    expect(initialCardChoices([card!], previous(350_000), 'TC')[card!.numeroProducto]).toEqual({ option: 'total', text: '' });
+    expect(initialCardChoices([card!], previous(120_000), 'TC')[card!.numeroProducto]).toEqual({ option: 'abonar', text: '120.000' });
   });
 });

@@ -1,5 +1,6 @@
+import type { Family } from '@pago/domain/families';
 import { formatThousands, parseClpDigits } from '@pago/domain/money';
-import { detallesOf } from '@pago/domain/products-plain';
+import { detallesOf } from '@pago/domain/products';
 import type { DetalleCuota, Producto } from '@pago/domain/products';
 import { cardAmountError } from '@pago/domain/selection';
 import type { Selection } from '../../../lib/app-store';
@@ -92,10 +93,10 @@ export const cardLines = (products: readonly CardProduct[], choices: CardChoices
 export const canPayCards = (lines: readonly CardLine[]) =>
   lines.some((line) => line.valid) && lines.every((line) => line.valid || line.option === null);
 
-export function cardSelection(lines: readonly CardLine[]): Selection {
+export function cardSelection(family: Family, lines: readonly CardLine[]): Selection {
   const paying = lines.filter((line) => line.valid);
   return {
-    family: 'TC',
+    family,
     productsToPay: paying.map((line) => ({
       productNumber: line.product.numeroProducto,
       installment: [installmentOf(line.product.statement, line.amount)],
@@ -105,8 +106,8 @@ export function cardSelection(lines: readonly CardLine[]): Selection {
 }
 
 /** The option the member chose before (back from step 3), or none. */
-export function initialCardChoices(products: readonly CardProduct[], selection: Selection): CardChoices {
-  const previous = previousEntries(selection, 'TC');
+export function initialCardChoices(products: readonly CardProduct[], selection: Selection, family: Family): CardChoices {
+  const previous = previousEntries(selection, family);
   return Object.fromEntries(
     products.map((p): [string, CardChoice] => {
       const monto = previous?.get(p.numeroProducto)?.[0]?.monto;

@@ -1,5 +1,5 @@
 import type { Family } from '@pago/domain/families';
-import { byAge, detallesOf } from '@pago/domain/products-plain';
+import { byAge, detallesOf } from '@pago/domain/products';
 import type { DetalleCuota, Producto } from '@pago/domain/products';
 import { decodeInstallment, encodeInstallment, type InstallmentEntry } from '@pago/domain/selection';
 import type { Selection } from '../../../lib/app-store';

@@ -1,5 +1,6 @@
+import type { Family } from '@pago/domain/families';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import { AMOUNT_INPUT_MAX_LENGTH } from '@pago/domain/selection';
 import { useMemo } from 'react';
 import { Notice } from '../../../components/notice';
@@ -10,11 +11,11 @@ import { SummaryDetails, SummaryPanel } from './summary-panel';
 import { instalmentsCount } from './texts';
 import { useStepTwo, useStepTwoChoices } from './use-step-two';
 
-/** Step 2 for participation shares (CP): how many of the accumulated instalments to pay. */
-export function CpStep() {
-  const { products, previousSelection, back, payLabel, proceed } = useStepTwo('CP');
+/** Step 2 for participation shares (kind 'shares'): how many of the accumulated instalments to pay. */
+export function CpStep({ family }: { family: Family }) {
+  const { products, previousSelection, back, payLabel, proceed } = useStepTwo(family);
   const view = useMemo(() => cpView(products), [products]);
-  const [texts, setTexts] = useStepTwoChoices<Record<string, string>>('CP', () => initialCpTexts(view, previousSelection()));
+  const [texts, setTexts] = useStepTwoChoices<Record<string, string>>(family, () => initialCpTexts(view, previousSelection(), family));
   const lines = view.map((product) => cpLine(product, texts[product.numeroProducto] ?? ''));
   const paying = lines.filter((line) => line.valid);
   const count = paying.reduce((sum, line) => sum + line.count, 0);
@@ -41,7 +42,7 @@ export function CpStep() {
               back={back}
               label={payLabel}
               disabled={!canPayCp(lines, texts)}
-              onPay={() => void proceed(cpSelection(lines))}
+              onPay={() => void proceed(cpSelection(family, lines))}
             />
           }
         />

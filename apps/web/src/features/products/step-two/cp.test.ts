@@ -30,7 +30,7 @@ describe('participation shares (CP)', () => {
   it('pays the N oldest instalments, the unit value times the count', () => {
     const line = cpLine(shares!, '3');
     expect(line.total).toBe(15_000);
-    expect(cpSelection([line])).toEqual({
+    expect(cpSelection('CP', [line])).toEqual({
       family: 'CP',
       productsToPay: [
         {
@@ -48,7 +48,7 @@ describe('participation shares (CP)', () => {
       productsToPay: [{ productNumber: '700011111111', installment: ['1|5000|20250610|A|0', '2|5000|20250710|A|0'] }],
       amount: 10_000,
     };
-    expect(initialCpTexts([shares!], previous)).toEqual({ '700011111111': '2' });
-    expect(initialCpTexts([shares!], { ...previous, family: 'PC' })).toEqual({ '700011111111': '' });
+    expect(initialCpTexts([shares!], previous, 'CP')).toEqual({ '700011111111': '2' });
+    expect(initialCpTexts([shares!], { ...previous, family: 'PC' }, 'CP')).toEqual({ '700011111111': '' });
   });
 });

@@ -1,3 +1,4 @@
+import type { Family } from '@pago/domain/families';
 import { digitsOnly } from '@pago/domain/money';
 import type { DetalleCuota, Producto } from '@pago/domain/products';
 import { cpCountError, isValidCpCount } from '@pago/domain/selection';
@@ -59,10 +60,10 @@ export const canPayCp = (lines: readonly CpLine[], texts: Readonly<Record<string
   lines.some((line) => line.valid) &&
   lines.every((line) => line.valid || (texts[line.product.numeroProducto] ?? '') === '');
 
-export function cpSelection(lines: readonly CpLine[]): Selection {
+export function cpSelection(family: Family, lines: readonly CpLine[]): Selection {
   const paying = lines.filter((line) => line.valid);
   return {
-    family: 'CP',
+    family,
     productsToPay: paying.map((line) => ({
       productNumber: line.product.numeroProducto,
       installment: line.paid.map((d) => installmentOf(d, d.montoPendiente)),
@@ -72,8 +73,8 @@ export function cpSelection(lines: readonly CpLine[]): Selection {
 }
 
 /** The counts the member chose before (back from step 3), or empty fields. */
-export function initialCpTexts(products: readonly CpProduct[], selection: Selection): Record<string, string> {
-  const previous = previousEntries(selection, 'CP');
+export function initialCpTexts(products: readonly CpProduct[], selection: Selection, family: Family): Record<string, string> {
+  const previous = previousEntries(selection, family);
   return Object.fromEntries(
     products.map((p) => {
       const count = previous?.get(p.numeroProducto)?.length ?? 0;

@@ -1,6 +1,7 @@
+import type { Family } from '@pago/domain/families';
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import { AMOUNT_INPUT_MAX_LENGTH, CARD_NO_DEBT_MESSAGE } from '@pago/domain/selection';
 import * as RadioGroup from '@radix-ui/react-radio-group';
 import { useId, useMemo } from 'react';
@@ -25,11 +26,11 @@ import { SummaryDetails, SummaryPanel } from './summary-panel';
 import { billedCount } from './texts';
 import { useStepTwo, useStepTwoChoices } from './use-step-two';
 
-/** Step 2 for credit cards (TC): the minimum, the total billed or an amount between them. */
-export function CreditCardStep() {
-  const { products, previousSelection, back, payLabel, proceed } = useStepTwo('TC');
+/** Step 2 for credit cards (kind 'card'): the minimum, the total billed or an amount between them. */
+export function CreditCardStep({ family }: { family: Family }) {
+  const { products, previousSelection, back, payLabel, proceed } = useStepTwo(family);
   const view = useMemo(() => cardView(products), [products]);
-  const [choices, setChoices] = useStepTwoChoices<CardChoices>('TC', () => initialCardChoices(view, previousSelection()));
+  const [choices, setChoices] = useStepTwoChoices<CardChoices>(family, () => initialCardChoices(view, previousSelection(), family));
   const lines = cardLines(view, choices);
   // The summary follows what the member chose as they type; the button waits for every choice to be valid.
   // An amount that shows an error is not counted until it is right.
@@ -60,7 +61,7 @@ export function CreditCardStep() {
               back={back}
               label={payLabel}
               disabled={!canPayCards(lines)}
-              onPay={() => void proceed(cardSelection(lines))}
+              onPay={() => void proceed(cardSelection(family, lines))}
             />
           }
         />

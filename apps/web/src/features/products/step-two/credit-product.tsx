@@ -1,6 +1,6 @@
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import type { DetalleCuota } from '@pago/domain/products';
 import { minimumAmountMessage, partialInputMaxLength } from '@pago/domain/selection';
 import * as Switch from '@radix-ui/react-switch';

@@ -1,7 +1,7 @@
 import type { Family } from '@pago/domain/families';
-import { graceDaysName } from '@pago/domain/parameters-plain';
-import { maskProductNumber } from '@pago/domain/products-plain';
-import { INSTALMENT_ORDER_MESSAGE } from '@pago/domain/errors-plain';
+import { graceDaysName } from '@pago/domain/parameters';
+import { maskProductNumber } from '@pago/domain/products';
+import { INSTALMENT_ORDER_MESSAGE } from '@pago/domain/errors';
 import { MIXED_OVERDUE_MESSAGE } from '@pago/domain/selection';
 import { PARTIAL_PAYMENT } from '@pago/domain/voucher';
 import { useEffect, useMemo, useState } from 'react';

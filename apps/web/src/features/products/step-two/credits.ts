@@ -1,6 +1,6 @@
 import type { Family } from '@pago/domain/families';
 import { formatThousands, parseClpDigits } from '@pago/domain/money';
-import { applyGraceFilter, CONVENIO } from '@pago/domain/products-plain';
+import { applyGraceFilter, CONVENIO } from '@pago/domain/products';
 import type { DetalleCuota, Producto } from '@pago/domain/products';
 import { isOldestFirstPrefix, partialAmountError, toggleInstalment } from '@pago/domain/selection';
 import type { Selection } from '../../../lib/app-store';

@@ -1,5 +1,6 @@
+import type { Family } from '@pago/domain/families';
 import { formatClp } from '@pago/domain/money';
-import { maskProductNumber } from '@pago/domain/products-plain';
+import { maskProductNumber } from '@pago/domain/products';
 import { AMOUNT_INPUT_MAX_LENGTH, SAVINGS_MAX_EXCLUSIVE, SAVINGS_MIN } from '@pago/domain/selection';
 import { useId } from 'react';
 import { Notice } from '../../../components/notice';
@@ -20,10 +21,10 @@ import { useStepTwo, useStepTwoChoices } from './use-step-two';
 
 const HINT = `Mínimo ${formatClp(SAVINGS_MIN)} y menor a ${formatClp(SAVINGS_MAX_EXCLUSIVE)}`;
 
-/** Step 2 for savings (AH): the accounts to deposit into and how much. */
-export function SavingsStep() {
-  const { products, previousSelection, back, payLabel, proceed } = useStepTwo('AH');
-  const [choices, setChoices] = useStepTwoChoices<SavingsChoices>('AH', () => initialSavingsChoices(products, previousSelection()));
+/** Step 2 for savings (kind 'savings'): the accounts to deposit into and how much. */
+export function SavingsStep({ family }: { family: Family }) {
+  const { products, previousSelection, back, payLabel, proceed } = useStepTwo(family);
+  const [choices, setChoices] = useStepTwoChoices<SavingsChoices>(family, () => initialSavingsChoices(products, previousSelection(), family));
   const lines = savingsLines(products, choices);
   // An amount that shows an error is not counted in the summary until it is right.
   const summed = lines.filter((line) => line.checked && line.error === null);
@@ -49,7 +50,7 @@ export function SavingsStep() {
               back={back}
               label={payLabel}
               disabled={!canContinueSavings(lines)}
-              onPay={() => void proceed(savingsSelection(lines))}
+              onPay={() => void proceed(savingsSelection(family, lines))}
             />
           }
         />

@@ -49,7 +49,7 @@ describe('savings deposits (AH)', () => {
   it('hands step 3 one deposit string per checked account', () => {
     const products = [savingsAccount('800012340001'), savingsAccount('800012340002')];
     const lines = savingsLines(products, { '800012340001': typed('25000'), '800012340002': checkAccount(false) });
-    expect(savingsSelection(lines)).toEqual({
+    expect(savingsSelection('AH', lines)).toEqual({
       family: 'AH',
       productsToPay: [{ productNumber: '800012340001', installment: ['0|25000|A|0'] }],
       amount: 25_000,
@@ -63,7 +63,7 @@ describe('savings deposits (AH)', () => {
       productsToPay: [{ productNumber: '800012340002', installment: ['0|25000|A|0'] }],
       amount: 25_000,
     };
-    expect(initialSavingsChoices(products, previous)).toEqual({
+    expect(initialSavingsChoices(products, previous, 'AH')).toEqual({
       '800012340001': { checked: false, text: '' },
       '800012340002': { checked: true, text: '25.000' },
     });

@@ -1,3 +1,4 @@
+import type { Family } from '@pago/domain/families';
 import { formatThousands, parseClpDigits } from '@pago/domain/money';
 import type { Producto } from '@pago/domain/products';
 import { encodeSavingsDeposit, savingsAmountError } from '@pago/domain/selection';
@@ -47,10 +48,10 @@ export const savingsLines = (products: readonly Producto[], choices: SavingsChoi
 export const canContinueSavings = (lines: readonly SavingsLine[]) =>
   lines.some((line) => line.checked) && lines.every((line) => !line.checked || line.valid);
 
-export function savingsSelection(lines: readonly SavingsLine[]): Selection {
+export function savingsSelection(family: Family, lines: readonly SavingsLine[]): Selection {
   const deposits = lines.filter((line) => line.checked);
   return {
-    family: 'AH',
+    family,
     productsToPay: deposits.map((line) => ({
       productNumber: line.numeroProducto,
       installment: [encodeSavingsDeposit('0', line.amount)],
@@ -60,8 +61,8 @@ export function savingsSelection(lines: readonly SavingsLine[]): Selection {
 }
 
 /** The deposits the member chose before (back from step 3), or every account unchecked. */
-export function initialSavingsChoices(products: readonly Producto[], selection: Selection): SavingsChoices {
-  const previous = previousEntries(selection, 'AH');
+export function initialSavingsChoices(products: readonly Producto[], selection: Selection, family: Family): SavingsChoices {
+  const previous = previousEntries(selection, family);
   return Object.fromEntries(
     products.map((p) => {
       const monto = previous?.get(p.numeroProducto)?.[0]?.monto;

@@ -1,5 +1,5 @@
-import type { Family } from '@pago/domain/families';
-import { payButtonName } from '@pago/domain/parameters-plain';
+import { kindOf, type Family } from '@pago/domain/families';
+import { payButtonName } from '@pago/domain/parameters';
 import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppStore, type Selection } from '../../../lib/app-store';
@@ -23,7 +23,7 @@ export function useStepTwo(family: Family) {
     previousSelection: () => useAppStore.getState().selection,
     back: backPath(products),
     /** btnPay{family}; savings always say 'Continuar'. */
-    payLabel: (buttonName && parameters[buttonName]) || (family === 'AH' ? 'Continuar' : 'Pagar'),
+    payLabel: (buttonName && parameters[buttonName]) || (kindOf(family) === 'savings' ? 'Continuar' : 'Pagar'),
     /**
      * The pay button: the choice is kept, and step 3 opens only if the server's clock still has the family open; when
      * it has closed meanwhile, step 2 turns into the closed-hours banner (StepTwoPage) instead.

@@ -1,4 +1,4 @@
-import { COMPROBANTE_PDF_PATH } from '@pago/domain/call-notificaciones-plain';
+import { COMPROBANTE_PDF_PATH } from '@pago/domain/call-notificaciones';
 import { ApiError } from '../../../lib/api-client';
 
 const PDF_TYPE = 'application/pdf';

@@ -1,5 +1,5 @@
-import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_REQUEST } from '@pago/domain/call-consultar-pago-plain';
-import type { ConsultarPagoRequest } from '@pago/domain/call-consultar-pago';
+import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_REQUEST } from '@pago/domain/call-consultar-pago';
+import type { ConsultarPagoRequest } from '@pago/domain/schemas/call-consultar-pago';
 import { CANAL } from '@pago/domain/channel';
 import { matchRoutes } from 'react-router';
 import { postJson } from '../../../lib/api-client';

@@ -1,8 +1,8 @@
-import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_RESPONSE } from '@pago/domain/call-consultar-pago-plain';
-import { consultarPagoOkSchema, type Pago } from '@pago/domain/answers';
+import { CONSULTAR_PAGO_PATH, CONSULTAR_PAGO_RESPONSE } from '@pago/domain/call-consultar-pago';
+import { consultarPagoOkSchema, type Pago } from '@pago/domain/schemas/answers';
 import { asArray } from '@pago/domain/as-array';
-import type { ConsultarPagoRequest } from '@pago/domain/call-consultar-pago';
-import type { DetalleError } from '@pago/domain/errors-plain';
+import type { ConsultarPagoRequest } from '@pago/domain/schemas/call-consultar-pago';
+import type { DetalleError } from '@pago/domain/errors';
 import { ApiError, postJson } from '../../../lib/api-client';
 import { readEnvelopeAnswer } from '../../../lib/post-envelope';
 import { takeStartedVoucherCall } from './consultar-pago-start';

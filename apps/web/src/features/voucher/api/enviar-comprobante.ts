@@ -1,14 +1,14 @@
-import { enviarComprobanteOkSchema } from '@pago/domain/answers';
-import type { EnviarComprobanteRequest } from '@pago/domain/call-notificaciones';
+import { enviarComprobanteOkSchema } from '@pago/domain/schemas/answers';
+import type { EnviarComprobanteRequest } from '@pago/domain/schemas/call-notificaciones';
 import {
   ENVIAR_COMPROBANTE_PATH,
   ENVIAR_COMPROBANTE_REQUEST,
   ENVIAR_COMPROBANTE_RESPONSE,
   notificationAuthorization,
-} from '@pago/domain/call-notificaciones-plain';
-import { maskEmail } from '@pago/domain/call-consultar-pago-plain';
+} from '@pago/domain/call-notificaciones';
+import { maskEmail } from '@pago/domain/call-consultar-pago';
 import { CANAL } from '@pago/domain/channel';
-import { EMAIL_FAILED_MESSAGE, emailSentMessage } from '@pago/domain/errors-plain';
+import { EMAIL_FAILED_MESSAGE, emailSentMessage } from '@pago/domain/errors';
 import { postEnvelope } from '../../../lib/post-envelope';
 
 export function enviarComprobanteRequest(rut: string, token: string, correo: string): EnviarComprobanteRequest {

@@ -13,8 +13,8 @@ import {
   seleccionarProductoOkSchema,
   type Pago,
 } from './answers';
-import { asArray, oneOrMany } from './as-array';
-import { errorEnvelope } from './envelope';
+import { asArray, oneOrMany } from '../as-array';
+import { errorEnvelope } from '../envelope';
 
 const detalle = { numeroCuota: 3, montoPagado: 85_430, numeroAutorizacion: '123456', cantidadCuotas: 1 };
 const pago: Pago = {

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { MEDIO_PAGO_CUENTA_VISTA, MEDIO_PAGO_WEBPAY } from './call-consultar-pago-plain';
-import { CODIGO_OK } from './call-seleccionar-plain';
-import type { DetalleError } from './errors-plain';
-import { familySchema } from './wire-schemas';
+import { MEDIO_PAGO_CUENTA_VISTA, MEDIO_PAGO_WEBPAY } from '../call-consultar-pago';
+import { CODIGO_OK } from '../call-seleccionar';
+import type { DetalleError } from '../errors';
+import { familySchema } from './wire';
 
 // Every call's answer, once: the API declares these as its routes' response schemas (Fastify serialises with them and
 // /docs documents them), and the web checks each answer with them. zod/mini, so that a screen reading an answer

@@ -1,7 +1,0 @@
-// The zod-free part of call-pagoexpress.ts, which re-exports all of it: the card payment sends calls 9 and 10 with these.
-
-export const AUTH_PATH = '/api/pagoexpress/auth';
-export const INIT_MALL_PATH = '/api/pagoexpress/initMall';
-/** The name the error handler gives the envelope of a 4xx or 5xx of call 9 or 10. */
-export const AUTH_RESPONSE = 'authResponse';
-export const INIT_MALL_RESPONSE = 'initMallResponse';
