@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { kindOf, type Family, type FamilyKind } from '@pago/domain/families';
+import { kindOf, type Family } from '@pago/domain/families';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { instalments, members, products, sessions } from '../db/schema';
 import { spendCaptcha } from './captcha-repository';
@@ -58,10 +58,6 @@ export function spendAndListProducts(db: Db, spend: { signature: string; expires
   });
 }
 
-/** The family kinds whose list shows every instalment (a card's statements) and none (savings); others, the owed. */
-const SHOWS_ALL: readonly FamilyKind[] = ['card'];
-const SHOWS_NONE: readonly FamilyKind[] = ['savings'];
-
 async function listedProducts(tx: Tx, memberId: string): Promise<ListedProduct[]> {
   const productRows = await tx
     .select({
@@ -77,9 +73,10 @@ async function listedProducts(tx: Tx, memberId: string): Promise<ListedProduct[]
     .from(products)
     .where(eq(products.memberId, memberId))
     .orderBy(asc(products.family), asc(products.numeroProducto));
-  // Paid instalments stay for ever: only those the list may show are read.
-  const withInstalments = productRows.filter((p) => !SHOWS_NONE.includes(kindOf(p.family)));
-  const showingAll = withInstalments.filter((p) => SHOWS_ALL.includes(kindOf(p.family))).map((p) => p.id);
+  // Paid instalments stay for ever: only those the list may show are read (product-view.ts): none of a savings
+  // account, every statement of a card, the owed ones of the others.
+  const withInstalments = productRows.filter((p) => kindOf(p.family) !== 'savings');
+  const showingAll = withInstalments.filter((p) => kindOf(p.family) === 'card').map((p) => p.id);
   const rows =
     withInstalments.length === 0
       ? []

@@ -22,6 +22,9 @@ export const REFUND_REFUSALS = {
 } as const;
 export type RefundRefusal = keyof typeof REFUND_REFUSALS;
 
+/** What the attempt charged, over its stores. */
+const chargedBy = (attempt: WebpayAttemptRow) => attempt.stores.reduce((sum, s) => sum + s.amount, 0);
+
 /** The one rule of which attempts may be refunded by hand: set aside, and only those. */
 export function refundRefusal(attempt: WebpayAttemptRow | null): RefundRefusal | null {
   if (!attempt) return 'not_found';
@@ -49,7 +52,7 @@ export async function refundableAttempt(db: DbOrTx, buyOrder: string): Promise<{
   const attempt = await findAttempt(db, { buyOrder });
   const refusal = refundRefusal(attempt);
   if (refusal || !attempt) return { ok: false, reason: refusal ?? 'not_found' };
-  return { ok: true, attempt, amount: attempt.stores.reduce((sum, s) => sum + s.amount, 0) };
+  return { ok: true, attempt, amount: chargedBy(attempt) };
 }
 
 /** What Webpay still holds of the attempt, asked before the approval's transaction opens. */
@@ -102,7 +105,7 @@ export async function setAsideAttempts(db: DbOrTx) {
   return rows.map((r) => ({
     ordenCompra: r.attempt.buyOrder,
     idTransaccion: r.attempt.idTransaccion,
-    monto: r.attempt.stores.reduce((sum, s) => sum + s.amount, 0),
+    monto: chargedBy(r.attempt),
     estadoPago: r.estadoPago,
     apartado: r.attempt.settledAt,
     devolucionPropuesta: r.propuesta !== null,
