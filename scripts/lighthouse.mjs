@@ -52,6 +52,10 @@ for (const file of [API_SERVER, WEBPAY_SIM, CORE_SIM, join(WEB_DIST, 'index.html
 }
 
 
+/** The opening tag of the element Lighthouse found largest, or null. */
+const lcpElementOf = (lhr) =>
+  lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? null;
+
 /** A built server of this tree in a process of its own; resolves once `${baseUrl}/health` answers. */
 async function startServer(name, script, env, baseUrl) {
   let log = '';
@@ -162,7 +166,7 @@ async function measure(name, url, ppPage, finalPath = new URL(url).pathname) {
     }
     runs.push({ lhr, report });
     process.stdout.write(
-      `  ${name} run ${i + 1}: performance ${Math.round(lhr.categories.performance.score * 100)}, accessibility ${Math.round(lhr.categories.accessibility.score * 100)}, LCP ${Math.round(lhr.audits['largest-contentful-paint'].numericValue)} ms, TBT ${Math.round(lhr.audits['total-blocking-time'].numericValue)} ms\n`,
+      `  ${name} run ${i + 1}: performance ${Math.round(lhr.categories.performance.score * 100)}, accessibility ${Math.round(lhr.categories.accessibility.score * 100)}, FCP ${Math.round(lhr.audits['first-contentful-paint'].numericValue)} ms, LCP ${Math.round(lhr.audits['largest-contentful-paint'].numericValue)} ms (${lcpElementOf(lhr) ?? '?'}), TBT ${Math.round(lhr.audits['total-blocking-time'].numericValue)} ms\n`,
     );
   }
   const perf = runs.map((run) => Math.round(run.lhr.categories.performance.score * 100));
@@ -187,7 +191,7 @@ async function measure(name, url, ppPage, finalPath = new URL(url).pathname) {
       Object.entries(METRICS).map(([key, id]) => [key, median(runs.map((run) => run.lhr.audits[id].numericValue))]),
     ),
     accessibilityFailures: failing,
-    lcpElement: medianRun.lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? null,
+    lcpElement: lcpElementOf(medianRun.lhr),
     // Diagnostics of the median run: what ran long on the main thread, and JavaScript loaded but not run.
     longTasks: (medianRun.lhr.audits['long-tasks']?.details?.items ?? []).map((task) => ({ url: task.url, startTime: Math.round(task.startTime), duration: Math.round(task.duration) })),
     unusedJavaScript: (medianRun.lhr.audits['unused-javascript']?.details?.items ?? []).map((item) => ({ url: item.url, wastedBytes: item.wastedBytes, totalBytes: item.totalBytes })),

@@ -4,10 +4,13 @@
 //
 // - dist/index.html: the home, in full (the home's routes). It names only the entry, which imports the app after the
 //   first paint (src/main.tsx).
-// - dist/shells/<route id>.html: the site's frame around the loader, plus a modulepreload of the app and of the code
-//   that route's screen runs, so that it downloads beside the stylesheet. Nothing a route does not run.
+// - dist/shells/<route id>.html: the site's frame around the screen's arrival (src/app/arrivals.tsx: its heading and
+//   the words that do not depend on the session) or the loader. A route whose arrival depends on its family or on
+//   Webpay's estado gets a page for each (<route id>-<value>.html). #root lists (data-code) the code the screen runs
+//   on arrival besides the app; the entry fetches it after the first paint, beside the app. Nothing it does not run.
 // Every #root arrives inert; the app lifts it once it has taken the page over (src/app/start.tsx).
-// - dist/shells/routes.json: which file answers which path, in the route table's order (the API reads it).
+// - dist/shells/routes.json: which file answers which path (and query), the most specific first, in the route
+//   table's order (the API reads it).
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
@@ -29,7 +32,9 @@ process.env.NODE_ENV = 'production';
 const template = readFileSync(join(DIST, 'index.html'), 'utf8');
 /** @type {Record<string, {file: string, isEntry?: boolean, imports?: string[], css?: string[]}>} */
 const manifest = JSON.parse(readFileSync(join(DIST, '.vite', 'manifest.json'), 'utf8'));
-const { renderShell, ROUTES, HOME_ROUTE_IDS } = await import(pathToFileURL(join(SSR, 'entry.js')).href);
+const { renderShell, ROUTES, HOME_ROUTE_IDS, FAMILIES, RETURN_ESTADOS } = await import(
+  pathToFileURL(join(SSR, 'entry.js')).href
+);
 
 const ROOT_TAG = '<div id="root"></div>';
 if (!template.includes(ROOT_TAG)) fail(`dist/index.html has no ${ROOT_TAG}`);
@@ -80,40 +85,54 @@ function closure(key, files = new Set(), css = new Set()) {
 
 const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry && key.endsWith('index.html'));
 if (!entryKey) fail('the manifest has no entry for index.html');
-// The entry imports the app itself once the page has painted (src/main.tsx). The home asks for the app's code only
-// then: the home paints from its HTML and stylesheet alone, and its JavaScript then competes with nothing. A screen's
-// content needs that code and its own, so a screen's page preloads both, beside the stylesheet.
+// The entry imports the app itself once the page has painted (src/main.tsx), with Vite's preload of the app's own
+// imports. Nothing is preloaded by the page: Lighthouse's simulation counts a script that finished downloading before
+// the first paint as holding it back, and the page's first paint needs the HTML and the stylesheet only.
 const entry = closure(entryKey);
 const app = { files: new Set(), css: new Set() };
 for (const key of manifest[entryKey].dynamicImports ?? []) closure(key, app.files, app.css);
 if (app.files.size === 0) fail('the entry imports no app after the first paint (src/main.tsx)');
-const appCode = {
-  files: [...app.files].filter((file) => !entry.files.has(file)),
-  css: [...app.css].filter((file) => !entry.css.has(file)),
-};
 const firstLoad = { files: new Set([...entry.files, ...app.files]), css: new Set([...entry.css, ...app.css]) };
 const providersKey = manifestKey('./providers');
+const arrivalsKey = manifestKey('./arrivals');
 
-// The tags as the build writes them (Vite adds the nonce placeholder and crossorigin), for the ones added here.
-const preloadTag = (file) => `<link rel="modulepreload" crossorigin href="/${file}" nonce="pago-csp-nonce">`;
+// The tag as the build writes them (Vite adds the nonce placeholder and crossorigin), for the ones added here.
 const styleTag = (file) => `<link rel="stylesheet" crossorigin href="/${file}" nonce="pago-csp-nonce">`;
 
 function page(markup, kind, { files = [], css = [] } = {}) {
-  const tags = [...files.map(preloadTag), ...css.map(styleTag)].join('\n    ');
-  const head = tags ? template.replace('</head>', `  ${tags}\n  </head>`) : template;
+  const head = css.length > 0 ? template.replace('</head>', `  ${css.map(styleTag).join('\n    ')}\n  </head>`) : template;
+  const code = files.length > 0 ? ` data-code="${files.join(' ')}"` : '';
   // Inert until the app has taken it over (src/app/start.tsx): what the member types or taps before then would be
   // lost, since nothing of the app is listening yet.
-  return head.replace(ROOT_TAG, `<div id="root" data-shell="${kind}" inert>${markup}</div>`);
+  return head.replace(ROOT_TAG, `<div id="root" data-shell="${kind}"${code} inert>${markup}</div>`);
 }
 
-/** The app's code and what a screen runs on arrival, less what the entry already loads. */
+/** What a screen runs on arrival besides the app: its code and the screens' arrivals, and the app's stylesheets. */
 function screenCode(screen) {
   const { files, css } = closure(manifestKey(screen.spec));
   if (screen.serverState) closure(providersKey, files, css);
+  closure(arrivalsKey, files, css);
   return {
-    files: [...appCode.files, ...[...files].filter((file) => !firstLoad.files.has(file))],
-    css: [...appCode.css, ...[...css].filter((file) => !firstLoad.css.has(file))],
+    files: [...files].filter((file) => !firstLoad.files.has(file)),
+    css: [...app.css, ...css].filter((file, index, all) => !entry.css.has(file) && all.indexOf(file) === index),
   };
+}
+
+const SAMPLE_PARAM = '0'.repeat(32);
+/**
+ * The pages a route is drawn as: its own, then one for each family or each Webpay estado whose arrival differs from
+ * it. `path` and `query` are what routes.json matches; `url` is what is drawn.
+ */
+function variantsOf(id, path) {
+  const sample = path.replace(/:\w+/g, SAMPLE_PARAM);
+  const own = { suffix: null, path, url: sample };
+  if (path.includes(':category')) {
+    return [own, ...FAMILIES.map((family) => ({ suffix: family, path: path.replace(':category', family), url: sample.replace(SAMPLE_PARAM, family) }))];
+  }
+  if (id === 'webpayResult') {
+    return [own, ...RETURN_ESTADOS.map((estado) => ({ suffix: estado, path, query: { estado }, url: `${path}?estado=${estado}&idTransaccion=${SAMPLE_PARAM}` }))];
+  }
+  return [own];
 }
 
 const { screens, notFound } = screenModules();
@@ -121,12 +140,11 @@ rmSync(join(DIST, SHELLS), { recursive: true, force: true });
 mkdirSync(join(DIST, SHELLS));
 
 const home = await renderShell('/', 'home');
-// The frame is the same on every screen's page: only the code each page preloads differs.
-const frame = await renderShell('/pagoexpress/stepone', 'screen');
-if (!frame.includes('role="status"')) fail('the screens\' frame has no loader');
+if (!(await renderShell('/pagoexpress/nada', 'screen')).includes('role="status"')) fail("the screens' frame has no loader");
 
 writeFileSync(join(DIST, 'index.html'), page(home, 'home'));
 const routes = [];
+let pages = 1;
 for (const [id, route] of Object.entries(ROUTES)) {
   if (HOME_ROUTE_IDS.includes(id)) {
     routes.push({ path: route.path, file: 'index.html' });
@@ -134,14 +152,30 @@ for (const [id, route] of Object.entries(ROUTES)) {
   }
   const screen = screens.get(id);
   if (!screen) fail(`route ${id} has no screen in src/app/screens.tsx`);
+  const code = screenCode(screen);
+  const [own, ...others] = variantsOf(id, route.path);
+  const drawn = [];
+  for (const variant of others) drawn.push(await renderShell(variant.url, 'screen'));
+  // Alike for every family (step 3): one page, drawn as for any of them.
+  const alike = drawn.length > 0 && drawn.every((markup) => markup === drawn[0]);
+  const ownMarkup = alike ? drawn[0] : await renderShell(own.url, 'screen');
+  for (const [index, variant] of others.entries()) {
+    const markup = drawn[index];
+    if (markup === ownMarkup) continue;
+    const file = `${SHELLS}/${id}-${variant.suffix}.html`;
+    writeFileSync(join(DIST, file), page(markup, 'screen', code));
+    routes.push({ path: variant.path, ...(variant.query ? { query: variant.query } : {}), file });
+    pages += 1;
+  }
   const file = `${SHELLS}/${id}.html`;
-  writeFileSync(join(DIST, file), page(frame, 'screen', screenCode(screen)));
+  writeFileSync(join(DIST, file), page(ownMarkup, 'screen', code));
   routes.push({ path: route.path, file });
+  pages += 1;
 }
 const fallback = `${SHELLS}/not-found.html`;
-writeFileSync(join(DIST, fallback), page(frame, 'screen', screenCode(notFound)));
+writeFileSync(join(DIST, fallback), page(await renderShell('/pagoexpress/nada', 'screen'), 'screen', screenCode(notFound)));
 writeFileSync(join(DIST, SHELLS, 'routes.json'), `${JSON.stringify({ routes, fallback }, null, 2)}\n`);
 
 if (!existsSync(join(DIST, 'index.html'))) fail('dist/index.html was not written');
 rmSync(SSR, { recursive: true, force: true });
-console.log(`prerender: the home and ${routes.length - HOME_ROUTE_IDS.length + 1} screens' pages written to dist/`);
+console.log(`prerender: the home and ${pages} screens' pages written to dist/`);

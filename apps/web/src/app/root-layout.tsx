@@ -1,9 +1,9 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { Loader } from '../components/loader';
 import { pageName, track } from '../lib/analytics';
 import { PageShell } from '../components/page-shell';
 import { useHoldAfterWebpay } from '../features/card/hold-after-webpay';
+import { ScreenArrival } from './arrival';
 import { ScreenErrorBoundary } from './screen-error-boundary';
 
 export function RootLayout() {
@@ -30,8 +30,8 @@ export function RootLayout() {
     <PageShell mainRef={mainRef}>
       {/* A new boundary per path: a screen that failed does not keep the next one from showing. */}
       <ScreenErrorBoundary key={pathname}>
-        {/* A screen's code is fetched on its first visit. */}
-        <Suspense fallback={<Loader />}>
+        {/* A screen's code is fetched on its first visit; meanwhile it shows what it arrives with. */}
+        <Suspense fallback={<ScreenArrival />}>
           <Outlet />
         </Suspense>
       </ScreenErrorBoundary>

@@ -49,7 +49,7 @@ async function arrive(path: string, kind: ShellKind): Promise<HTMLElement> {
 
 async function start(page: HTMLElement) {
   await act(async () => {
-    root = startApp(page);
+    root = await startApp(page);
   });
 }
 

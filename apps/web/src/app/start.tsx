@@ -2,6 +2,7 @@ import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { readRememberedRut } from '../lib/app-store';
+import { ArrivalsContext } from './arrival';
 import { App } from './router';
 import { isHomePath, SCREEN_DRAWN_BY_BROWSER } from './shell';
 
@@ -33,9 +34,11 @@ function TakenOver({ onTakenOver, children }: { onTakenOver: () => void; childre
 /**
  * Starts the app in #root: hydrates the markup the page arrived with, so that what painted before any JavaScript
  * ran stays and comes alive; otherwise (a remembered RUT, a page drawn for another route) draws it anew, which looks
- * the same and reports no mismatch.
+ * the same and reports no mismatch. A screen's page first loads the screens' arrivals (arrivals.tsx), so that its
+ * screen goes on showing what the page arrived with until its code has loaded; the home does without them.
  */
-export function startApp(container: HTMLElement): Root {
+export async function startApp(container: HTMLElement): Promise<Root> {
+  const arrivals = isHomePath(window.location.pathname) ? null : (await import('./arrivals')).arrivalFor;
   const app = (
     <StrictMode>
       <TakenOver
@@ -43,7 +46,9 @@ export function startApp(container: HTMLElement): Root {
           container.inert = false;
         }}
       >
-        <App />
+        <ArrivalsContext value={arrivals}>
+          <App />
+        </ArrivalsContext>
       </TakenOver>
     </StrictMode>
   );

@@ -24,7 +24,7 @@ interface MessageScreenProps {
   title: string;
   /** The explanation under the title. */
   children?: ReactNode;
-  /** Replaces the default 'Ir al Home'. */
+  /** Replaces the default 'Ir al Home'; null for none (a screen still arriving). */
   actions?: ReactNode;
 }
 
@@ -42,9 +42,9 @@ export function MessageScreen({ tone, title, children, actions }: MessageScreenP
       }
     >
       {children ? <div className="mt-3 space-y-3 text-base text-muted">{children}</div> : null}
-      <div className="mt-8 flex flex-col gap-3">
-        {actions ?? <ButtonLink to={paths.home}>Ir al Home</ButtonLink>}
-      </div>
+      {actions === null ? null : (
+        <div className="mt-8 flex flex-col gap-3">{actions ?? <ButtonLink to={paths.home}>Ir al Home</ButtonLink>}</div>
+      )}
     </Screen>
   );
 }

@@ -1,6 +1,8 @@
 import { StrictMode, type ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { Route, Routes, StaticRouter } from 'react-router';
+import { ArrivalsContext } from '../app/arrival';
+import { arrivalFor } from '../app/arrivals';
 import { AppRoutes } from '../app/routes';
 import { RootLayout } from '../app/root-layout';
 import { SCREEN_DRAWN_BY_BROWSER, type ShellKind } from '../app/shell';
@@ -18,9 +20,9 @@ function ScreenDrawnByBrowser(): ReactNode {
 }
 
 /**
- * The markup of #root for `url`: the home in full for 'home', otherwise the site's frame around the loader that
- * stands for the screen until its code and data arrive. The same component tree as the browser's (main.tsx), so
- * hydration finds what it renders.
+ * The markup of #root for `url` (a path with its query): the home in full for 'home', otherwise the site's frame
+ * around what stands for the screen until its code and data arrive, its arrival (app/arrivals.tsx) or the loader.
+ * The same component tree as the browser's (main.tsx), so hydration finds what it renders.
  */
 export async function renderShell(url: string, kind: ShellKind): Promise<string> {
   const routes =
@@ -36,7 +38,9 @@ export async function renderShell(url: string, kind: ShellKind): Promise<string>
   const faults: unknown[] = [];
   const { prelude } = await prerender(
     <StrictMode>
-      <StaticRouter location={url}>{routes}</StaticRouter>
+      <ArrivalsContext value={arrivalFor}>
+        <StaticRouter location={url}>{routes}</StaticRouter>
+      </ArrivalsContext>
     </StrictMode>,
     {
       onError(error) {
@@ -54,3 +58,5 @@ export async function renderShell(url: string, kind: ShellKind): Promise<string>
 // What scripts/prerender.mjs needs to name each route's page.
 export { HOME_ROUTE_IDS } from '../app/home-route-ids';
 export { ROUTES } from '../lib/paths';
+export { FAMILIES } from '@pago/domain/family-codes';
+export { RETURN_ESTADOS } from '../features/card/webpay-return';

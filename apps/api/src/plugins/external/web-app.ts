@@ -53,7 +53,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
 
 /** The build's list of pages (apps/web/scripts/prerender.mjs): which prerendered file answers which route. */
 interface ShellRoutes {
-  routes: { path: string; file: string }[];
+  /** The first that matches answers: a page drawn for one value of a parameter or of the query comes first. */
+  routes: { path: string; query?: Record<string, string>; file: string }[];
   fallback: string;
 }
 
@@ -72,12 +73,20 @@ async function readShells(webDist: string): Promise<{ pageFor(url: string): stri
   for (const file of [...list.routes.map((route) => route.file), list.fallback]) {
     if (!pages.has(file)) pages.set(file, await read(file));
   }
-  const matchers = list.routes.map((route) => ({ test: routeMatcher(route.path), page: pages.get(route.file) ?? index }));
+  const matchers = list.routes.map((route) => ({
+    test: routeMatcher(route.path),
+    query: Object.entries(route.query ?? {}),
+    page: pages.get(route.file) ?? index,
+  }));
   const fallback = pages.get(list.fallback) ?? index;
   return {
     pageFor(url) {
-      const pathname = url.split(/[?#]/, 1)[0] ?? '/';
-      return matchers.find((matcher) => matcher.test(pathname))?.page ?? fallback;
+      const [pathname = '/', search = ''] = url.split('#', 1)[0]?.split(/\?(.*)/s) ?? [];
+      const searchParams = new URLSearchParams(search);
+      const found = matchers.find(
+        (matcher) => matcher.test(pathname) && matcher.query.every(([key, value]) => searchParams.get(key) === value),
+      );
+      return found?.page ?? fallback;
     },
   };
 }

@@ -9,7 +9,8 @@ import { smallChallenge } from '../../lib/captcha-test-challenge';
 import { jsonResponse, sentBody, serveClosedFamilies, stubFetch } from '../../test/fetch-stub';
 import { LocationDisplay } from '../../test/location-display';
 import { CLOSED_HOURS_TITLE } from './availability';
-import { CLOSED_NOW, LOADING_PRODUCTS, StepOnePage } from './step-one-page';
+import { CLOSED_NOW, StepOnePage } from './step-one-page';
+import { LOADING_PRODUCTS } from './step-arrivals';
 import { everyFamily, product, detalle, SEED_PARAMETERS } from './test-builders';
 
 const RUT = '11111111-1';

@@ -18,11 +18,10 @@ import { paths } from '../../lib/paths';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { FamilyIcon } from './family-icon';
 import { familiesOf, offerOf } from './product-families';
+import { LOADING_PRODUCTS, STEP_ONE_TITLE } from './step-arrivals';
 import { useProductsOnEntry } from './use-products-on-entry';
 import { track } from '../../lib/analytics';
 
-export const STEP_ONE_TITLE = 'Selecciona el producto que deseas pagar';
-export const LOADING_PRODUCTS = 'Cargando tus productos…';
 export const CLOSED_NOW = 'No disponible a esta hora';
 export const PAC_PAT_NOTE =
   'Si pagas tus cuotas con cargo automático en tu cuenta (PAC) o en tu tarjeta (PAT), no las pagues aquí y ' +

@@ -16,11 +16,11 @@ import { seleccionarProducto, type SeleccionarAnswer } from './api/seleccionar-p
 import { paymentMethods, warnsBeforeCard, type MethodKind, type PaymentMethod } from './payment-methods';
 import { resolveSelection, toSeleccionarRequest, type SelectedProduct } from './selection-request';
 import { SelectionSummary } from './selection-summary';
+import { STEP_THREE_TITLE } from './step-arrivals';
 import { ClosedFamilyStep, checkAvailability, closedFamilies, useAvailability } from './availability';
 import { backPath } from './step-two/common';
 import { track } from '../../lib/analytics';
 
-export const STEP_THREE_TITLE = 'Selecciona tu medio de pago';
 /** The selection's answer when the family is closed at this hour or by the daily closing. */
 const CLOSED_HOURS_CODE = '4953';
 export const CARD_WARNING_TITLE = 'Usa una tarjeta de débito o prepago';

@@ -9,15 +9,7 @@ import { CpStep } from './step-two/cp-step';
 import { CreditCardStep } from './step-two/credit-card-step';
 import { CreditsStep } from './step-two/credits-step';
 import { SavingsStep } from './step-two/savings-step';
-import { CARDS_SUBTITLE, CREDITS_SUBTITLE, SAVINGS_SUBTITLE } from './step-two/texts';
-
-// Specification §2, 'Step 2': the subtitle of each kind of product; participation shares have none.
-const SUBTITLES: Readonly<Record<FamilyKind, string | null>> = {
-  credit: CREDITS_SUBTITLE,
-  shares: null,
-  card: CARDS_SUBTITLE,
-  savings: SAVINGS_SUBTITLE,
-};
+import { StepTwoSubtitle } from './step-arrivals';
 
 /** Each kind's step 2, for any family of that kind. */
 const STEPS: Readonly<Record<FamilyKind, ComponentType<{ family: Family }>>> = {
@@ -32,7 +24,6 @@ export function StepTwoPage() {
   const products = useAppStore((state) => state.products);
   // Reached by step 1, by address, by Back or from a tab left open: the server's clock says whether it is open now.
   const closed = closedFamilies(useAvailability().availability, [category]);
-  const subtitle = SUBTITLES[kindOf(category)];
   const FamilyStep = STEPS[kindOf(category)];
   return (
     <StepScreen step={2} title={STEP_TWO_TITLES[category]}>
@@ -40,7 +31,7 @@ export function StepTwoPage() {
         <ClosedFamilyStep closed={closed} back={backPath(products)} />
       ) : (
         <>
-          {subtitle ? <p className="mt-2 text-muted">{subtitle}</p> : null}
+          <StepTwoSubtitle family={category} />
           {/* A new family starts from its own defaults. */}
           <FamilyStep key={category} family={category} />
         </>

@@ -31,11 +31,14 @@ describe('success voucher', () => {
   it('reads the voucher with call 7 and shows the paid summary', async () => {
     const fetch = stubFetch(voucher());
     renderVoucher();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Pago exitoso' })).toBeVisible();
+    // Until call 7 answers, what the page arrived with: the voucher's heading and the loader (voucher-arrival.tsx).
+    expect(screen.getByRole('heading', { level: 1, name: 'Pago exitoso' })).toBeVisible();
+    expect(screen.getByRole('status').textContent).toContain('Cargando tu comprobante…');
+    expect(await screen.findAllByText('$156.300')).toHaveLength(2);
+    expect(screen.queryByText('Cargando tu comprobante…')).toBeNull();
     expect(sentBody(fetch)).toEqual({
       consultarPagoRequest: { userId: '11111111-1', canalLlamada: 'PGEX', idTransaccion: 'trx-1', token: 'token-de-sesion' },
     });
-    expect(screen.getAllByText('$156.300')).toHaveLength(2);
     expect(screen.getByText('Crédito MYPE')).toBeVisible();
     expect(screen.getByText('Nº ****7788')).toBeVisible();
     expect(screen.getByText('Cuota Nº 9')).toBeVisible();

@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/button';
-import { Loader } from '../../components/loader';
 import { MessageScreen } from '../../components/message-screen';
 import { VoucherElsewhere } from '../../components/voucher-elsewhere';
 import { useAppStore } from '../../lib/app-store';
@@ -13,12 +12,11 @@ import { paths } from '../../lib/paths';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { consultarPago, consultarPagoRequest } from './api/consultar-pago';
 import { VoucherActions } from './voucher-actions';
+import { VOUCHER_INTRO, VOUCHER_TITLE, VoucherArrival } from './voucher-arrival';
 import { VoucherVerification } from './voucher-verification';
 import { authorisedWithOfQuery } from './voucher-view';
 import { productFootRows, VOUCHER_LABELS, voucherDetails, voucherOf, type Voucher as VoucherData } from '@pago/domain/voucher';
 
-export const VOUCHER_TITLE = 'Pago exitoso';
-export const LOADING_VOUCHER = 'Cargando tu comprobante…';
 export { NO_VOUCHER_TITLE } from '../../components/voucher-elsewhere';
 
 /** /pagoexpress/successvoucher/{idtrx}: the paid transaction, read with call 7 (specification §2 'Voucher (success)'). */
@@ -51,7 +49,7 @@ export function SuccessVoucherPage() {
     return <VoucherElsewhere />;
   }
   const view = answer?.kind === 'voucher' ? voucherOf(answer.pagos, authorisedWithOfQuery(search.get('factor'))) : null;
-  if (!view) return <Loader label={LOADING_VOUCHER} />;
+  if (!view) return <VoucherArrival />;
   const verificationCode = answer?.kind === 'voucher' ? answer.verificationCode : null;
   return <Voucher view={view} verificationCode={verificationCode} />;
 }
@@ -85,7 +83,7 @@ function Voucher({ view, verificationCode }: { view: VoucherData; verificationCo
     >
       {/* On paper the site's header is gone: the voucher names the cooperative itself. */}
       <p data-print="only" className="hidden">{`${PRODUCT_NAME} · Pago Online · Comprobante de pago`}</p>
-      <p>Tu pago se realizó correctamente. Este es el detalle de tu transacción.</p>
+      <p>{VOUCHER_INTRO}</p>
       <div className="rounded-xl bg-success-50 px-4 py-4 text-ink">
         <p className="text-sm">{VOUCHER_LABELS.total}</p>
         <p className="text-3xl font-bold tracking-tight tabular-nums">{formatClp(view.total)}</p>

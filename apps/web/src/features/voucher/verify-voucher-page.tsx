@@ -9,9 +9,9 @@ import {
 } from '@pago/domain/voucher-verification';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
-import { Loader } from '../../components/loader';
 import { MessageScreen } from '../../components/message-screen';
 import { PRODUCT_NAME } from '../../lib/env';
+import { VerificationArrival } from './voucher-arrival';
 
 type Check = { kind: 'checking' } | { kind: 'verified'; verificacion: Verificacion } | { kind: 'not-found' } | { kind: 'busy' } | { kind: 'failed' };
 
@@ -45,7 +45,7 @@ export function VerifyVoucherPage() {
 
   switch (check.kind) {
     case 'checking':
-      return <Loader label="Verificando el comprobante…" />;
+      return <VerificationArrival />;
     case 'not-found':
       return (
         <MessageScreen tone="warning" title="Comprobante no encontrado">
