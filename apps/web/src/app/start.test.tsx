@@ -9,7 +9,8 @@ import { startApp } from './start';
 // A page as the server sends it (decision 037): the build's markup in #root. The app must take it over without a
 // hydration error (an error in the member's console) and keep what painted before its JavaScript ran.
 
-const PAGES = ['home:/', 'home:/pagoexpress', 'screen:/pagoexpress/maintenance'] as const;
+const VERIFY = '/comprobante/verificar/ABCD-EFGH-IJKL-MNOP-QRST';
+const PAGES = ['home:/', 'home:/pagoexpress', 'screen:/pagoexpress/maintenance', `screen:${VERIFY}`] as const;
 let pages: Record<string, string> = {};
 
 // The pages as the build draws them, in a process of their own: the server renderer must not run in this realm,
@@ -84,6 +85,21 @@ describe('the page drawn at build time, taken over by the app', () => {
     await screen.findByRole('heading', { level: 1, name: 'Sitio Web en Mantención' });
     expect(page.querySelector('header')).toBe(header);
     expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it("a screen's page arrives with the screen's heading, which stays while its code and data load", async () => {
+    // The server is slow to answer: the page goes on showing what it arrived with.
+    const fetch = vi.spyOn(globalThis, 'fetch').mockReturnValue(new Promise<Response>(() => undefined));
+    const page = await arrive(VERIFY, 'screen');
+    const heading = () => page.querySelector('h1')?.textContent;
+    expect(heading()).toBe('Verificación de comprobante');
+    expect(page.querySelector('[role="status"]')?.textContent).toBe('Verificando el comprobante…');
+    await start(page);
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalled(), { timeout: 10_000 });
+    expect(heading()).toBe('Verificación de comprobante');
+    expect(page.inert).toBe(false);
+    expect(consoleError).not.toHaveBeenCalled();
+    fetch.mockRestore();
   });
 
   it("draws the page anew when it was drawn for another route (the home's markup at a screen's address)", async () => {

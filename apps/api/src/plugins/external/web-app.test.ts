@@ -23,12 +23,18 @@ function webBuild(withShells: boolean): string {
   writeFileSync(join(dist, 'index.html'), page('home'));
   if (!withShells) return dist;
   mkdirSync(join(dist, 'shells'));
-  for (const name of ['stepOne', 'stepTwo', 'not-found']) writeFileSync(join(dist, 'shells', `${name}.html`), page(name));
+  for (const name of ['stepOne', 'stepTwo', 'stepTwo-PC', 'webpayResult', 'webpayResult-aprobado', 'not-found']) {
+    writeFileSync(join(dist, 'shells', `${name}.html`), page(name));
+  }
+  // As the build lists them: a page drawn for one family, or for one value of the query, before the route's own.
   const routes = [
     { path: '/', file: 'index.html' },
     { path: '/pagoexpress', file: 'index.html' },
     { path: '/pagoonline/stepone', file: 'shells/stepOne.html' },
+    { path: '/pagoexpress/steptwo/PC', file: 'shells/stepTwo-PC.html' },
     { path: '/pagoexpress/steptwo/:category', file: 'shells/stepTwo.html' },
+    { path: '/pagoexpress/webpayresult', query: { estado: 'aprobado' }, file: 'shells/webpayResult-aprobado.html' },
+    { path: '/pagoexpress/webpayresult', file: 'shells/webpayResult.html' },
   ];
   writeFileSync(join(dist, 'shells', 'routes.json'), JSON.stringify({ routes, fallback: 'shells/not-found.html' }));
   return dist;
@@ -69,6 +75,15 @@ describe('the web build served page by page', () => {
       ['/pagoonline/stepone?x=1', 'stepOne'],
       ['/pagoexpress/steptwo/PM', 'stepTwo'],
       ['/pagoexpress/steptwo/PM/', 'stepTwo'],
+      ['/pagoexpress/steptwo/PC', 'stepTwo-PC'],
+      ['/pagoexpress/steptwo/PC/', 'stepTwo-PC'],
+      ['/pagoexpress/steptwo/pc', 'stepTwo'],
+      ['/pagoexpress/webpayresult?estado=aprobado&idTransaccion=0123', 'webpayResult-aprobado'],
+      ['/pagoexpress/webpayresult?idTransaccion=0123&estado=aprobado', 'webpayResult-aprobado'],
+      ['/pagoexpress/webpayresult?estado=rechazado&idTransaccion=0123', 'webpayResult'],
+      ['/pagoexpress/webpayresult?estado=aprobadox', 'webpayResult'],
+      ['/pagoexpress/webpayresult', 'webpayResult'],
+      ['/pagoexpress/webpayresultestado=aprobado', 'not-found'],
       // Case matters, a parameter is one segment, and anything else is the not-found screen's page.
       ['/pagoonline/StepOne', 'not-found'],
       ['/pagoexpress/steptwo', 'not-found'],
