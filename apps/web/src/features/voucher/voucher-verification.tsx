@@ -1,6 +1,6 @@
 import { formatVerificationCode, verificationPath } from '@pago/domain/voucher-verification';
-import { Fragment, useMemo } from 'react';
-import { qrImage } from '../../lib/qr-image';
+import { Fragment } from 'react';
+import { useQrImage } from '../../lib/use-qr-image';
 
 /**
  * The voucher's proof: a QR code of its public page, the code to type or read out, and the page's address (printed
@@ -8,12 +8,17 @@ import { qrImage } from '../../lib/qr-image';
  */
 export function VoucherVerification({ code }: { code: string }) {
   const url = new URL(verificationPath(code), window.location.origin).toString();
-  const image = useMemo(() => qrImage(url), [url]);
+  const image = useQrImage(url);
   const groups = formatVerificationCode(code).split('-');
   return (
     <section aria-labelledby="voucher-verification" className="rounded-xl border border-line px-4 py-4 text-ink">
       <div className="flex items-center gap-4">
-        <img src={image} alt="Código QR para verificar este comprobante" width={112} height={112} className="size-28 shrink-0" />
+        {image ? (
+          <img src={image} alt="Código QR para verificar este comprobante" width={112} height={112} className="size-28 shrink-0" />
+        ) : (
+          // Its place, kept while the code is drawn, so that nothing moves when it appears.
+          <div className="size-28 shrink-0" />
+        )}
         <div className="min-w-0">
           <h2 id="voucher-verification" className="text-base font-semibold">
             Verifica este comprobante
