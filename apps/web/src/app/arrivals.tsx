@@ -1,6 +1,6 @@
 import { isFamily } from '@pago/domain/family-codes';
 import type { ReactNode } from 'react';
-import { matchPath, type Params } from 'react-router';
+import { matchRoutes, type Params } from 'react-router';
 import { parseWebpayReturn, screenAfterReturn } from '../features/card/webpay-return';
 import { StepOneArrival, StepThreeArrival, StepTwoArrival } from '../features/products/step-arrivals';
 import { VerificationArrival, VoucherArrival } from '../features/voucher/voucher-arrival';
@@ -25,15 +25,14 @@ const ARRIVALS: Partial<Record<RouteId, Arrival>> = {
   verifyVoucher: () => <VerificationArrival />,
 };
 
+const ARRIVAL_ROUTES = (Object.keys(ARRIVALS) as RouteId[]).map((id) => ({ id, path: ROUTES[id].path, caseSensitive: true }));
+
 /** The arrival of the screen at `url` (a path with its query), or null when it has none. */
 export function arrivalFor(url: string): ReactNode {
   const query = url.indexOf('?');
   const [pathname, search] = query < 0 ? [url, ''] : [url.slice(0, query), url.slice(query)];
-  for (const [id, arrival] of Object.entries(ARRIVALS) as [RouteId, Arrival][]) {
-    const match = matchPath({ path: ROUTES[id].path, caseSensitive: true, end: true }, pathname);
-    if (match) return arrival(match.params, search);
-  }
-  return null;
+  const [match] = matchRoutes(ARRIVAL_ROUTES, pathname) ?? [];
+  return match ? (ARRIVALS[match.route.id]?.(match.params, search) ?? null) : null;
 }
 
 export type ArrivalFor = typeof arrivalFor;
