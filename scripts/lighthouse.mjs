@@ -150,6 +150,7 @@ const METRICS = {
  */
 async function measure(name, url, ppPage, finalPath = new URL(url).pathname) {
   const runs = [];
+  let retries = 2;
   for (let i = 0; i < RUNS; i++) {
     const result = await lighthouse(
       url,
@@ -159,6 +160,13 @@ async function measure(name, url, ppPage, finalPath = new URL(url).pathname) {
     );
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr, report } = result;
+    // A trace Chromium failed to record is Lighthouse's own fault, which it says to run again: that run, once or twice.
+    if (lhr.runtimeError?.code === 'NO_NAVSTART' && retries > 0) {
+      retries -= 1;
+      i -= 1;
+      process.stdout.write(`  ${name}: ${lhr.runtimeError.code}, running it again\n`);
+      continue;
+    }
     if (lhr.runtimeError) throw new Error(`${name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     // A guard against measuring the wrong page: a lost session would land on the home instead.
     if (new URL(lhr.finalDisplayedUrl).pathname !== finalPath) {
