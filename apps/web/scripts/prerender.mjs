@@ -7,7 +7,7 @@
 // - dist/shells/<route id>.html: the site's frame around the screen's arrival (src/app/arrivals.tsx: its heading and
 //   the words that do not depend on the session) or the loader. A route whose arrival depends on its family or on
 //   Webpay's estado gets a page for each (<route id>-<value>.html). #root lists (data-code) the code the screen runs
-//   on arrival besides the app; the entry fetches it after the first paint, beside the app. Nothing it does not run.
+//   on arrival besides the app; the entry fetches it after the first paint, beside the app.
 // Every #root arrives inert; the app lifts it once it has taken the page over (src/app/start.tsx).
 // - dist/shells/routes.json: which file answers which path (and query), the most specific first, in the route
 //   table's order (the API reads it).
@@ -96,7 +96,7 @@ const firstLoad = { files: new Set([...entry.files, ...app.files]), css: new Set
 const providersKey = manifestKey('./providers');
 const arrivalsKey = manifestKey('./arrivals');
 
-// The tag as the build writes them (Vite adds the nonce placeholder and crossorigin), for the ones added here.
+// The tag as the build writes it (Vite adds the nonce placeholder and crossorigin), for the ones added here.
 const styleTag = (file) => `<link rel="stylesheet" crossorigin href="/${file}" nonce="pago-csp-nonce">`;
 
 function page(markup, kind, { files = [], css = [] } = {}) {
@@ -140,7 +140,9 @@ rmSync(join(DIST, SHELLS), { recursive: true, force: true });
 mkdirSync(join(DIST, SHELLS));
 
 const home = await renderShell('/', 'home');
-if (!(await renderShell('/pagoexpress/nada', 'screen')).includes('role="status"')) fail("the screens' frame has no loader");
+// An address no route has: the frame around the loader, with no arrival.
+const notFoundMarkup = await renderShell('/pagoexpress/nada', 'screen');
+if (!notFoundMarkup.includes('role="status"')) fail("the screens' frame has no loader");
 
 writeFileSync(join(DIST, 'index.html'), page(home, 'home'));
 const routes = [];
@@ -173,7 +175,7 @@ for (const [id, route] of Object.entries(ROUTES)) {
   pages += 1;
 }
 const fallback = `${SHELLS}/not-found.html`;
-writeFileSync(join(DIST, fallback), page(await renderShell('/pagoexpress/nada', 'screen'), 'screen', screenCode(notFound)));
+writeFileSync(join(DIST, fallback), page(notFoundMarkup, 'screen', screenCode(notFound)));
 writeFileSync(join(DIST, SHELLS, 'routes.json'), `${JSON.stringify({ routes, fallback }, null, 2)}\n`);
 
 if (!existsSync(join(DIST, 'index.html'))) fail('dist/index.html was not written');

@@ -9,8 +9,9 @@ import { parseWebpayReturn, screenAfterReturn } from './webpay-return';
 /**
  * /pagoexpress/webpayresult: where the payment host sends the browser back from Webpay (specification §4 'Payment
  * flow (b)', §5 'Card provider return URL'). It shows nothing of its own: it checks the URL and replaces itself with
- * the screen of the outcome, showing that screen's arrival meanwhile. That screen is entered twice in the history: the entry before it is Webpay's own form,
- * which Back would post again ("ya fue procesada"), so Back shows the outcome again instead (useHoldAfterWebpay).
+ * the screen of the outcome, showing that screen's arrival meanwhile. That screen is entered twice in the history:
+ * the entry before it is Webpay's own form, which Back would post again ("ya fue procesada"), so Back shows the
+ * outcome again instead (useHoldAfterWebpay).
  */
 const OUTCOMES = { aprobado: 'approved', parcial: 'partial', rechazado: 'rejected', anulado: 'cancelled', expirado: 'expired', pendiente: 'pending' } as const;
 
