@@ -51,8 +51,14 @@ describe('each page before its JavaScript runs', () => {
     expect(html).toMatch(/<div id="root" data-shell="screen" data-code="assets\/[^"]+\.js( assets\/[^"]+\.js)*" inert>/);
   });
 
-  it("a return Webpay did not approve does not arrive as a success, nor does a screen that depends on the session", async () => {
-    for (const path of [`/pagoexpress/webpayresult?estado=rechazado&idTransaccion=${ID}`, '/pagoexpress/PC/SecurityFactor']) {
+  it("a return the page would not read as approved does not arrive as a success, nor does a screen that depends on the session or a family that does not exist", async () => {
+    for (const path of [
+      `/pagoexpress/webpayresult?estado=rechazado&idTransaccion=${ID}`,
+      `/pagoexpress/webpayresult?estado=aprobado&idTransaccion=${ID.toUpperCase()}`,
+      `/pagoexpress/webpayresult?estado=aprobado&idTransaccion=${ID}&estado=aprobado`,
+      '/pagoexpress/PC/SecurityFactor',
+      '/pagoexpress/stepthree/XX',
+    ]) {
       const page = await withoutJavaScript(path);
       expect(await heading(page), path).toEqual([]);
       expect(await loader(page), path).toBe('Cargando…');

@@ -6,11 +6,13 @@
 //   first paint (src/main.tsx).
 // - dist/shells/<route id>.html: the site's frame around the screen's arrival (src/app/arrivals.tsx: its heading and
 //   the words that do not depend on the session) or the loader. A route whose arrival depends on its family or on
-//   Webpay's estado gets a page for each (<route id>-<value>.html). #root lists (data-code) the code the screen runs
+//   Webpay's estado gets a page for each value that draws otherwise (<route id>-<value>.html; -all when every value
+//   draws alike). #root lists (data-code) the code the screen runs
 //   on arrival besides the app; the entry fetches it after the first paint, beside the app.
 // Every #root arrives inert; the app lifts it once it has taken the page over (src/app/start.tsx).
-// - dist/shells/routes.json: which file answers which path (and query), the most specific first, in the route
-//   table's order (the API reads it).
+// - dist/shells/routes.json: which file answers which path, the most specific first, in the route table's order (the
+//   API reads it). An entry's query names every key the address's query must have, once each, with the pattern its
+//   value must match in full.
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
@@ -32,7 +34,7 @@ process.env.NODE_ENV = 'production';
 const template = readFileSync(join(DIST, 'index.html'), 'utf8');
 /** @type {Record<string, {file: string, isEntry?: boolean, imports?: string[], css?: string[]}>} */
 const manifest = JSON.parse(readFileSync(join(DIST, '.vite', 'manifest.json'), 'utf8'));
-const { renderShell, ROUTES, HOME_ROUTE_IDS, FAMILIES, RETURN_ESTADOS } = await import(
+const { renderShell, ROUTES, HOME_ROUTE_IDS, FAMILIES, RETURN_ESTADOS, ID_TRANSACCION } = await import(
   pathToFileURL(join(SSR, 'entry.js')).href
 );
 
@@ -130,7 +132,12 @@ function variantsOf(id, path) {
     return [own, ...FAMILIES.map((family) => ({ suffix: family, path: path.replace(':category', family), url: sample.replace(SAMPLE_PARAM, family) }))];
   }
   if (id === 'webpayResult') {
-    return [own, ...RETURN_ESTADOS.map((estado) => ({ suffix: estado, path, query: { estado }, url: `${path}?estado=${estado}&idTransaccion=${SAMPLE_PARAM}` }))];
+    // Matched as the return page reads its query (parseWebpayReturn): these two keys, once each, nothing else.
+    const idTransaccion = ID_TRANSACCION.source.replace(/^\^|\$$/g, '');
+    return [
+      own,
+      ...RETURN_ESTADOS.map((estado) => ({ suffix: estado, path, query: { estado, idTransaccion }, url: `${path}?estado=${estado}&idTransaccion=${SAMPLE_PARAM}` })),
+    ];
   }
   return [own];
 }
@@ -156,17 +163,18 @@ for (const [id, route] of Object.entries(ROUTES)) {
   if (!screen) fail(`route ${id} has no screen in src/app/screens.tsx`);
   const code = screenCode(screen);
   const [own, ...others] = variantsOf(id, route.path);
-  const drawn = [];
-  for (const variant of others) drawn.push(await renderShell(variant.url, 'screen'));
-  // Alike for every family (step 3): one page, drawn as for any of them.
-  const alike = drawn.length > 0 && drawn.every((markup) => markup === drawn[0]);
-  const ownMarkup = alike ? drawn[0] : await renderShell(own.url, 'screen');
-  for (const [index, variant] of others.entries()) {
-    const markup = drawn[index];
-    if (markup === ownMarkup) continue;
-    const file = `${SHELLS}/${id}-${variant.suffix}.html`;
+  const ownMarkup = await renderShell(own.url, 'screen');
+  // The variants drawn unlike the route's own page, grouped by what they draw: one page for each group.
+  const groups = new Map();
+  for (const variant of others) {
+    const markup = await renderShell(variant.url, 'screen');
+    if (markup !== ownMarkup) groups.set(markup, [...(groups.get(markup) ?? []), variant]);
+  }
+  for (const [markup, members] of groups) {
+    const suffix = members.length === others.length ? 'all' : members.map((variant) => variant.suffix).join('-');
+    const file = `${SHELLS}/${id}-${suffix}.html`;
     writeFileSync(join(DIST, file), page(markup, 'screen', code));
-    routes.push({ path: variant.path, ...(variant.query ? { query: variant.query } : {}), file });
+    for (const variant of members) routes.push({ path: variant.path, ...(variant.query ? { query: variant.query } : {}), file });
     pages += 1;
   }
   const file = `${SHELLS}/${id}.html`;

@@ -27,8 +27,8 @@ export async function startSeparateIssuer(options: { host: string; clientSecret:
   const dir = mkdtempSync(join(tmpdir(), 'pago-issuer-'));
   const keyFile = join(dir, 'key.pem');
   const caFile = join(dir, 'cert.pem');
-  // Valid from a day ago for three days: the API may run at a faked clock (today's business noon, libfaketime) that is
-  // earlier than now, and the harness checks the certificate at the real one. openssl itself runs a day back for that.
+  // Under the API's libfaketime, openssl runs a day back, so the certificate is valid from a day ago for three days:
+  // the API's faked clock (today's business noon) may be earlier than now, and the harness checks at the real one.
   const preload = options.env?.['LD_PRELOAD'];
   const dayBack = preload ? { LD_PRELOAD: preload, FAKETIME: '-1d', FAKETIME_DONT_FAKE_MONOTONIC: '1' } : {};
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', caFile, '-days', '3', '-subj', `/CN=${options.host}`, '-addext', `subjectAltName=DNS:${options.host}`], {

@@ -38,7 +38,8 @@ function TakenOver({ onTakenOver, children }: { onTakenOver: () => void; childre
  * screen goes on showing what the page arrived with until its code has loaded; the home does without them.
  */
 export async function startApp(container: HTMLElement): Promise<Root> {
-  const arrivals = isHomePath(window.location.pathname) ? null : (await import('./arrivals')).arrivalFor;
+  // Only words drawn early: a page whose arrivals failed to load starts all the same, with the loader.
+  const arrivals = isHomePath(window.location.pathname) ? null : await import('./arrivals').then((m) => m.arrivalFor, () => null);
   const app = (
     <StrictMode>
       <TakenOver

@@ -8,9 +8,13 @@ export function useQrImage(text: string): string | null {
   const [drawn, setDrawn] = useState<{ text: string; image: string } | null>(null);
   useEffect(() => {
     let active = true;
-    void import('./qr-image').then(({ qrImage }) => {
-      if (active) setDrawn({ text, image: qrImage(text) });
-    });
+    // Without the library (a lost connection) the place stays empty: the code and the address beside it still serve.
+    import('./qr-image').then(
+      ({ qrImage }) => {
+        if (active) setDrawn({ text, image: qrImage(text) });
+      },
+      () => undefined,
+    );
     return () => {
       active = false;
     };

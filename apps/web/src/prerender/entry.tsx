@@ -59,4 +59,4 @@ export async function renderShell(url: string, kind: ShellKind): Promise<string>
 export { HOME_ROUTE_IDS } from '../app/home-route-ids';
 export { ROUTES } from '../lib/paths';
 export { FAMILIES } from '@pago/domain/family-codes';
-export { RETURN_ESTADOS } from '../features/card/webpay-return';
+export { ID_TRANSACCION, RETURN_ESTADOS } from '../features/card/webpay-return';

@@ -33,7 +33,7 @@ function webBuild(withShells: boolean): string {
     { path: '/pagoonline/stepone', file: 'shells/stepOne.html' },
     { path: '/pagoexpress/steptwo/PC', file: 'shells/stepTwo-PC.html' },
     { path: '/pagoexpress/steptwo/:category', file: 'shells/stepTwo.html' },
-    { path: '/pagoexpress/webpayresult', query: { estado: 'aprobado' }, file: 'shells/webpayResult-aprobado.html' },
+    { path: '/pagoexpress/webpayresult', query: { estado: 'aprobado', idTransaccion: '[0-9a-f]{32}' }, file: 'shells/webpayResult-aprobado.html' },
     { path: '/pagoexpress/webpayresult', file: 'shells/webpayResult.html' },
   ];
   writeFileSync(join(dist, 'shells', 'routes.json'), JSON.stringify({ routes, fallback: 'shells/not-found.html' }));
@@ -64,6 +64,8 @@ async function pageAt(app: FastifyInstance, url: string): Promise<string> {
   return /<p>([^<]*)<\/p>/.exec(res.body)?.[1] ?? '';
 }
 
+const ID = '0123456789abcdef0123456789abcdef';
+
 describe('the web build served page by page', () => {
   it("answers each route with its own page, as the browser's router matches it", async () => {
     const app = await serve(webBuild(true));
@@ -78,10 +80,16 @@ describe('the web build served page by page', () => {
       ['/pagoexpress/steptwo/PC', 'stepTwo-PC'],
       ['/pagoexpress/steptwo/PC/', 'stepTwo-PC'],
       ['/pagoexpress/steptwo/pc', 'stepTwo'],
-      ['/pagoexpress/webpayresult?estado=aprobado&idTransaccion=0123', 'webpayResult-aprobado'],
-      ['/pagoexpress/webpayresult?idTransaccion=0123&estado=aprobado', 'webpayResult-aprobado'],
-      ['/pagoexpress/webpayresult?estado=rechazado&idTransaccion=0123', 'webpayResult'],
-      ['/pagoexpress/webpayresult?estado=aprobadox', 'webpayResult'],
+      [`/pagoexpress/webpayresult?estado=aprobado&idTransaccion=${ID}`, 'webpayResult-aprobado'],
+      [`/pagoexpress/webpayresult?idTransaccion=${ID}&estado=aprobado`, 'webpayResult-aprobado'],
+      // Only what the return page itself reads as approved: these two keys, once each, the id as call 3 issues it.
+      [`/pagoexpress/webpayresult?estado=rechazado&idTransaccion=${ID}`, 'webpayResult'],
+      ['/pagoexpress/webpayresult?estado=aprobado&idTransaccion=0123', 'webpayResult'],
+      [`/pagoexpress/webpayresult?estado=aprobado&idTransaccion=${ID.toUpperCase()}`, 'webpayResult'],
+      [`/pagoexpress/webpayresult?estado=aprobado&idTransaccion=${ID}&x=1`, 'webpayResult'],
+      [`/pagoexpress/webpayresult?estado=aprobado&estado=error&idTransaccion=${ID}`, 'webpayResult'],
+      [`/pagoexpress/webpayresult?estado=aprobadox&idTransaccion=${ID}`, 'webpayResult'],
+      ['/pagoexpress/webpayresult?estado=aprobado', 'webpayResult'],
       ['/pagoexpress/webpayresult', 'webpayResult'],
       ['/pagoexpress/webpayresultestado=aprobado', 'not-found'],
       // Case matters, a parameter is one segment, and anything else is the not-found screen's page.

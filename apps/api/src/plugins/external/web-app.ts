@@ -53,7 +53,10 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | und
 
 /** The build's list of pages (apps/web/scripts/prerender.mjs): which prerendered file answers which route. */
 interface ShellRoutes {
-  /** The first that matches answers: a page drawn for one value of a parameter or of the query comes first. */
+  /**
+   * The first that matches answers: a page drawn for one value of a parameter or of the query comes first. `query`:
+   * the keys the address's query must have, once each and no other, with the pattern each value matches in full.
+   */
   routes: { path: string; query?: Record<string, string>; file: string }[];
   fallback: string;
 }
@@ -75,19 +78,26 @@ async function readShells(webDist: string): Promise<{ pageFor(url: string): stri
   }
   const matchers = list.routes.map((route) => ({
     test: routeMatcher(route.path),
-    query: Object.entries(route.query ?? {}),
+    query: route.query ? queryMatcher(route.query) : () => true,
     page: pages.get(route.file) ?? index,
   }));
   const fallback = pages.get(list.fallback) ?? index;
   return {
     pageFor(url) {
       const [pathname = '/', search = ''] = url.split('#', 1)[0]?.split(/\?(.*)/s) ?? [];
-      const searchParams = new URLSearchParams(search);
-      const found = matchers.find(
-        (matcher) => matcher.test(pathname) && matcher.query.every(([key, value]) => searchParams.get(key) === value),
-      );
-      return found?.page ?? fallback;
+      const query = new URLSearchParams(search);
+      return matchers.find((matcher) => matcher.test(pathname) && matcher.query(query))?.page ?? fallback;
     },
+  };
+}
+
+/** A query with exactly `patterns`' keys, each once, each value matching its pattern in full. */
+export function queryMatcher(patterns: Record<string, string>): (query: URLSearchParams) => boolean {
+  const tests = Object.entries(patterns).map(([key, pattern]) => [key, new RegExp(`^(?:${pattern})$`)] as const);
+  return (query) => {
+    const keys = [...query.keys()];
+    if (keys.length !== tests.length) return false;
+    return tests.every(([key, pattern]) => query.getAll(key).length === 1 && pattern.test(query.get(key) ?? ''));
   };
 }
 
