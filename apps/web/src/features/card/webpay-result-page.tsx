@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paymentResult } from '../../lib/analytics';
 import { useAppStore } from '../../lib/app-store';
-import { arrivalFor } from '../../app/arrivals';
+import { ScreenArrival } from '../../app/arrival';
 import { HOLD } from './hold-after-webpay';
 import { parseWebpayReturn, screenAfterReturn } from './webpay-return';
 
@@ -32,5 +32,5 @@ export function WebpayResultPage() {
     // Once, for the return this page was opened with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  return arrivalFor(next);
+  return <ScreenArrival />;
 }
