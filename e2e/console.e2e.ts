@@ -142,7 +142,7 @@ describe('the operator console', () => {
 
   it('lets a call-centre agent find a member and unblock the password, and refuses the rest', async () => {
     const page = await signIn('agente');
-    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Aprobaciones']);
+    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Aprobaciones', 'Tokens y roles']);
     await look(page, 'inicio');
     await page.getByRole('link', { name: 'Socios' }).click();
     await page.getByLabel('RUT del socio').fill('13.579.246-2');
@@ -172,13 +172,13 @@ describe('the operator console', () => {
     expect(await callAs(page, 'PUT', '/admin/parametros/Mantencion', { valor: '1' })).toBe(403);
     expect(await callAs(page, 'GET', '/admin/conciliacion/webpay?fecha=20260105')).toBe(403);
     expect(await callAs(page, 'GET', '/admin/auditoria')).toBe(403);
-    expect(await callAs(page, 'GET', '/admin/tokens')).toBe(403);
+    expect(await callAs(page, 'POST', '/admin/tokens', { nombre: 'intruso', alcances: ['importacion'] })).toBe(403);
     expect(await callAs(page, 'POST', '/admin/importacion', { corte: new Date().toISOString(), socios: [{}] })).toBe(403);
   }, 180_000);
 
   it('applies maintenance only when a second operations operator approves it in another browser; the audit trail shows both', async () => {
     const maker = await signIn('operaciones');
-    expect(await navLinks(maker)).toEqual(['Inicio', 'Socios', 'Parámetros', 'Aprobaciones', 'Carga nocturna']);
+    expect(await navLinks(maker)).toEqual(['Inicio', 'Socios', 'Parámetros', 'Aprobaciones', 'Carga nocturna', 'Tokens y roles']);
     await maker.getByRole('link', { name: 'Parámetros' }).click();
     await maker.getByRole('button', { name: 'Cambiar Mantencion' }).click();
     await maker.getByLabel('Nuevo valor de Mantencion').fill('1');
@@ -193,7 +193,7 @@ describe('the operator console', () => {
     // Refused what operations lacks.
     expect(await callAs(maker, 'GET', '/admin/auditoria')).toBe(403);
     expect(await callAs(maker, 'GET', '/admin/conciliacion/webpay?fecha=20260105')).toBe(403);
-    expect(await callAs(maker, 'POST', '/admin/tokens', { nombre: 'intruso', alcances: ['importacion'] })).toBe(403);
+    expect(await callAs(maker, 'POST', '/admin/tokens', { nombre: 'intruso', alcances: ['webpay.devolver'] })).toBe(403);
     expect(await callAs(maker, 'POST', '/admin/socios/13579246-2/desbloquear-clave')).toBe(403);
 
     const checker = await signIn('operaciones2');
@@ -231,7 +231,7 @@ describe('the operator console', () => {
 
   it('shows finance the reconciliation with Webpay and the core, with CSV, and refuses the rest', async () => {
     const page = await signIn('finanzas');
-    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Aprobaciones', 'Conciliación']);
+    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Aprobaciones', 'Conciliación', 'Tokens y roles']);
     await page.getByRole('link', { name: 'Conciliación' }).click();
     await page.getByRole('heading', { name: 'Webpay' }).waitFor();
     await page.getByRole('heading', { name: 'Core bancario' }).waitFor();
@@ -242,7 +242,7 @@ describe('the operator console', () => {
     expect(csv.status()).toBe(200);
     expect(await csv.text()).toMatch(/^fecha,ordenCompra,idTransaccion,estadoWebpay,estadoPago,monto,resultado/);
     expect(await callAs(page, 'PUT', '/admin/parametros/Mantencion', { valor: '1' })).toBe(403);
-    expect(await callAs(page, 'GET', '/admin/tokens')).toBe(403);
+    expect(await callAs(page, 'POST', '/admin/tokens', { nombre: 'intruso', alcances: ['parametros.cambiar'] })).toBe(403);
     expect(await callAs(page, 'GET', '/admin/auditoria')).toBe(403);
   });
 
@@ -319,21 +319,37 @@ describe('the operator console', () => {
     await look(page, 'carga');
   });
 
-  it('lets an administrator issue and revoke a machine token, and refuses the rest', async () => {
-    const page = await signIn('admin');
-    expect(await navLinks(page)).toEqual(['Inicio', 'Aprobaciones', 'Auditoría', 'Tokens']);
-    await page.getByRole('link', { name: 'Tokens' }).click();
-    await page.getByLabel('Nombre (p. ej. carga-nocturna)').fill('carga-nocturna');
-    await page.getByRole('button', { name: 'Emitir token' }).click();
-    const secret = (await page.locator('code').textContent()) ?? '';
+  it('gives operations a token for the nightly load only once an administrator approves it; the administrator revokes it', async () => {
+    const asking = await signIn('operaciones');
+    await asking.getByRole('link', { name: 'Tokens y roles' }).click();
+    await asking.getByLabel('Nombre (p. ej. carga-nocturna)').fill('carga-nocturna');
+    // Only what the operator's own roles allow is offered.
+    expect(await asking.getByRole('checkbox', { name: 'webpay.devolver' }).count()).toBe(0);
+    await asking.getByRole('checkbox', { name: 'importacion' }).check();
+    await asking.getByRole('button', { name: 'Pedir token' }).click();
+    const secret = (await asking.locator('code').textContent()) ?? '';
     expect(secret).toMatch(/^pot_/);
-    const load = await fetch(`${operatorOrigin}/admin/importacion`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ corte: new Date().toISOString(), socios: [{}] }) });
-    expect(load.status).toBe(200);
+    await asking.getByRole('cell', { name: 'Esperando aprobación' }).waitFor();
+    await look(asking, 'tokens-pedido');
+    const load = () => fetch(`${operatorOrigin}/admin/importacion`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ corte: new Date().toISOString(), socios: [{}] }) });
+    expect((await load()).status).toBe(401);
+
+    const page = await signIn('admin');
+    expect(await navLinks(page)).toEqual(['Inicio', 'Aprobaciones', 'Auditoría', 'Tokens y roles']);
+    // Nothing beyond the administrator's own roles, and never their own roles.
+    expect(await callAs(page, 'POST', '/admin/tokens', { nombre: 'puerta', alcances: ['parametros.cambiar'] })).toBe(403);
+    expect(await callAs(page, 'PUT', '/admin/operadores/admin/roles', { roles: ['admin', 'finanzas'] })).toBe(403);
+    await page.getByRole('link', { name: 'Aprobaciones' }).click();
+    await page.getByRole('button', { name: 'Aprobar Token carga-nocturna que actúa por Óscar Operaciones: importacion' }).click();
+    await page.getByText('Token carga-nocturna que actúa por Óscar Operaciones: importacion: aprobado y aplicado.').waitFor();
+    expect((await load()).status).toBe(200);
+    await page.getByRole('link', { name: 'Tokens y roles' }).click();
+    await page.getByRole('cell', { name: 'Activo: aprobado por Alberto Admin' }).waitFor();
+    await page.getByRole('heading', { name: 'Roles de operadores' }).waitFor();
     await look(page, 'tokens');
     await page.getByRole('button', { name: 'Revocar carga-nocturna' }).click();
     await page.getByText('Token carga-nocturna revocado.').waitFor();
-    const after = await fetch(`${operatorOrigin}/admin/importacion`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ corte: new Date().toISOString(), socios: [{}] }) });
-    expect(after.status).toBe(401);
+    expect((await load()).status).toBe(401);
     expect(await callAs(page, 'GET', '/admin/socios/11111111-1')).toBe(403);
     expect(await callAs(page, 'PUT', '/admin/parametros/Mantencion', { valor: '1' })).toBe(403);
   });

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { createBrowserRouter, NavLink, Outlet, RouterProvider } from 'react-router';
 import { loadSession, SESSION_ENDED, signOut, type Session } from './api';
+import { ROLE_LABELS } from './labels';
 import { AuditScreen } from './screens/audit';
 import { DashboardScreen } from './screens/dashboard';
 import { LoadScreen } from './screens/load';
@@ -12,7 +13,6 @@ import { TransactionScreen } from './screens/transaction';
 import { can, SessionContext, useSession } from './session';
 import { Loading, Notice } from './ui';
 
-const ROLE_LABELS: Record<string, string> = { agente: 'Agente', operaciones: 'Operaciones', finanzas: 'Finanzas', auditor: 'Auditoría', admin: 'Administración' };
 
 /** The screens, each shown to the roles whose permission it needs (the server checks every call again). */
 const NAV: { to: string; label: string; permiso: string }[] = [
@@ -23,7 +23,7 @@ const NAV: { to: string; label: string; permiso: string }[] = [
   { to: '/conciliacion', label: 'Conciliación', permiso: 'conciliacion.ver' },
   { to: '/auditoria', label: 'Auditoría', permiso: 'auditoria.ver' },
   { to: '/carga', label: 'Carga nocturna', permiso: 'importacion' },
-  { to: '/tokens', label: 'Tokens', permiso: 'tokens.gestionar' },
+  { to: '/tokens', label: 'Tokens y roles', permiso: 'resumen.ver' },
 ];
 
 /** The console's bar, on every screen and the sign-in: the name, and what `children` adds on the right and below. */

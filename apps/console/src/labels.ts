@@ -16,3 +16,9 @@ export const ATTEMPT_STATES: Record<string, string> = {
 };
 
 export const labelOf = (labels: Record<string, string>, value: string | null | undefined) => (value ? (labels[value] ?? value) : '—');
+
+/** An operator's role. */
+export const ROLE_LABELS: Record<string, string> = { agente: 'Agente', operaciones: 'Operaciones', finanzas: 'Finanzas', auditor: 'Auditoría', admin: 'Administración' };
+
+/** Roles said in Spanish, in a list. */
+export const roleList = (roles: unknown) => (Array.isArray(roles) && roles.length > 0 ? roles.map((r) => labelOf(ROLE_LABELS, String(r))).join(', ') : 'ninguno');

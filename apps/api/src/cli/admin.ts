@@ -4,7 +4,9 @@ import { reconciliationCsv, type CoreReconciliation } from '../services/core-rec
 import { SANDBOX_ADMIN_TOKEN } from '../config';
 import { openDatabase } from '../db/client';
 import { issueMachineToken, TOKEN_NAME } from '../operator/machine-tokens';
-import { isPermission, PERMISSIONS } from '../operator/roles';
+import { isPermission, isRole, PERMISSIONS, ROLES } from '../operator/roles';
+import { appendAudit } from '../repositories/audit-repository';
+import { endSessionsOf, setAssignedRoles } from '../repositories/operator-repository';
 import { readLoadWithCut } from './import-file';
 
 const USAGE = `usage:
@@ -22,11 +24,13 @@ const USAGE = `usage:
   npm run admin -- tokens list
   npm run admin -- tokens issue NAME SCOPE[,SCOPE...] [--database]   (scopes: ${PERMISSIONS.join(', ')})
   npm run admin -- tokens revoke TOKEN_ID
+  npm run admin -- operators roles SUBJECT ROLE[,ROLE...] --database   (roles: ${ROLES.join(', ')})
 
 environment: API_URL (default http://localhost:3000), MACHINE_TOKEN (a token issued with 'tokens issue'), else
 ADMIN_TOKEN (the bootstrap token, sandbox and development only; default: the sandbox's).
 'tokens issue … --database' writes the token straight into DATABASE_URL's database, without the API or a token:
-how production issues its first one (production refuses ADMIN_TOKEN).`;
+how production issues its first one (production refuses ADMIN_TOKEN). 'operators roles … --database' gives the first
+administrators their roles when the identity provider carries none (later changes take two administrators).`;
 
 async function call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<unknown> {
   const base = (process.env.API_URL ?? 'http://localhost:3000').replace(/\/$/, '');
@@ -85,12 +89,38 @@ async function main(argv: string[]): Promise<number> {
     // Whoever holds DATABASE_URL holds every row already: writing the token there grants nothing new.
     const database = await openDatabase({ url: process.env.DATABASE_URL, poolMax: 1 });
     try {
-      const issued = await issueMachineToken(database.db, nombre, alcances.filter(isPermission), 'línea de comandos (base de datos)');
+      const issued = await issueMachineToken(database.db, { nombre, alcances: alcances.filter(isPermission), by: 'línea de comandos (base de datos)', issuerSubject: null, approved: true });
       if (!issued) {
         console.error(`a token named ${nombre} exists`);
         return 1;
       }
       console.log(`${nombre} (${issued.row.id}): ${issued.secreto}`);
+      return 0;
+    } finally {
+      await database.close();
+    }
+  }
+  if (group === 'operators' && action === 'roles' && rest.length === 3 && rest[2] === '--database') {
+    // The first administrators of a provider that carries no roles: nobody holds operadores.roles to approve them yet.
+    const [subject, list] = rest as [string, string];
+    const roles = list.split(',');
+    if (!subject || subject.length > 255 || !roles.every(isRole)) {
+      console.error(`a subject (the provider's sub) and roles among: ${ROLES.join(', ')}`);
+      return 2;
+    }
+    if (!process.env.DATABASE_URL) {
+      console.error('--database needs DATABASE_URL');
+      return 2;
+    }
+    const database = await openDatabase({ url: process.env.DATABASE_URL, poolMax: 1 });
+    try {
+      const by = 'línea de comandos (base de datos)';
+      await database.db.transaction(async (tx) => {
+        await setAssignedRoles(tx, subject, roles.filter(isRole), by);
+        await endSessionsOf(tx, subject);
+        await appendAudit(tx, { kind: 'operador.roles', detail: { sujeto: subject, roles, operador: by } });
+      });
+      console.log(`${subject}: ${roles.join(', ')}`);
       return 0;
     } finally {
       await database.close();

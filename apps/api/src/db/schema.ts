@@ -527,8 +527,14 @@ export const machineTokens = pgTable('machine_tokens', {
   name: text('name').notNull().unique(),
   tokenHash: text('token_hash').notNull().unique(),
   scopes: text('scopes').array().notNull(),
+  /** The name of the person who asked for it; the token acts for them (four eyes: they never approve its proposals). */
   createdBy: text('created_by').notNull(),
+  /** That person's subject at the identity provider (null: written by the CLI straight into the database). */
+  issuerSubject: text('issuer_subject'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** A token works only once a second person approved it (null: waiting, or never approved). */
+  approvedAt: timestamp('approved_at', { withTimezone: true }),
+  approvedBy: text('approved_by'),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
   revokedBy: text('revoked_by'),
@@ -558,7 +564,7 @@ export const operatorChanges = pgTable(
   (t) => [
     uniqueIndex('operator_changes_pending_target_idx').on(t.kind, t.target).where(sql`${t.status} = 'pendiente'`),
     index('operator_changes_status_idx').on(t.status, t.createdAt),
-    check('operator_changes_kind_chk', sql`${t.kind} in ('parametro','reposteo_core','devolucion_webpay')`),
+    check('operator_changes_kind_chk', sql`${t.kind} in ('parametro','reposteo_core','devolucion_webpay','token','roles_operador')`),
     check('operator_changes_status_chk', sql`${t.status} in ('pendiente','aprobado','rechazado','vencido','fallido')`),
   ],
 );

@@ -19,12 +19,19 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Who is calling. `persona` is the person answerable for the call: the operator's subject at the identity provider,
+ * or, for a machine token, the subject of the person who asked for it (four eyes compare people, never tokens).
+ */
 export type Actor =
-  | { kind: 'operador'; id: string; nombre: string; roles: Role[]; permisos: ReadonlySet<Permission>; sessionId: string; csrf: string }
-  | { kind: 'maquina'; id: string; nombre: string; permisos: ReadonlySet<Permission>; bootstrap: boolean };
+  | { kind: 'operador'; id: string; persona: string; nombre: string; roles: Role[]; permisos: ReadonlySet<Permission>; sessionId: string; csrf: string }
+  | { kind: 'maquina'; id: string; persona: string; nombre: string; emisor: string; permisos: ReadonlySet<Permission>; bootstrap: boolean };
 
-/** How the audit trail names who did it: the operator's name, or the machine token's. */
-export const actorLabel = (actor: Actor) => (actor.kind === 'operador' ? actor.nombre : `token ${actor.nombre}`);
+/** How the audit trail names who did it: the operator's name, or the machine token's with the person it acts for. */
+export const actorLabel = (actor: Actor) => (actor.kind === 'operador' ? actor.nombre : actor.bootstrap ? `token ${actor.nombre}` : `token ${actor.nombre} (${actor.emisor})`);
+
+/** The person behind a machine token: its issuer's subject, or the token itself when the CLI wrote it. */
+export const tokenPersona = (row: { id: string; issuerSubject: string | null }) => row.issuerSubject ?? `token:${row.id}`;
 
 export const SESSION_COOKIE = 'operador_sesion';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -65,17 +72,19 @@ export async function resolveActor(db: Db, bootstrapToken: string | null, idleMi
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
     if (!token) return null;
     // Compared by digest, so the check takes the same time whatever the guess's length or prefix.
-    if (bootstrapToken && sameSecret(token, bootstrapToken)) return { kind: 'maquina', id: 'ADMIN_TOKEN', nombre: 'ADMIN_TOKEN', permisos: new Set(PERMISSIONS), bootstrap: true };
+    if (bootstrapToken && sameSecret(token, bootstrapToken)) {
+      return { kind: 'maquina', id: 'ADMIN_TOKEN', persona: 'ADMIN_TOKEN', nombre: 'ADMIN_TOKEN', emisor: 'ADMIN_TOKEN', permisos: new Set(PERMISSIONS), bootstrap: true };
+    }
     const row = await useMachineToken(db, sha256(token));
     if (!row) return null;
-    return { kind: 'maquina', id: row.id, nombre: row.name, permisos: new Set(row.scopes.filter(isPermission)), bootstrap: false };
+    return { kind: 'maquina', id: row.id, persona: tokenPersona(row), nombre: row.name, emisor: row.createdBy, permisos: new Set(row.scopes.filter(isPermission)), bootstrap: false };
   }
   const cookie = cookieOf(request, SESSION_COOKIE);
   if (!cookie) return null;
   const session = await touchSession(db, sha256(cookie), idleMinutes);
   if (!session) return null;
   const roles = session.roles.filter(isRole);
-  return { kind: 'operador', id: session.subject, nombre: session.name, roles, permisos: permissionsOf(roles), sessionId: session.id, csrf: session.csrfToken };
+  return { kind: 'operador', id: session.subject, persona: session.subject, nombre: session.name, roles, permisos: permissionsOf(roles), sessionId: session.id, csrf: session.csrfToken };
 }
 
 /** Every operator route with its permission (the role matrix's test walks them all). */

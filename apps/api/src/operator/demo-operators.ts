@@ -16,6 +16,7 @@ export const DEMO_OPERATORS: readonly DemoOperator[] = [
   { usuario: 'finanzas2', nombre: 'Felipe Finanzas', clave: 'finanzas2-demo', roles: ['finanzas'] },
   { usuario: 'auditor', nombre: 'Aurora Auditora', clave: 'auditor-demo', roles: ['auditor'] },
   { usuario: 'admin', nombre: 'Alberto Admin', clave: 'admin-demo', roles: ['admin'] },
+  { usuario: 'admin2', nombre: 'Adriana Admin', clave: 'admin2-demo', roles: ['admin'] },
 ];
 
 /** The second factor the sandbox provider accepts (any operator): with it the sign-in carries amr pwd+otp. */

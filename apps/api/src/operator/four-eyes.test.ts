@@ -103,7 +103,7 @@ describe.each(DATABASE_KINDS)('four eyes on %s', (kind) => {
     const proposed = await op().inject({ method: 'PUT', url: '/admin/parametros/PC', headers: machine, payload: { valor: '0' } });
     expect(proposed.statusCode).toBe(202);
     const cambio = proposed.json().parametrosResponse.cambio;
-    expect(cambio.propuestoPor).toBe('token automatizacion');
+    expect(cambio.propuestoPor).toBe('token automatizacion (ADMIN_TOKEN)');
     expect((await op().inject({ method: 'POST', url: `/admin/cambios/${cambio.id}/aprobar`, headers: machine })).statusCode).toBe(403);
     expect(await valueOf('PC')).toBe('1');
     expect((await decide(await operatorSession(op(), 'operaciones'), cambio.id, 'aprobar')).statusCode).toBe(200);

@@ -8,13 +8,20 @@ import { askWebpay, markForRefund, REFUND_REFUSALS, type WebpayHolding } from '.
 import { applyParameter, checkParameter, type ParametersService } from '../services/parameters-service';
 import type { WebpayCall, WebpayResult } from '../services/webpay-client';
 import { actorLabel, type Actor } from './access';
-import type { Permission } from './roles';
+import { approveMachineToken, endSessionsOf, revokeMachineToken, setAssignedRoles, tokensOf } from '../repositories/operator-repository';
+import { isPermission, isRole, permissionsOf, type Permission } from './roles';
 
 export type ChangeRow = typeof operatorChanges.$inferSelect;
-export type ChangeKind = 'parametro' | 'reposteo_core' | 'devolucion_webpay';
+export type ChangeKind = 'parametro' | 'reposteo_core' | 'devolucion_webpay' | 'token' | 'roles_operador';
 
-/** Who may propose and decide each kind of change. */
-export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar', devolucion_webpay: 'webpay.devolver' };
+/** Who may decide each kind of change (and propose it, but for a token, which any operator asks for themselves). */
+export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = {
+  parametro: 'parametros.cambiar',
+  reposteo_core: 'core.reenviar',
+  devolucion_webpay: 'webpay.devolver',
+  token: 'tokens.gestionar',
+  roles_operador: 'operadores.roles',
+};
 
 /** What a manual refund needs of the card payments: Webpay's status, and the refund path (card-settlement.ts). */
 export interface CardRefunds {
@@ -41,7 +48,7 @@ export type ProposeResult = { ok: true; change: ChangeRow } | { ok: false; reaso
 
 export type DecideResult =
   | { ok: true; change: ChangeRow }
-  | { ok: false; reason: 'not_found' | 'decided' | 'expired' | 'own' | 'machine' | 'forbidden' | 'apply_failed' | 'unavailable'; message?: string };
+  | { ok: false; reason: 'not_found' | 'decided' | 'expired' | 'own' | 'own_roles' | 'machine' | 'forbidden' | 'apply_failed' | 'unavailable'; message?: string };
 
 type Applied = { ok: true; result: Record<string, unknown>; after?: () => Promise<void> } | { ok: false; message: string };
 
@@ -88,7 +95,48 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       if (!marked.ok) return { ok: false, message: REFUND_REFUSALS[marked.reason] };
       return { ok: true, result: marked.result, after: () => card.refundDue(marked.token, requestId) };
     }
+    if (change.kind === 'token') {
+      const token = await approveMachineToken(tx, change.target, checker);
+      if (!token) return { ok: false, message: 'El token fue revocado o ya no espera aprobación' };
+      await appendAudit(tx, { kind: 'token.aprobado', requestId, detail: { token: token.name, alcances: token.scopes, operador: change.makerName, aprobadoPor: checker, cambio: change.id } });
+      return { ok: true, result: { token: token.name } };
+    }
+    if (change.kind === 'roles_operador') {
+      const roles = (change.payload.roles as string[]).filter(isRole);
+      await setAssignedRoles(tx, change.target, roles, `${change.makerName}, aprobado por ${checker}`);
+      // The new roles hold from now: open sessions end, and the subject's tokens lose what the roles no longer give.
+      const sesiones = await endSessionsOf(tx, change.target);
+      const allowed = permissionsOf(roles);
+      const revoked: string[] = [];
+      for (const token of await tokensOf(tx, change.target)) {
+        if (token.scopes.some((scope) => !isPermission(scope) || !allowed.has(scope))) {
+          await revokeMachineToken(tx, token.id, checker);
+          revoked.push(token.name);
+        }
+      }
+      await appendAudit(tx, {
+        kind: 'operador.roles',
+        requestId,
+        detail: { sujeto: change.target, roles, anteriores: change.payload.anteriores, sesionesTerminadas: sesiones, tokensRevocados: revoked, operador: change.makerName, aprobadoPor: checker, cambio: change.id },
+      });
+      return { ok: true, result: { roles, sesionesTerminadas: sesiones, tokensRevocados: revoked } };
+    }
     return { ok: false, message: 'Tipo de cambio no soportado' };
+  }
+
+  async function proposeWithin(tx: Tx, actor: Actor, kind: ChangeKind, target: string, payload: Record<string, unknown>, requestId: string): Promise<ProposeResult> {
+    const maker = actorLabel(actor);
+    const [change] = await tx
+      .insert(operatorChanges)
+      .values({ kind, target, payload, makerSubject: actor.persona, makerName: maker, expiresAt: sql`now() + make_interval(hours => ${options.hours})` })
+      .onConflictDoNothing()
+      .returning();
+    if (!change) {
+      const [pending] = await tx.select().from(operatorChanges).where(and(eq(operatorChanges.kind, kind), eq(operatorChanges.target, target), eq(operatorChanges.status, 'pendiente')));
+      return { ok: false, reason: 'pending', change: pending ?? null };
+    }
+    await appendAudit(tx, { kind: 'cambio.propuesto', requestId, detail: { cambio: change.id, tipo: kind, objetivo: target, ...payload, operador: maker } });
+    return { ok: true, change };
   }
 
   return {
@@ -96,32 +144,23 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
 
     async propose(actor: Actor, kind: ChangeKind, target: string, payload: Record<string, unknown>, requestId: string): Promise<ProposeResult> {
       await lapse();
-      const maker = actorLabel(actor);
-      return db.transaction(async (tx) => {
-        const [change] = await tx
-          .insert(operatorChanges)
-          .values({ kind, target, payload, makerSubject: actor.id, makerName: maker, expiresAt: sql`now() + make_interval(hours => ${options.hours})` })
-          .onConflictDoNothing()
-          .returning();
-        if (!change) {
-          const [pending] = await tx.select().from(operatorChanges).where(and(eq(operatorChanges.kind, kind), eq(operatorChanges.target, target), eq(operatorChanges.status, 'pendiente')));
-          return { ok: false as const, reason: 'pending' as const, change: pending ?? null };
-        }
-        await appendAudit(tx, { kind: 'cambio.propuesto', requestId, detail: { cambio: change.id, tipo: kind, objetivo: target, ...payload, operador: maker } });
-        return { ok: true as const, change };
-      });
+      return db.transaction((tx) => proposeWithin(tx, actor, kind, target, payload, requestId));
     },
+
+    /** Proposes inside the caller's transaction, with what the change is about (a token asked for, say). */
+    proposeWithin,
 
     async decide(actor: Actor, id: string, approve: boolean, requestId: string): Promise<DecideResult> {
       await lapse();
       // A machine never checks: four eyes are two people.
       if (actor.kind !== 'operador') return { ok: false, reason: 'machine' };
+      const person = actor.persona;
       const checker = actorLabel(actor);
       let holding: WebpayHolding | null = null;
       if (approve) {
         // A refund asks Webpay what it still holds first, with no transaction open; the checks are made again below.
         const [peek] = await db.select().from(operatorChanges).where(eq(operatorChanges.id, id));
-        if (peek?.kind === 'devolucion_webpay' && peek.status === 'pendiente' && peek.makerSubject !== actor.id && actor.permisos.has('webpay.devolver')) {
+        if (peek?.kind === 'devolucion_webpay' && peek.status === 'pendiente' && peek.makerSubject !== person && actor.permisos.has('webpay.devolver')) {
           const asked = await askWebpay(db, peek.target, card.webpayStatus);
           if (!asked.ok) return asked.reason === 'unavailable' ? { ok: false, reason: 'unavailable' } : { ok: false, reason: 'apply_failed', message: REFUND_REFUSALS[asked.reason] };
           holding = asked;
@@ -135,11 +174,13 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
         // lapse() just moved what is past its time (by the database's clock, as expires_at was set).
         if (change.status === 'vencido') return { ok: false, reason: 'expired' };
         if (change.status !== 'pendiente') return { ok: false, reason: 'decided' };
-        if (change.makerSubject === actor.id) return { ok: false, reason: 'own' };
+        // The maker is the person behind the proposal, their machine tokens included.
+        if (change.makerSubject === person) return { ok: false, reason: 'own' };
+        if (change.kind === 'roles_operador' && change.target === person) return { ok: false, reason: 'own_roles' };
         if (!approve) {
           const [rejected] = await tx
             .update(operatorChanges)
-            .set({ status: 'rechazado', checkerSubject: actor.id, checkerName: checker, decidedAt: sql`now()` })
+            .set({ status: 'rechazado', checkerSubject: person, checkerName: checker, decidedAt: sql`now()` })
             .where(eq(operatorChanges.id, id))
             .returning();
           await appendAudit(tx, { kind: 'cambio.rechazado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, rechazadoPor: checker } });
@@ -150,7 +191,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
         then.after = applied.after;
         const [approved] = await tx
           .update(operatorChanges)
-          .set({ status: 'aprobado', checkerSubject: actor.id, checkerName: checker, decidedAt: sql`now()`, result: applied.result })
+          .set({ status: 'aprobado', checkerSubject: person, checkerName: checker, decidedAt: sql`now()`, result: applied.result })
           .where(eq(operatorChanges.id, id))
           .returning();
         await appendAudit(tx, { kind: 'cambio.aprobado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, aprobadoPor: checker } });

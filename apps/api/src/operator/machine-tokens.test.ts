@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, machineTokens } from '../db/schema';
+import { auditLog, machineTokens, operatorRoles } from '../db/schema';
 import { asOperator, operatorSession } from '../../test/support/operator-session';
 import { createPostgresDatabase } from '../../test/support/scratch-database';
 import { startTestApp, type TestApp } from '../../test/support/test-app';
@@ -24,19 +24,34 @@ describe('machine tokens: named, scoped, revocable, stored hashed', () => {
     await t?.close();
   });
 
-  it('lets an administrator issue a token for the nightly load, which does that and nothing else until revoked', async () => {
+  /** A token an operator asks for, approved by an administrator: its secret. */
+  async function approvedToken(usuario: string, nombre: string, alcances: string[]): Promise<{ id: string; secreto: string }> {
+    const asking = await operatorSession(t.app.operator, usuario);
+    const issued = await t.app.operator.inject({ method: 'POST', url: '/admin/tokens', headers: asOperator(asking), payload: { nombre, alcances } });
+    expect(issued.statusCode, issued.body).toBe(202);
+    const { token, secreto, cambio } = issued.json().consolaResponse as { token: { id: string }; secreto: string; cambio: { id: string } };
+    const admin = await operatorSession(t.app.operator, usuario === 'admin' ? 'admin2' : 'admin');
+    expect((await t.app.operator.inject({ method: 'POST', url: `/admin/cambios/${cambio.id}/aprobar`, headers: asOperator(admin) })).statusCode).toBe(200);
+    return { id: token.id, secreto };
+  }
+
+  it('lets an operator ask for a token for the nightly load, which does that and nothing else once approved, until revoked', async () => {
     const admin = await operatorSession(t.app.operator, 'admin');
-    const issued = await t.app.operator.inject({ method: 'POST', url: '/admin/tokens', headers: asOperator(admin), payload: { nombre: 'carga-nocturna', alcances: ['importacion'] } });
-    expect(issued.statusCode).toBe(200);
-    const { token, secreto } = issued.json().consolaResponse as { token: { id: string; nombre: string; alcances: string[]; creadoPor: string }; secreto: string };
-    expect(token).toMatchObject({ nombre: 'carga-nocturna', alcances: ['importacion'], creadoPor: 'Alberto Admin' });
+    const operaciones = await operatorSession(t.app.operator, 'operaciones');
+    const issued = await t.app.operator.inject({ method: 'POST', url: '/admin/tokens', headers: asOperator(operaciones), payload: { nombre: 'carga-nocturna', alcances: ['importacion'] } });
+    expect(issued.statusCode).toBe(202);
+    const { token, secreto, cambio } = issued.json().consolaResponse as { token: { id: string; nombre: string; alcances: string[]; creadoPor: string }; secreto: string; cambio: { id: string } };
+    expect(token).toMatchObject({ nombre: 'carga-nocturna', alcances: ['importacion'], creadoPor: 'Óscar Operaciones', aprobado: null });
+    // Waiting for a second person, it opens nothing.
+    expect((await t.app.operator.inject({ method: 'GET', url: '/admin/parametros', headers: { authorization: `Bearer ${secreto}` } })).statusCode).toBe(401);
+    expect((await t.app.operator.inject({ method: 'POST', url: `/admin/cambios/${cambio.id}/aprobar`, headers: asOperator(admin) })).statusCode).toBe(200);
     expect(secreto.length).toBeGreaterThanOrEqual(40);
     // Only the hash is kept.
     const [row] = await t.database.db.select().from(machineTokens).where(eq(machineTokens.name, 'carga-nocturna'));
     expect(row?.tokenHash).not.toBe(secreto);
     expect(JSON.stringify(row)).not.toContain(secreto);
     // A second token of the same name is refused.
-    expect((await t.app.operator.inject({ method: 'POST', url: '/admin/tokens', headers: asOperator(admin), payload: { nombre: 'carga-nocturna', alcances: ['importacion'] } })).statusCode).toBe(409);
+    expect((await t.app.operator.inject({ method: 'POST', url: '/admin/tokens', headers: asOperator(operaciones), payload: { nombre: 'carga-nocturna', alcances: ['importacion'] } })).statusCode).toBe(409);
 
     const bearer = { authorization: `Bearer ${secreto}` };
     const load = await t.app.operator.inject({ method: 'POST', url: '/admin/importacion', headers: bearer, payload: { corte: new Date().toISOString(), socios: [{ rut: 'no es un rut' }] } });
@@ -44,7 +59,7 @@ describe('machine tokens: named, scoped, revocable, stored hashed', () => {
     expect(load.json().operacionesResponse.rechazados).toHaveLength(1);
     expect((await t.app.operator.inject({ method: 'GET', url: '/admin/parametros', headers: bearer })).statusCode).toBe(403);
     // What the load wrote names the token that sent it.
-    const lines = await t.database.db.select().from(auditLog).where(sql`${auditLog.detail}->>'operador' = 'token carga-nocturna'`);
+    const lines = await t.database.db.select().from(auditLog).where(sql`${auditLog.detail}->>'operador' = 'token carga-nocturna (Óscar Operaciones)'`);
     expect(lines.length).toBeGreaterThan(0);
 
     const revoked = await t.app.operator.inject({ method: 'POST', url: `/admin/tokens/${token.id}/revocar`, headers: asOperator(admin) });
@@ -52,13 +67,11 @@ describe('machine tokens: named, scoped, revocable, stored hashed', () => {
     expect((await t.app.operator.inject({ method: 'POST', url: '/admin/importacion', headers: bearer, payload: { corte: new Date().toISOString(), socios: [{}] } })).statusCode).toBe(401);
     expect((await t.app.operator.inject({ method: 'POST', url: `/admin/tokens/${token.id}/revocar`, headers: asOperator(admin) })).statusCode).toBe(404);
     const listed = await t.app.operator.inject({ method: 'GET', url: '/admin/tokens', headers: { cookie: admin.cookie } });
-    expect(listed.json().consolaResponse.tokens).toEqual([expect.objectContaining({ nombre: 'carga-nocturna', revocado: expect.any(String), ultimoUso: expect.any(String) })]);
+    expect(listed.json().consolaResponse.tokens).toEqual([expect.objectContaining({ nombre: 'carga-nocturna', aprobadoPor: 'Alberto Admin', revocado: expect.any(String), ultimoUso: expect.any(String) })]);
   });
 
   it('runs the CLI with an issued token (MACHINE_TOKEN), within its scopes', async () => {
-    const admin = await operatorSession(t.app.operator, 'admin');
-    const issued = await t.app.operator.inject({ method: 'POST', url: '/admin/tokens', headers: asOperator(admin), payload: { nombre: 'cli-lectura', alcances: ['parametros.ver'] } });
-    const secreto = issued.json().consolaResponse.secreto as string;
+    const { secreto } = await approvedToken('operaciones', 'cli-lectura', ['parametros.ver']);
     const cli = (...args: string[]) => run(TSX, [ADMIN, ...args], { env: { ...process.env, API_URL: url, MACHINE_TOKEN: secreto, ADMIN_TOKEN: '' } });
     expect((await cli('params', 'list')).stdout).toContain('Mantencion=0');
     await expect(cli('params', 'set', 'Mantencion', '1')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('403') });
@@ -76,11 +89,15 @@ describe('machine tokens: named, scoped, revocable, stored hashed', () => {
       expect(secreto, issued.stdout).toBeDefined();
       await expect(cli('tokens', 'issue', 'primer-token', 'importacion', '--database')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('exists') });
       await expect(cli('tokens', 'issue', 'otro', 'todo', '--database')).rejects.toMatchObject({ code: 2 });
+      // The first administrators of a provider that carries no roles, written the same way.
+      expect((await cli('operators', 'roles', 'primera-admin', 'admin', '--database')).stdout.trim()).toBe('primera-admin: admin');
+      await expect(cli('operators', 'roles', 'otro', 'dios', '--database')).rejects.toMatchObject({ code: 2 });
       const reading = await openDatabase({ url: scratch.url });
+      expect(await reading.db.select().from(operatorRoles)).toEqual([expect.objectContaining({ subject: 'primera-admin', roles: ['admin'], updatedBy: 'línea de comandos (base de datos)' })]);
       const rows = await reading.db.select().from(machineTokens);
       const [line] = await reading.db.select().from(auditLog).where(eq(auditLog.kind, 'token.emitido'));
       await reading.close();
-      expect(rows).toEqual([expect.objectContaining({ name: 'primer-token', scopes: ['tokens.gestionar', 'operadores.roles'], createdBy: 'línea de comandos (base de datos)' })]);
+      expect(rows).toEqual([expect.objectContaining({ name: 'primer-token', scopes: ['tokens.gestionar', 'operadores.roles'], createdBy: 'línea de comandos (base de datos)', approvedAt: expect.any(Date) })]);
       expect(JSON.stringify(rows)).not.toContain(secreto);
       expect(line?.detail).toMatchObject({ token: 'primer-token', operador: 'línea de comandos (base de datos)' });
     } finally {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { machineTokens, operatorLogins, operatorRoles, operatorSessions } from '../db/schema';
 
@@ -72,30 +72,73 @@ export function listAssignedRoles(db: DbOrTx) {
   return db.select().from(operatorRoles).orderBy(operatorRoles.subject);
 }
 
-export async function insertMachineToken(db: DbOrTx, row: { name: string; tokenHash: string; scopes: string[]; createdBy: string }): Promise<MachineTokenRow | null> {
-  const [inserted] = await db.insert(machineTokens).values(row).onConflictDoNothing().returning();
+export async function insertMachineToken(
+  db: DbOrTx,
+  row: { name: string; tokenHash: string; scopes: string[]; createdBy: string; issuerSubject: string | null; approved: boolean },
+): Promise<MachineTokenRow | null> {
+  const { approved, ...values } = row;
+  const [inserted] = await db
+    .insert(machineTokens)
+    .values({ ...values, ...(approved ? { approvedAt: sql`now()`, approvedBy: row.createdBy } : {}) })
+    .onConflictDoNothing()
+    .returning();
   return inserted ?? null;
 }
 
-/** A live machine token by its hash, its last use recorded. */
+/** A live machine token by its hash (approved by a second person, not revoked), its last use recorded. */
 export async function useMachineToken(db: DbOrTx, tokenHash: string): Promise<MachineTokenRow | null> {
   const [row] = await db
     .update(machineTokens)
     .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(machineTokens.tokenHash, tokenHash), isNull(machineTokens.revokedAt)))
+    .where(and(eq(machineTokens.tokenHash, tokenHash), isNotNull(machineTokens.approvedAt), isNull(machineTokens.revokedAt)))
     .returning();
   return row ?? null;
 }
 
-export async function revokeMachineToken(db: DbOrTx, id: string, revokedBy: string): Promise<MachineTokenRow | null> {
+/** Approves a token waiting for its second person; null when it is gone, revoked or already approved. */
+export async function approveMachineToken(db: DbOrTx, id: string, approvedBy: string): Promise<MachineTokenRow | null> {
+  const [row] = await db
+    .update(machineTokens)
+    .set({ approvedAt: sql`now()`, approvedBy })
+    .where(and(eq(machineTokens.id, id), isNull(machineTokens.approvedAt), isNull(machineTokens.revokedAt)))
+    .returning();
+  return row ?? null;
+}
+
+export async function machineToken(db: DbOrTx, id: string): Promise<MachineTokenRow | null> {
+  const [row] = await db.select().from(machineTokens).where(eq(machineTokens.id, id));
+  return row ?? null;
+}
+
+/** The live tokens a person asked for (they act for that person). */
+export function tokensOf(db: DbOrTx, issuerSubject: string) {
+  return db.select().from(machineTokens).where(and(eq(machineTokens.issuerSubject, issuerSubject), isNull(machineTokens.revokedAt)));
+}
+
+/** Ends every live console session of a subject (their roles changed). */
+export async function endSessionsOf(db: DbOrTx, subject: string): Promise<number> {
+  const ended = await db
+    .update(operatorSessions)
+    .set({ endedAt: sql`now()` })
+    .where(and(eq(operatorSessions.subject, subject), isNull(operatorSessions.endedAt)))
+    .returning({ id: operatorSessions.id });
+  return ended.length;
+}
+
+export async function revokeMachineToken(db: DbOrTx, id: string, revokedBy: string, issuerSubject?: string): Promise<MachineTokenRow | null> {
   const [row] = await db
     .update(machineTokens)
     .set({ revokedAt: sql`now()`, revokedBy })
-    .where(and(eq(machineTokens.id, id), isNull(machineTokens.revokedAt)))
+    .where(and(eq(machineTokens.id, id), isNull(machineTokens.revokedAt), issuerSubject === undefined ? undefined : eq(machineTokens.issuerSubject, issuerSubject)))
     .returning();
   return row ?? null;
 }
 
-export function listMachineTokens(db: DbOrTx) {
-  return db.select().from(machineTokens).orderBy(desc(machineTokens.createdAt));
+/** Every token, or those one person asked for. */
+export function listMachineTokens(db: DbOrTx, issuerSubject?: string) {
+  return db
+    .select()
+    .from(machineTokens)
+    .where(issuerSubject === undefined ? undefined : eq(machineTokens.issuerSubject, issuerSubject))
+    .orderBy(desc(machineTokens.createdAt));
 }

@@ -158,6 +158,42 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     expect(params.parametrosResponse.parametros.find((p) => p.nombre === 'Mantencion')?.valor).toBe('0');
   });
 
+  /** An operator signed in at the separate issuer: the headers of their state-changing calls. */
+  const signedIn = async (usuario: string) => {
+    const { sessionCookie } = await signInAtIssuer(operator, issuer, { usuario, clave: `${usuario}-demo`, codigo: '123456' });
+    const sesion = jsonOf<{ operadorResponse: { sesion: { csrf: string } } }>(await operator.request({ method: 'GET', url: '/operador/api/sesion', headers: { cookie: sessionCookie! } }));
+    return { cookie: sessionCookie!, 'x-csrf-token': sesion.operadorResponse.sesion.csrf };
+  };
+  const send = (method: 'POST' | 'PUT', url: string, headers: Record<string, string>, body?: object) =>
+    operator.request({ method, url, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body ?? {}) });
+
+  it('lets no administrator defeat four eyes through their own roles or a token', async () => {
+    attacks++;
+    const admin = await signedIn('admin');
+    expect((await send('PUT', '/admin/operadores/admin/roles', admin, { roles: ['admin', 'operaciones', 'finanzas'] })).status).toBe(403);
+    for (const alcances of [['parametros.cambiar'], ['socios.ver', 'autorizador.gestionar'], ['webpay.devolver'], ['importacion']]) {
+      expect((await send('POST', '/admin/tokens', admin, { nombre: 'puerta-trasera', alcances })).status, alcances.join()).toBe(403);
+    }
+
+    // A token asked for by an operations operator acts for her: she never approves what it proposes.
+    const oscar = await signedIn('operaciones');
+    const asked = await send('POST', '/admin/tokens', oscar, { nombre: 'parametros-auto', alcances: ['parametros.cambiar'] });
+    expect(asked.status).toBe(202);
+    const { secreto, cambio } = jsonOf<{ consolaResponse: { secreto: string; cambio: { id: string } } }>(asked).consolaResponse;
+    const bearer = { authorization: `Bearer ${secreto}` };
+    expect((await send('PUT', '/admin/parametros/pagoWPDebitoCredito', bearer, { valor: '597000000001' })).status).toBe(401);
+    expect((await send('POST', `/admin/cambios/${cambio.id}/aprobar`, oscar)).status).toBe(403);
+    expect((await send('POST', `/admin/cambios/${cambio.id}/aprobar`, admin)).status).toBe(200);
+    const proposed = await send('PUT', '/admin/parametros/pagoWPDebitoCredito', bearer, { valor: '597000000001' });
+    expect(proposed.status).toBe(202);
+    const change = jsonOf<{ parametrosResponse: { cambio: { id: string; propuestoPor: string } } }>(proposed).parametrosResponse.cambio;
+    expect(change.propuestoPor).toBe('token parametros-auto (Óscar Operaciones)');
+    expect((await send('POST', `/admin/cambios/${change.id}/aprobar`, oscar)).status).toBe(403);
+    const params = jsonOf<{ parametrosResponse: { parametros: { nombre: string; valor: string }[] } }>(await operator.request({ method: 'GET', url: '/admin/parametros', headers: { cookie: oscar.cookie } }));
+    expect(params.parametrosResponse.parametros.find((p) => p.nombre === 'pagoWPDebitoCredito')?.valor).not.toBe('597000000001');
+    expect((await send('POST', `/admin/cambios/${change.id}/rechazar`, await signedIn('operaciones2'))).status).toBe(200);
+  });
+
   it('lists by RUT alone no product number but its last four digits, and no debt or limit', async () => {
     attacks++;
     const res = await list(client(3));
@@ -257,11 +293,6 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     const rut = '15432876-9';
     const token = await selected(target, rut);
     // Without the bootstrap token, maintenance is set as staff set it: one operator proposes, another approves.
-    const signedIn = async (usuario: string) => {
-      const { sessionCookie } = await signInAtIssuer(operator, issuer, { usuario, clave: `${usuario}-demo`, codigo: '123456' });
-      const sesion = jsonOf<{ operadorResponse: { sesion: { csrf: string } } }>(await operator.request({ method: 'GET', url: '/operador/api/sesion', headers: { cookie: sessionCookie! } }));
-      return { cookie: sessionCookie!, 'x-csrf-token': sesion.operadorResponse.sesion.csrf };
-    };
     const [maker, checker] = [await signedIn('operaciones'), await signedIn('operaciones2')];
     // The proposal an earlier test left waiting is rejected first: one pending change per parameter.
     const inbox = jsonOf<{ cambiosResponse: { cambios: { id: string; objetivo: string; estado: string }[] } }>(await operator.request({ method: 'GET', url: '/admin/cambios', headers: checker }));

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, clp, dateTime } from '../api';
+import { roleList } from '../labels';
 import { can, useSession } from '../session';
 import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
 
@@ -24,12 +25,14 @@ interface Change {
 }
 
 const ESTADOS: Record<Change['estado'], string> = { pendiente: 'Pendiente', aprobado: 'Aprobado', rechazado: 'Rechazado', vencido: 'Vencido', fallido: 'Fallido' };
-const DECIDERS: Record<string, string> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar', devolucion_webpay: 'webpay.devolver' };
+const DECIDERS: Record<string, string> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar', devolucion_webpay: 'webpay.devolver', token: 'tokens.gestionar', roles_operador: 'operadores.roles' };
 
 function describe(c: Change): string {
   if (c.tipo === 'parametro') return `${c.objetivo} = ${String(c.propuesta.valor)}`;
   if (c.tipo === 'reposteo_core') return `Reenvío al core de ${c.objetivo} (${clp(Number(c.propuesta.monto))})`;
   if (c.tipo === 'devolucion_webpay') return `Devolución en Webpay de la orden ${c.objetivo} (${clp(Number(c.propuesta.monto))}): ${String(c.propuesta.motivo)}`;
+  if (c.tipo === 'token') return `Token ${String(c.propuesta.token)} que actúa por ${c.propuestoPor}: ${Array.isArray(c.propuesta.alcances) ? c.propuesta.alcances.join(', ') : ''}`;
+  if (c.tipo === 'roles_operador') return `Roles de ${c.objetivo}: ${roleList(c.propuesta.roles)} (antes: ${roleList(c.propuesta.anteriores)})`;
   return `${c.tipo} ${c.objetivo}`;
 }
 
@@ -56,7 +59,7 @@ export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
       {message ? <Notice kind={message.kind}>{message.text}</Notice> : null}
       {changes.error ? <Notice kind="error">{changes.error}</Notice> : null}
       <Section title="Cambios esperando aprobación">
-        <p className="text-sm text-muted">Los cambios que detienen pagos o mueven dinero se aplican solo cuando otro operador con el rol correspondiente los aprueba. Nadie aprueba su propio cambio.</p>
+        <p className="text-sm text-muted">Los cambios que detienen pagos, mueven dinero o dan permisos (tokens, roles) se aplican solo cuando otro operador con el rol correspondiente los aprueba. Nadie aprueba su propio cambio ni el de un token suyo.</p>
         {!changes.data ? (
           <Loading />
         ) : pending.length === 0 ? (

@@ -2,7 +2,9 @@ import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorLabel } from '../../operator/access';
 import type { ChangeRow } from '../../operator/four-eyes';
+import { appendAudit } from '../../repositories/audit-repository';
 import { envelopeResponses } from '../responses';
 
 const RESPONSE = 'cambiosResponse';
@@ -18,7 +20,7 @@ export const changeSchema = z.object({
   creado: z.iso.datetime(),
   vence: z.iso.datetime(),
   decidido: z.iso.datetime().nullable(),
-  /** The operator's own proposal: the console offers no approval for it (the server refuses one anyway). */
+  /** The operator's own proposal (or their token's): the console offers no approval for it (the server refuses one anyway). */
   propio: z.boolean(),
 });
 
@@ -42,7 +44,8 @@ const REFUSALS = {
   not_found: [404, 'Cambio no encontrado.'],
   decided: [409, 'El cambio ya fue decidido.'],
   expired: [409, 'El cambio venció sin aprobación.'],
-  own: [403, 'Nadie aprueba ni rechaza su propio cambio: lo decide otro operador.'],
+  own: [403, 'Nadie aprueba ni rechaza su propio cambio (ni el de un token suyo): lo decide otro operador.'],
+  own_roles: [403, 'Nadie decide un cambio de sus propios roles: lo decide otro administrador.'],
   machine: [403, 'Un cambio lo decide una persona en la consola, no un token.'],
   forbidden: [403, 'Su rol no permite decidir este cambio.'],
   apply_failed: [409, 'El cambio no pudo aplicarse'],
@@ -56,7 +59,7 @@ export async function changesRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/cambios',
     { schema: { response: envelopeResponses(RESPONSE, z.object({ cambios: z.array(changeSchema) })) }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } },
-    async (request) => ({ [RESPONSE]: { cambios: (await app.services.fourEyes.list()).map((c) => changeView(c, request.actor?.id)) } }),
+    async (request) => ({ [RESPONSE]: { cambios: (await app.services.fourEyes.list()).map((c) => changeView(c, request.actor?.persona)) } }),
   );
 
   for (const [action, approve] of [['aprobar', true], ['rechazar', false]] as const) {
@@ -71,10 +74,14 @@ export async function changesRoutes(app: FastifyInstance): Promise<void> {
         const outcome = await app.services.fourEyes.decide(request.actor!, request.params.id, approve, request.id);
         if (!outcome.ok) {
           const [status, message] = REFUSALS[outcome.reason];
+          // A decision refused for who was deciding is evidence: the trail keeps it.
+          if (status === 403) {
+            await appendAudit(app.database.db, { kind: 'cambio.decision.rechazada', requestId: request.id, detail: { cambio: request.params.id, accion: action, motivo: outcome.reason, operador: actorLabel(request.actor!) } });
+          }
           if (status === 503) reply.header('retry-after', '60');
           return reply.code(status).send(errorEnvelope(RESPONSE, status === 503 ? '503' : '400', outcome.message ? `${message}: ${outcome.message}` : message));
         }
-        return { [RESPONSE]: { cambio: changeView(outcome.change, request.actor?.id) } };
+        return { [RESPONSE]: { cambio: changeView(outcome.change, request.actor?.persona) } };
       },
     );
   }

@@ -12,7 +12,7 @@ import { isRole, PERMISSIONS, ROLES } from '../../operator/roles';
 import { appendAudit } from '../../repositories/audit-repository';
 import { checkRepost, pendingStats, refusedCredits } from '../../repositories/core-operation-repository';
 import { REPOST_REFUSALS } from '../../operator/four-eyes';
-import { listAssignedRoles, listMachineTokens, revokeMachineToken, setAssignedRoles } from '../../repositories/operator-repository';
+import { assignedRoles, listAssignedRoles, listMachineTokens, revokeMachineToken } from '../../repositories/operator-repository';
 import { createAdminService } from '../../services/admin-service';
 import { refundableAttempt, REFUND_REFUSALS, setAsideAttempts } from '../../services/card-manual-refund';
 import { reconciliationCsv } from '../../services/core-reconciliation-service';
@@ -80,13 +80,25 @@ const webpayReportSchema = envelopeResponses(
   }),
 );
 
-const tokenSchema = z.object({ id: z.uuid(), nombre: z.string(), alcances: z.array(z.string()), creadoPor: z.string(), creado: z.date(), ultimoUso: z.date().nullable(), revocado: z.date().nullable() });
+const tokenSchema = z.object({
+  id: z.uuid(),
+  nombre: z.string(),
+  alcances: z.array(z.string()),
+  creadoPor: z.string(),
+  creado: z.date(),
+  aprobadoPor: z.string().nullable(),
+  aprobado: z.date().nullable(),
+  ultimoUso: z.date().nullable(),
+  revocado: z.date().nullable(),
+});
 const toTokenView = (row: Awaited<ReturnType<typeof listMachineTokens>>[number]) => ({
   id: row.id,
   nombre: row.name,
   alcances: row.scopes,
   creadoPor: row.createdBy,
   creado: row.createdAt,
+  aprobadoPor: row.approvedBy,
+  aprobado: row.approvedAt,
   ultimoUso: row.lastUsedAt,
   revocado: row.revokedAt,
 });
@@ -204,7 +216,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       if (!check.ok) return reply.code(check.reason === 'not_found' ? 404 : 409).send(errorEnvelope(RESPONSE, '400', `${REPOST_REFUSALS[check.reason]}.`));
       const proposed = await app.services.fourEyes.propose(request.actor!, 'reposteo_core', check.op.key, { idTransaccion: check.op.idTransaccion, monto: check.op.amount }, request.id);
       if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay un reenvío de este abono esperando aprobación.'));
-      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.id) } });
+      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.persona) } });
     },
   );
 
@@ -241,14 +253,18 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       const { attempt, amount } = found;
       const proposed = await app.services.fourEyes.propose(request.actor!, 'devolucion_webpay', attempt.buyOrder, { idTransaccion: attempt.idTransaccion, monto: amount, motivo: request.body.motivo }, request.id);
       if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay una devolución de este cobro esperando aprobación.'));
-      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.id) } });
+      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.persona) } });
     },
   );
 
-  // Machine tokens: the secret is shown once, at issue; only its hash is kept.
-  r.get('/tokens', { schema: { response: envelopeResponses(RESPONSE, z.object({ tokens: z.array(tokenSchema) })) }, config: { responseName: RESPONSE, permiso: 'tokens.gestionar' } }, async () => ({
-    [RESPONSE]: { tokens: (await listMachineTokens(db)).map(toTokenView) },
-  }));
+  // Machine tokens: each acts for the person who asked for it, within that person's permissions, and works only once
+  // another administrator approves it (four eyes). The secret is shown once, to the person asking; only its hash is kept.
+  r.get('/tokens', { schema: { response: envelopeResponses(RESPONSE, z.object({ tokens: z.array(tokenSchema) })) }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } }, async (request) => {
+    const actor = request.actor!;
+    // Administrators see every token; anyone else the ones they asked for.
+    const rows = await listMachineTokens(db, actor.permisos.has('tokens.gestionar') ? undefined : actor.persona);
+    return { [RESPONSE]: { tokens: rows.map(toTokenView) } };
+  });
 
   r.post(
     '/tokens',
@@ -260,26 +276,52 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
             alcances: z.array(z.enum(PERMISSIONS)).min(1).max(PERMISSIONS.length),
           })
           .strict(),
-        response: envelopeResponses(RESPONSE, z.object({ token: tokenSchema, secreto: z.string() })),
+        response: {
+          ...envelopeResponses(RESPONSE, z.object({ token: tokenSchema, secreto: z.string() })),
+          202: z.object({ [RESPONSE]: z.object({ token: tokenSchema, secreto: z.string(), cambio: changeSchema }) }).describe('Asked for: the token works once another administrator approves it'),
+        },
       },
-      config: { responseName: RESPONSE, permiso: 'tokens.gestionar' },
+      config: { responseName: RESPONSE, permiso: 'resumen.ver' },
     },
     async (request, reply) => {
-      const issued = await issueMachineToken(db, request.body.nombre, request.body.alcances, actorLabel(request.actor!), request.id);
-      if (!issued) return reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya existe un token llamado ${request.body.nombre}.`));
-      return { [RESPONSE]: { token: toTokenView(issued.row), secreto: issued.secreto } };
+      const actor = request.actor!;
+      const { nombre, alcances } = request.body;
+      const taken = () => reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya existe un token llamado ${nombre}.`));
+      if (actor.kind === 'maquina' && actor.bootstrap) {
+        // The bootstrap token of the sandbox and development (production refuses it) issues at once.
+        const issued = await issueMachineToken(db, { nombre, alcances, by: actor.nombre, issuerSubject: actor.persona, approved: true }, request.id);
+        return issued ? { [RESPONSE]: { token: toTokenView(issued.row), secreto: issued.secreto } } : taken();
+      }
+      if (actor.kind === 'maquina') return reply.code(403).send(errorEnvelope(RESPONSE, '400', 'Un token lo pide una persona en la consola, no otro token.'));
+      const beyond = alcances.filter((scope) => !actor.permisos.has(scope));
+      if (beyond.length > 0) {
+        await appendAudit(db, { kind: 'token.rechazado', requestId: request.id, detail: { token: nombre, alcances, fueraDeSusRoles: beyond, operador: actor.nombre } });
+        return reply.code(403).send(errorEnvelope(RESPONSE, '400', `Un token no puede hacer lo que sus roles no permiten: ${beyond.join(', ')}.`));
+      }
+      const outcome = await db.transaction(async (tx) => {
+        const issued = await issueMachineToken(tx, { nombre, alcances, by: actor.nombre, issuerSubject: actor.persona, approved: false }, request.id);
+        if (!issued) return null;
+        const proposed = await app.services.fourEyes.proposeWithin(tx, actor, 'token', issued.row.id, { token: nombre, alcances: issued.row.scopes }, request.id);
+        if (!proposed.ok) throw new Error('a new token already had a pending change');
+        return { issued, change: proposed.change };
+      });
+      if (!outcome) return taken();
+      return reply.code(202).send({ [RESPONSE]: { token: toTokenView(outcome.issued.row), secreto: outcome.issued.secreto, cambio: changeView(outcome.change, actor.persona) } });
     },
   );
 
-  r.post('/tokens/:id/revocar', { schema: { params: z.object({ id: z.uuid() }), response: done }, config: { responseName: RESPONSE, permiso: 'tokens.gestionar' } }, async (request, reply) => {
-    const by = actorLabel(request.actor!);
-    const row = await revokeMachineToken(db, request.params.id, by);
+  r.post('/tokens/:id/revocar', { schema: { params: z.object({ id: z.uuid() }), response: done }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } }, async (request, reply) => {
+    const actor = request.actor!;
+    const by = actorLabel(actor);
+    // Revoking takes nothing from anyone: an administrator revokes any token, anyone else their own.
+    const row = await revokeMachineToken(db, request.params.id, by, actor.permisos.has('tokens.gestionar') ? undefined : actor.persona);
     if (!row) return reply.code(404).send(errorEnvelope(RESPONSE, '400', 'Token activo no encontrado.'));
     await appendAudit(db, { kind: 'token.revocado', requestId: request.id, detail: { token: row.name, operador: by } });
     return { [RESPONSE]: { codigo: 'OK' as const } };
   });
 
-  // Roles given here, for a provider that carries none; they apply at the operator's next sign-in.
+  // Roles given here, for a provider that carries none: a second administrator approves them, nobody changes their
+  // own, and once applied the operator's open sessions end (the new roles hold at their next sign-in).
   r.get(
     '/operadores/roles',
     { schema: { response: envelopeResponses(RESPONSE, z.object({ operadores: z.array(z.object({ sujeto: z.string(), roles: z.array(z.string()), asignadoPor: z.string(), actualizado: z.date() })) })) }, config: { responseName: RESPONSE, permiso: 'operadores.roles' } },
@@ -288,15 +330,26 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   r.put(
     '/operadores/:sujeto/roles',
-    { schema: { params: z.object({ sujeto: z.string().min(1).max(255) }), body: z.object({ roles: z.array(z.enum(ROLES)).max(ROLES.length) }).strict(), response: done }, config: { responseName: RESPONSE, permiso: 'operadores.roles' } },
-    async (request) => {
-      const by = actorLabel(request.actor!);
+    {
+      schema: {
+        params: z.object({ sujeto: z.string().min(1).max(255) }),
+        body: z.object({ roles: z.array(z.enum(ROLES)).max(ROLES.length) }).strict(),
+        response: { ...errorResponses(RESPONSE), 202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: applied once another administrator approves it') },
+      },
+      config: { responseName: RESPONSE, permiso: 'operadores.roles' },
+    },
+    async (request, reply) => {
+      const actor = request.actor!;
+      const { sujeto } = request.params;
+      if (sujeto === actor.persona) {
+        await appendAudit(db, { kind: 'operador.roles.rechazado', requestId: request.id, detail: { sujeto, roles: request.body.roles, motivo: 'propios', operador: actorLabel(actor) } });
+        return reply.code(403).send(errorEnvelope(RESPONSE, '400', 'Nadie cambia sus propios roles: los cambia otro administrador.'));
+      }
       const roles = [...new Set(request.body.roles.filter(isRole))];
-      await db.transaction(async (tx) => {
-        await setAssignedRoles(tx, request.params.sujeto, roles, by);
-        await appendAudit(tx, { kind: 'operador.roles', requestId: request.id, detail: { sujeto: request.params.sujeto, roles, operador: by } });
-      });
-      return { [RESPONSE]: { codigo: 'OK' as const } };
+      const anteriores = (await assignedRoles(db, sujeto)) ?? [];
+      const proposed = await app.services.fourEyes.propose(actor, 'roles_operador', sujeto, { roles, anteriores }, request.id);
+      if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay un cambio de roles de este operador esperando aprobación.'));
+      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, actor.persona) } });
     },
   );
 }

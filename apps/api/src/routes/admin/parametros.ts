@@ -63,7 +63,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
         if (!checked.ok) return reply.code(400).send(errorEnvelope(RESPONSE, '400', `Valor inválido para ${nombre}: ${checked.message}`));
         const proposed = await app.services.fourEyes.propose(actor, 'parametro', nombre, { valor }, request.id);
         if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya hay un cambio de ${nombre} esperando aprobación.`));
-        return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change) } });
+        return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, actor.persona) } });
       }
       const result = await app.services.parameters.update(nombre, valor, request.id, { operador: actorLabel(actor) });
       if (!result.ok && result.reason === 'unknown') {
