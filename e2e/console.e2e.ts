@@ -324,8 +324,8 @@ describe('the operator console', () => {
     await asking.getByRole('link', { name: 'Tokens y roles' }).click();
     await asking.getByLabel('Nombre (p. ej. carga-nocturna)').fill('carga-nocturna');
     // Only what the operator's own roles allow is offered.
-    expect(await asking.getByRole('checkbox', { name: 'webpay.devolver' }).count()).toBe(0);
-    await asking.getByRole('checkbox', { name: 'importacion' }).check();
+    expect(await asking.getByRole('checkbox', { name: 'Devolver cobros de Webpay' }).count()).toBe(0);
+    await asking.getByRole('checkbox', { name: 'Carga nocturna' }).check();
     await asking.getByRole('button', { name: 'Pedir token' }).click();
     const secret = (await asking.locator('code').textContent()) ?? '';
     expect(secret).toMatch(/^pot_/);
@@ -340,8 +340,8 @@ describe('the operator console', () => {
     expect(await callAs(page, 'POST', '/admin/tokens', { nombre: 'puerta', alcances: ['parametros.cambiar'] })).toBe(403);
     expect(await callAs(page, 'PUT', '/admin/operadores/admin/roles', { roles: ['admin', 'finanzas'] })).toBe(403);
     await page.getByRole('link', { name: 'Aprobaciones' }).click();
-    await page.getByRole('button', { name: 'Aprobar Token carga-nocturna que actúa por Óscar Operaciones: importacion' }).click();
-    await page.getByText('Token carga-nocturna que actúa por Óscar Operaciones: importacion: aprobado y aplicado.').waitFor();
+    await page.getByRole('button', { name: 'Aprobar Token carga-nocturna que actúa por Óscar Operaciones: Carga nocturna' }).click();
+    await page.getByText('Token carga-nocturna que actúa por Óscar Operaciones: Carga nocturna: aprobado y aplicado.').waitFor();
     expect((await load()).status).toBe(200);
     await page.getByRole('link', { name: 'Tokens y roles' }).click();
     await page.getByRole('cell', { name: 'Activo: aprobado por Alberto Admin' }).waitFor();

@@ -22,3 +22,24 @@ export const ROLE_LABELS: Record<string, string> = { agente: 'Agente', operacion
 
 /** Roles said in Spanish, in a list. */
 export const roleList = (roles: unknown) => (Array.isArray(roles) && roles.length > 0 ? roles.map((r) => labelOf(ROLE_LABELS, String(r))).join(', ') : 'ninguno');
+
+/** What a permission lets its holder do (a token's permissions are shown with these). */
+export const PERMISSION_LABELS: Record<string, string> = {
+  'resumen.ver': 'Ver el resumen',
+  'socios.ver': 'Consultar socios',
+  'socios.desbloquear': 'Desbloquear clave y tarjeta',
+  'comprobantes.reenviar': 'Reenviar comprobantes',
+  'autorizador.gestionar': 'Gestionar el autorizador',
+  'parametros.ver': 'Ver parámetros',
+  'parametros.cambiar': 'Cambiar parámetros',
+  importacion: 'Carga nocturna',
+  'conciliacion.ver': 'Ver conciliación',
+  'core.reenviar': 'Reenviar abonos al core',
+  'webpay.devolver': 'Devolver cobros de Webpay',
+  'auditoria.ver': 'Ver auditoría',
+  'tokens.gestionar': 'Gestionar tokens',
+  'operadores.roles': 'Asignar roles',
+};
+
+/** Permissions said in Spanish, in a list. */
+export const permissionList = (permissions: unknown) => (Array.isArray(permissions) ? permissions.map((p) => labelOf(PERMISSION_LABELS, String(p))).join(', ') : '');

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, clp, dateTime } from '../api';
-import { roleList } from '../labels';
+import { permissionList, roleList } from '../labels';
 import { can, useSession } from '../session';
 import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
 
@@ -31,7 +31,7 @@ function describe(c: Change): string {
   if (c.tipo === 'parametro') return `${c.objetivo} = ${String(c.propuesta.valor)}`;
   if (c.tipo === 'reposteo_core') return `Reenvío al core de ${c.objetivo} (${clp(Number(c.propuesta.monto))})`;
   if (c.tipo === 'devolucion_webpay') return `Devolución en Webpay de la orden ${c.objetivo} (${clp(Number(c.propuesta.monto))}): ${String(c.propuesta.motivo)}`;
-  if (c.tipo === 'token') return `Token ${String(c.propuesta.token)} que actúa por ${c.propuestoPor}: ${Array.isArray(c.propuesta.alcances) ? c.propuesta.alcances.join(', ') : ''}`;
+  if (c.tipo === 'token') return `Token ${String(c.propuesta.token)} que actúa por ${c.propuestoPor}: ${permissionList(c.propuesta.alcances)}`;
   if (c.tipo === 'roles_operador') return `Roles de ${c.objetivo}: ${roleList(c.propuesta.roles)} (antes: ${roleList(c.propuesta.anteriores)})`;
   return `${c.tipo} ${c.objetivo}`;
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, dateTime } from '../api';
-import { ROLE_LABELS, roleList } from '../labels';
+import { labelOf, PERMISSION_LABELS, permissionList, ROLE_LABELS, roleList } from '../labels';
 import { can, useSession } from '../session';
 import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
 
@@ -85,7 +85,7 @@ export function TokensScreen() {
               {session.permisos.map((scope) => (
                 <label key={scope} className="inline-flex items-center gap-2">
                   <input type="checkbox" className="size-5" checked={alcances.includes(scope)} onChange={(e) => setAlcances(e.target.checked ? [...alcances, scope] : alcances.filter((a) => a !== scope))} />
-                  {scope}
+                  {labelOf(PERMISSION_LABELS, scope)}
                 </label>
               ))}
             </div>
@@ -121,7 +121,7 @@ export function TokensScreen() {
               {data.tokens.map((t) => (
                 <tr key={t.id}>
                   <td className="font-semibold">{t.nombre}</td>
-                  <td>{t.alcances.join(', ')}</td>
+                  <td>{permissionList(t.alcances)}</td>
                   <td>
                     {t.creadoPor}, {dateTime(t.creado)}
                   </td>
