@@ -10,6 +10,7 @@ import { registerWebApp } from './plugins/external/web-app';
 import { adminRoutes } from './routes/admin/parametros';
 import { healthRoutes } from './routes/health';
 import { consultarParametrosRoute } from './routes/prod/parametro/consultar';
+import { registerClient } from './client';
 import { rateLimitGauge, registerRateLimit } from './plugins/external/rate-limit';
 import { captchaRoutes } from './routes/api/captcha';
 import { disponibilidadRoute } from './routes/api/disponibilidad';
@@ -134,10 +135,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { publicBaseUrl: config.publicBaseUrl, settleAfterSeconds: config.webpay.settleAfterSeconds },
     app.log,
   );
+  const captcha = createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter });
   app.decorate('services', {
     parameters,
     fourEyes: createFourEyes(database.db, parameters, card, { hours: config.operatorConsole.fourEyesHours }),
-    captcha: createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter }),
+    captcha,
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
     ownAccount: createOwnAccountService(database.db, clock, corePostings, {
@@ -146,6 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       notifyDevices: config.authoriser.webhook !== null,
       passwordBlockFailures: config.passwordBlockFailures,
       failedPayersPerClient: config.rateLimits.loginFailedPayers,
+      costlyCaptchaWork: captcha.costlyWork,
       cooperative: config.productName,
       // The recipient stays out of the log: an SMTP refusal names it (loggableError scrubs it).
       sendMail: (mail) => mailer.send(mail).catch((error: unknown) => app.log.warn({ error: loggableError(error) }, 'password block e-mail not sent')),
@@ -326,6 +329,7 @@ function newInstance(config: Config, headers: ReturnType<typeof securityHeaders>
         .send(errorEnvelope(DEFAULT_RESPONSE_NAME, '400'));
     },
   }).withTypeProvider<ZodTypeProvider>();
+  registerClient(app, config.clientIpv6Prefix);
   // A request still unanswered after handlerTimeout gets 503 with the envelope (error-handler.ts).
   app.addHook('onRoute', (route) => {
     route.handlerTimeout ??= config.requestTimeoutMs;

@@ -73,6 +73,8 @@ const envSchema = z
       .string()
       .regex(/^[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*$/, 'comma-separated IP addresses or CIDRs')
       .optional(),
+    /** How many bits of an IPv6 address make one client for every guard and limit (a subscriber gets a /64). */
+    CLIENT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
@@ -292,6 +294,7 @@ const envSchema = z
       webDist: env.WEB_DIST,
       consoleDist: env.CONSOLE_DIST,
       trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY.split(',').map((a) => a.trim()) : [],
+      clientIpv6Prefix: env.CLIENT_IPV6_PREFIX,
       redisUrl: env.REDIS_URL,
       // Without a configured secret (sandbox, one process) a fresh random one per boot is as good as any.
       altchaSecret: env.ALTCHA_HMAC_SECRET ?? randomBytes(32).toString('hex'),

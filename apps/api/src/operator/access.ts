@@ -115,7 +115,7 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
   const db = app.database.db;
   const { adminToken } = app.config;
   const idleMinutes = app.config.operatorConsole.idleMinutes;
-  const wrongTokens = allLimits(app.createRateLimit({ max: app.config.rateLimits.adminPerIp, timeWindow: 60_000, keyGenerator: (request) => `admin-wrong:${request.ip}` }));
+  const wrongTokens = allLimits(app.createRateLimit({ max: app.config.rateLimits.adminPerIp, timeWindow: 60_000, keyGenerator: (request) => `admin-wrong:${request.client}` }));
   const refuse = (request: FastifyRequest, reply: FastifyReply, status: 401 | 403, message: string) =>
     reply.code(status).send(errorEnvelope(request.routeOptions.config?.responseName ?? options.responseName, '400', message));
 

@@ -8,6 +8,11 @@ const CHALLENGE_TTL_MS = 5 * 60_000;
 // SHA-256 with one iteration per attempt and 5–10 thousand attempts: ~60 ms in Node here, well under a second
 // in a phone's browser, yet each listing costs a bot real work.
 const COST = 1;
+/**
+ * A client that sprays wrong passwords over many RUTs gets challenges this many times costlier (decision 041): the
+ * members behind its address pay a few seconds more, not an hour's refusal.
+ */
+export const COSTLY_FACTOR = 10;
 /** How often each replica deletes the spent solutions of long-expired challenges. */
 export const PRUNE_INTERVAL_MS = 60_000;
 
@@ -29,7 +34,8 @@ const payloadSchema = z.object({
 });
 
 export type CaptchaRefusal = 'missing' | 'malformed' | 'invalid' | 'expired' | 'replayed';
-export type CaptchaResult = { ok: true } | { ok: false; reason: CaptchaRefusal };
+/** `work`: the solution's counter, the attempts its solver made (a costly challenge's is at least `costlyWork`). */
+export type CaptchaResult = { ok: true; work: number } | { ok: false; reason: CaptchaRefusal };
 /** A solution verified and not yet spent: what the product list spends in `captcha_uses` before it reads anything. */
 export interface CaptchaSpend {
   signature: string;
@@ -50,7 +56,7 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
    * 'Bearer ') without spending it: the caller spends it in the statement of what it gates (the product list's
    * `spendAndListProducts`), and refuses it as replayed when that inserts nothing.
    */
-  async function verify(header: string | undefined): Promise<{ ok: true; spend: CaptchaSpend } | { ok: false; reason: Exclude<CaptchaRefusal, 'replayed'> }> {
+  async function verify(header: string | undefined): Promise<{ ok: true; spend: CaptchaSpend; work: number } | { ok: false; reason: Exclude<CaptchaRefusal, 'replayed'> }> {
     if (!header) return { ok: false, reason: 'missing' };
     const encoded = header.startsWith('Bearer ') ? header.slice(7) : header;
     if (encoded.length > 4096) return { ok: false, reason: 'malformed' };
@@ -76,16 +82,23 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
     if (!verdict) return { ok: false, reason: 'invalid' };
     if (!verdict.verified) return { ok: false, reason: verdict.expired ? 'expired' : 'invalid' };
     const expiresAt = new Date((challenge.parameters.expiresAt ?? Date.now() / 1000 + CHALLENGE_TTL_MS / 1000) * 1000);
-    return { ok: true, spend: { signature: challenge.signature, expiresAt } };
+    return { ok: true, spend: { signature: challenge.signature, expiresAt }, work: solution.counter };
   }
 
+  // A costly challenge's counter lies above every ordinary one's, so its solution proves the extra work was done.
+  const costly = { min: options.counter.max * (COSTLY_FACTOR / 2), max: options.counter.max * COSTLY_FACTOR };
+
   return {
-    challenge(): Promise<Challenge> {
+    /** The least `work` a solution of a costly challenge shows. */
+    costlyWork: costly.min,
+
+    challenge(options_: { costly?: boolean } = {}): Promise<Challenge> {
+      const range = options_.costly ? costly : options.counter;
       return createChallenge({
         algorithm: 'SHA-256',
         cost: COST,
         // altcha-lib's randomInt takes (max, min).
-        counter: randomInt(options.counter.max, options.counter.min),
+        counter: randomInt(range.max, range.min),
         deriveKey,
         hmacSignatureSecret: secrets.signature,
         hmacKeySignatureSecret: secrets.keySignature,
@@ -98,7 +111,7 @@ export function createCaptchaService(db: Db, options: { secret: string; counter:
       const verified = await verify(header);
       if (!verified.ok) return verified;
       if (!(await spendCaptcha(db, verified.spend.signature, verified.spend.expiresAt))) return { ok: false, reason: 'replayed' };
-      return { ok: true };
+      return { ok: true, work: verified.work };
     },
 
     verify,

@@ -44,7 +44,7 @@ const LOGIN_VALIDITY_MINUTES = 5;
 export type AuthenticateResult =
   | { ok: true; numeroCuenta: string; factores: (1 | 2)[] }
   | Refusal
-  | { ok: false; codigo: '514'; throttled: true }
+  | { ok: false; codigo: '482'; costlier: true }
   | { ok: false; codigo: '45203113'; lastAttempt: true };
 export type AuthorizeResult = { ok: true; numeroCuenta: string; desafio?: string[]; vigencia: number } | Refusal<RefusalCode>;
 export type PayResult = { ok: true; pagados: ProductoPagado[] } | Refusal<RefusalCode>;
@@ -64,8 +64,10 @@ export interface OwnAccountOptions {
   coreLeaseSeconds: number;
   /** Consecutive wrong passwords, from several clients, that block a RUT on every client (PASSWORD_BLOCK_FAILURES). */
   passwordBlockFailures: number;
-  /** Other payers one client may fail for within an hour before call 4 refuses it (RATE_LIMIT_LOGIN_FAILED_PAYERS). */
+  /** Other payers one client may fail for within an hour before it must bring costly captchas (RATE_LIMIT_LOGIN_FAILED_PAYERS). */
   failedPayersPerClient: number;
+  /** The least work a costly captcha's solution shows (captcha-service.ts). */
+  costlyCaptchaWork: number;
   /** The cooperative's name, for the block's e-mail. */
   cooperative: string;
   /** Sends the e-mail of a block on every client; its failure must not undo the block. */
@@ -88,6 +90,11 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
   const closedFor = (s: { params: Partial<ParameterMap> }, trx: { family: string }) => paymentWindowRefusal(s.params, trx.family as Family, clock());
 
   return {
+    /** Whether a client gave wrong passwords for many payers within the hour: its captchas cost it more. */
+    async isSpraying(client: string): Promise<boolean> {
+      return (await members.otherPayersFailedByClient(db, client, '')) >= options.failedPayersPerClient;
+    },
+
     /**
      * Call 4: the payer's password (argon2id), their account and factors. The password is verified before the
      * transaction, against the hash read without locks (decision 015: argon2id must not run while rows are locked);
@@ -98,21 +105,24 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
      * Wrong passwords count per payer and client (decision 032): the third blocks that payer on that client (the
      * spec's 45203016, which a member mistyping on their own device meets); the payer is blocked on every client only
      * after `passwordBlockFailures` in a row from at least MIN_CLIENTS_FOR_GLOBAL_BLOCK clients, and the member is
-     * told by e-mail. A client that failed for `failedPayersPerClient` other payers within the hour is refused (514).
+     * told by e-mail. A client that failed for `failedPayersPerClient` other payers within the hour must bring a costly
+     * captcha for a new payer (else 482: the browser asks a new challenge, which is costly for it).
      * Blocks lift by themselves (passwordLockMinutes, doubling for each further block within a day, at most a day).
      */
-    async authenticate(request: AutenticaRequest['autenticaConsultaFactoresRequest'], requestId: string, client: string): Promise<AuthenticateResult> {
+    async authenticate(request: AutenticaRequest['autenticaConsultaFactoresRequest'], requestId: string, caller: { client: string; work: number }): Promise<AuthenticateResult> {
+      const { client } = caller;
       const s = await session(request.token, undefined);
       if (!s) return refuse('476');
       const payerRut = joinRut(request.autenticacion.rut, request.autenticacion.dv.toUpperCase());
       if (!payerRut) return refuse('45203113');
       const clave = request.autenticacion.clave;
-      // Before anything is judged: a client spraying guesses over many RUTs stops here, members or not alike.
-      if ((await members.otherPayersFailedByClient(db, client, payerRut)) >= options.failedPayersPerClient) {
+      // Before anything is judged: a client spraying guesses over many RUTs must bring a costly captcha for a new RUT
+      // (the challenge route gives it one), members or not alike; the members behind its address wait a little more.
+      if (caller.work < options.costlyCaptchaWork && (await members.otherPayersFailedByClient(db, client, payerRut)) >= options.failedPayersPerClient) {
         const here = await members.clientGuard(db, payerRut, client);
         if (here.failures === 0 && !here.blocked) {
-          await appendAudit(db, { kind: 'clave.cliente.detenido', rutMasked: maskRut(payerRut), requestId, detail: { ip: client } });
-          return { ok: false as const, codigo: '514' as const, throttled: true as const };
+          await appendAudit(db, { kind: 'clave.cliente.captcha', rutMasked: maskRut(payerRut), requestId, detail: { cliente: client } });
+          return { ok: false as const, codigo: '482' as const, costlier: true as const };
         }
       }
       const seen = await members.findMemberWithGuard(db, payerRut);

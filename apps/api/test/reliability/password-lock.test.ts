@@ -160,14 +160,17 @@ describe.each(DATABASE_KINDS)('strangers guessing from many clients (%s)', (kind
     await postSeleccionar(t.app, token, HOLDER, [oldest(productos.find((p) => p.tipoFamiliaProducto === 'PC')!, 1)]);
     return token;
   }
-  /** Call 4 from one client (address): the answer's code, '200' for a login, '429' when the client is refused. */
-  const login = async (token: string, payer: string, clave: string, remoteAddress: string) => {
+  /**
+   * Call 4 from one client (address), its captcha's challenge asked from the same address unless `captchaFrom` says
+   * otherwise: the answer's code, '200' for a login, '429' when the client is refused.
+   */
+  const login = async (token: string, payer: string, clave: string, remoteAddress: string, captchaFrom = remoteAddress) => {
     const [rut, dv] = payer.split('-') as [string, string];
     const res = await t.app.inject({
       method: 'POST',
       url: '/prod/pago/producto/cuentavista/autentica',
       remoteAddress,
-      headers: { 'content-type': 'application/json', authorization: await solveCaptcha(t.app) },
+      headers: { 'content-type': 'application/json', authorization: await solveCaptcha(t.app, captchaFrom) },
       payload: { autenticaConsultaFactoresRequest: { userId: payer, canalLlamada: 'PGEX', token, autenticacion: { rut, dv, clave } } },
     });
     if (res.statusCode === 429) return `429:${errorCode(res, AUT)}`;
@@ -234,15 +237,42 @@ describe.each(DATABASE_KINDS)('strangers guessing from many clients (%s)', (kind
     expect(await login(token, VICTIM, '1234', own)).toBe('45203016');
   });
 
-  it('stops a client that fails for many payers before it is judged, members and strangers alike', async () => {
-    const token = await start({ rateLimits: { loginFailedPayers: 5 } });
+  /** The counter of the challenge the captcha route gives a client: the work its solution takes. */
+  const challengeWork = async (remoteAddress: string) => {
+    const header = await solveCaptcha(t.app, remoteAddress);
+    return (JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { solution: { counter: number } }).solution.counter;
+  };
+
+  it('makes a client that fails for many payers pay a costlier captcha, not an hour’s refusal, members and strangers alike', async () => {
+    const token = await start({ config: { altchaCounter: { min: 10, max: 50 } }, rateLimits: { loginFailedPayers: 5 } });
     const sprayer = '10.66.1.1';
+    expect(await challengeWork(sprayer)).toBeLessThanOrEqual(50);
     for (const rut of ['9876543-3', '15432876-9', '21212121-5', '22222222-2', '16789012-1']) expect(await login(token, rut, 'x', sprayer)).toBe('45203113');
-    expect(await login(token, '12345678-5', '1234', sprayer)).toBe('429:514');
-    expect(await login(token, '23232323-K', 'x', sprayer)).toBe('429:514');
-    // A payer this client already failed for is still judged (a shared computer's member retyping), and other clients go on.
-    expect(await login(token, '9876543-3', '1234', sprayer)).toBe('200');
-    expect(await login(token, '12345678-5', '1234', '10.66.1.2')).toBe('200');
+    // Its challenges now take at least five times the most an ordinary one does.
+    for (let i = 0; i < 5; i++) expect(await challengeWork(sprayer)).toBeGreaterThanOrEqual(250);
+    expect(await challengeWork('10.66.1.2')).toBeLessThanOrEqual(50);
+    // An ordinary captcha (asked elsewhere) does not do for a new payer: refused as a captcha, nothing judged.
+    expect(await login(token, '23232323-K', 'x', sprayer, '10.66.1.2')).toBe('482');
+    expect(await t.database.db.$count(auditLog, eq(auditLog.kind, 'clave.cliente.captcha'))).toBe(1);
+    // A member behind the same address logs in with the costlier one; a stranger's guess is judged as any other.
+    expect(await login(token, '12345678-5', '1234', sprayer)).toBe('200');
+    expect(await login(token, '23232323-K', 'x', sprayer)).toBe('45203113');
+    // A payer this client already failed for is judged with an ordinary one (a shared computer's member retyping).
+    expect(await login(token, '9876543-3', '1234', sprayer, '10.66.1.2')).toBe('200');
+  });
+
+  it('counts every address of one IPv6 /64 as one client', async () => {
+    const token = await start({ config: { altchaCounter: { min: 10, max: 50 } }, rateLimits: { loginFailedPayers: 5 } });
+    const payers = ['9876543-3', '15432876-9', '21212121-5', '22222222-2', '16789012-1'];
+    for (const [i, rut] of payers.entries()) expect(await login(token, rut, 'x', `2001:db8:66:1::${i + 1}`)).toBe('45203113');
+    expect(await challengeWork('2001:db8:66:1:ffff::9')).toBeGreaterThanOrEqual(250);
+    expect(await login(token, '23232323-K', 'x', '2001:db8:66:1::99', '2001:db8:66:2::1')).toBe('482');
+    // Another /64 is another client.
+    expect(await challengeWork('2001:db8:66:2::1')).toBeLessThanOrEqual(50);
+    // Three wrong passwords from three addresses of one /64 block that RUT there, as from one address.
+    const blocked = [];
+    for (const host of ['a', 'b', 'c', 'd']) blocked.push(await login(token, '12345678-5', 'x', `2001:db8:66:3::${host}`));
+    expect(blocked).toEqual(['45203113', '45203113', '45203016', '45203016']);
   });
 
   it('blocks a password on every client only after wrong ones from several clients, and tells the member by e-mail', async () => {

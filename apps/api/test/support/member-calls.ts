@@ -15,8 +15,9 @@ import type { FastifyInstance } from 'fastify';
 import { AuthoriserDevice } from './authoriser-device';
 
 /** Does what the member's browser does: fetch a challenge and solve it. */
-export async function solveCaptcha(app: FastifyInstance): Promise<string> {
-  const res = await app.inject({ method: 'GET', url: '/api/captcha/challenge' });
+/** A solved captcha, its challenge asked from `remoteAddress` (a spraying client's challenges are costlier). */
+export async function solveCaptcha(app: FastifyInstance, remoteAddress?: string): Promise<string> {
+  const res = await app.inject({ method: 'GET', url: '/api/captcha/challenge', ...(remoteAddress ? { remoteAddress } : {}) });
   const challenge = res.json() as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey });
   if (!solution) throw new Error('could not solve the captcha');

@@ -106,13 +106,13 @@ const TEN_MINUTES = 10 * 60_000;
  */
 export function perSessionAndClient(app: FastifyInstance, name: string, perSession: number, perClient: number, sessionOf: (body: unknown) => unknown) {
   return allLimits(
-    app.createRateLimit({ max: perClient, timeWindow: TEN_MINUTES, keyGenerator: (request) => `${name}-ip:${request.ip}` }),
+    app.createRateLimit({ max: perClient, timeWindow: TEN_MINUTES, keyGenerator: (request) => `${name}-ip:${request.client}` }),
     app.createRateLimit({
       max: perSession,
       timeWindow: TEN_MINUTES,
       keyGenerator: (request) => {
         const token = sessionOf(request.body);
-        return `${name}-session:${typeof token === 'string' ? token : request.ip}`;
+        return `${name}-session:${typeof token === 'string' ? token : request.client}`;
       },
     }),
   );

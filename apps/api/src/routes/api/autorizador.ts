@@ -29,7 +29,7 @@ import { envelopeResponses } from '../responses';
 export async function autorizadorRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const limit = (name: string) =>
-    allLimits(app.createRateLimit({ max: app.config.rateLimits.authoriserPerIp, timeWindow: 60_000, keyGenerator: (request) => `autorizador-${name}:${request.ip}` }));
+    allLimits(app.createRateLimit({ max: app.config.rateLimits.authoriserPerIp, timeWindow: 60_000, keyGenerator: (request) => `autorizador-${name}:${request.client}` }));
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
   r.post(

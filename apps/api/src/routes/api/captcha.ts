@@ -10,12 +10,13 @@ export async function captchaRoutes(app: FastifyInstance): Promise<void> {
     CAPTCHA_CHALLENGE_PATH,
     {
       schema: { response: { 200: captchaChallengeSchema, ...errorResponses('captchaResponse') } },
-      preHandler: app.rateLimit({ max: app.config.rateLimits.captchaPerIp, timeWindow: 60_000 }),
+      preHandler: app.rateLimit({ max: app.config.rateLimits.captchaPerIp, timeWindow: 60_000, keyGenerator: (request) => `captcha:${request.client}` }),
       config: { responseName: 'captchaResponse' },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return app.services.captcha.challenge();
+      // A client spraying wrong passwords over many RUTs pays more work for each call it makes.
+      return app.services.captcha.challenge({ costly: await app.services.ownAccount.isSpraying(request.client) });
     },
   );
 }

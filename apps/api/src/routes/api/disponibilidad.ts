@@ -13,7 +13,7 @@ export async function disponibilidadRoute(app: FastifyInstance, options: { clock
     AVAILABILITY_PATH,
     {
       schema: { response: { 200: disponibilidadOkSchema, ...errorResponses('disponibilidadResponse') } },
-      preHandler: app.rateLimit({ max: app.config.rateLimits.payPerIp, timeWindow: 60_000 }),
+      preHandler: app.rateLimit({ max: app.config.rateLimits.payPerIp, timeWindow: 60_000, keyGenerator: (request) => `disponibilidad:${request.client}` }),
       config: { responseName: 'disponibilidadResponse' },
     },
     async (_request, reply) => {

@@ -42,7 +42,7 @@ export async function pagoExpressRoutes(app: FastifyInstance): Promise<void> {
   await app.register(formbody, { bodyLimit: 8 * 1024 });
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The same limiter as every other call, so a 429 here says when to retry (Retry-After) like the others.
-  const limit = allLimits(app.createRateLimit({ max: app.config.rateLimits.loginPerIp, timeWindow: 60_000, keyGenerator: (req) => `pagoexpress:${req.ip}` }));
+  const limit = allLimits(app.createRateLimit({ max: app.config.rateLimits.loginPerIp, timeWindow: 60_000, keyGenerator: (req) => `pagoexpress:${req.client}` }));
 
   r.post(AUTH_PATH, { schema: { body: authRequestSchema, response: hostResponses(AUTH_RESPONSE, authOkSchema) }, config: { responseName: AUTH_RESPONSE }, preHandler: limit }, async (request) => {
     const token = bearer(request);
@@ -71,7 +71,7 @@ export async function pagoExpressRoutes(app: FastifyInstance): Promise<void> {
   const returnSchema = { response: { 303: redirect('To the result page, /pagoexpress/webpayresult'), ...errorResponses('webpayReturn') } };
   // Returns per client: a member comes back once or twice. Past the limit the browser is sent to the result page as
   // 'pendiente' with nothing done (the reconciliation settles any payment), never to an error in JSON.
-  const returns = app.createRateLimit({ max: app.config.rateLimits.returnPerIp, timeWindow: 60_000, keyGenerator: (req) => `webpay-return:${req.ip}` });
+  const returns = app.createRateLimit({ max: app.config.rateLimits.returnPerIp, timeWindow: 60_000, keyGenerator: (req) => `webpay-return:${req.client}` });
   const returnLimit = async (request: FastifyRequest, reply: FastifyReply) => {
     const result = await returns(request);
     if (result.isAllowed || !result.isExceeded) return;

@@ -18,7 +18,7 @@ export async function auditoriaRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: { body: guardarLogRequestSchema, response: envelopeResponses(GUARDAR_LOG_RESPONSE, guardarLogOkSchema) },
       config: { responseName: GUARDAR_LOG_RESPONSE },
-      preHandler: allLimits(app.createRateLimit({ max: app.config.rateLimits.logPerIp, timeWindow: 60_000, keyGenerator: (request) => `guardarlog:${request.ip}` })),
+      preHandler: allLimits(app.createRateLimit({ max: app.config.rateLimits.logPerIp, timeWindow: 60_000, keyGenerator: (request) => `guardarlog:${request.client}` })),
     },
     async (request) => {
       const log = request.body.guardarLogRequest;

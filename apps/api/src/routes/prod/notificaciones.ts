@@ -76,7 +76,7 @@ export async function verificarComprobanteRoute(app: FastifyInstance): Promise<v
         response: { 200: verificacionOkSchema, ...errorResponses('verificacionResponse') },
       },
       config: { responseName: 'verificacionResponse' },
-      preHandler: app.rateLimit({ max: app.config.rateLimits.verifyPerIp, timeWindow: 60_000, keyGenerator: (request) => `verificar:${request.ip}` }),
+      preHandler: app.rateLimit({ max: app.config.rateLimits.verifyPerIp, timeWindow: 60_000, keyGenerator: (request) => `verificar:${request.client}` }),
     },
     async (request, reply) => {
       const code = readVerificationCode(request.params.codigo);

@@ -45,7 +45,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { loginPerIp, loginPerPayer, payPerIp } = app.config.rateLimits;
   const perIp = (name: string, max: number) =>
-    allLimits(app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${request.ip}` }));
+    allLimits(app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${request.client}` }));
 
   r.post(
     AUTENTICA_PATH,
@@ -53,14 +53,14 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
       schema: { body: autenticaRequestSchema, response: envelopeResponses(AUTENTICA_RESPONSE, autenticaOkSchema) },
       config: { responseName: AUTENTICA_RESPONSE },
       preHandler: allLimits(
-        app.createRateLimit({ max: loginPerIp, timeWindow: 60_000, keyGenerator: (request) => `autentica:${request.ip}` }),
+        app.createRateLimit({ max: loginPerIp, timeWindow: 60_000, keyGenerator: (request) => `autentica:${request.client}` }),
         // Per payer and client: guesses at one member's password are slowed down well before they block it.
         app.createRateLimit({
           max: loginPerPayer,
           timeWindow: 15 * 60_000,
           keyGenerator: (request) => {
             const login = (request.body as { autenticaConsultaFactoresRequest?: { autenticacion?: { rut?: unknown; dv?: unknown } } } | undefined)?.autenticaConsultaFactoresRequest?.autenticacion;
-            return `autentica-payer:${request.ip}:${String(login?.rut ?? '')}-${String(login?.dv ?? '').toUpperCase()}`;
+            return `autentica-payer:${request.client}:${String(login?.rut ?? '')}-${String(login?.dv ?? '').toUpperCase()}`;
           },
         }),
       ),
@@ -78,12 +78,9 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
         });
         return errorEnvelope(AUTENTICA_RESPONSE, '482');
       }
-      const result = await app.services.ownAccount.authenticate(body, request.id, request.ip);
-      if (!result.ok && 'throttled' in result) {
-        // A client that failed for many payers this hour: answered like any other limit (429, 514).
-        reply.header('retry-after', '3600');
-        throw Object.assign(new Error('rate limited'), { statusCode: 429 });
-      }
+      // A client that failed for many payers this hour and brought an ordinary captcha is answered as a refused
+      // captcha (482): the browser asks a new challenge, which is a costly one for it.
+      const result = await app.services.ownAccount.authenticate(body, request.id, { client: request.client, work: captcha.work });
       if (!result.ok) return errorEnvelope(AUTENTICA_RESPONSE, result.codigo, 'lastAttempt' in result ? LAST_PASSWORD_ATTEMPT_MESSAGE : undefined);
       return {
         [AUTENTICA_RESPONSE]: {

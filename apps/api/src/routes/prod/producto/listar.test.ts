@@ -157,4 +157,24 @@ describe('rate limits on the product list', () => {
     });
     expect(forged.statusCode).toBe(429);
   });
+
+  it('counts every address of one IPv6 /64 as one client: bad captchas from many of them stop at the limit, leaving few audit lines', async () => {
+    const statuses = [];
+    for (let i = 1; i <= 20; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/prod/producto/listar',
+        remoteAddress: `2001:db8:77:1::${i.toString(16)}`,
+        headers: { 'content-type': 'application/json', authorization: 'no-es-un-captcha' },
+        payload: { listarDetalleProductosRequest: { userId: 'x', canalLlamada: 'PGEX', rut: '11111111-1' } },
+      });
+      statuses.push(res.statusCode);
+    }
+    // One client's three look-ups of this RUT (listarPerRut), not one for each address.
+    expect(statuses.filter((s) => s !== 429)).toHaveLength(3);
+    expect(await t.database.db.$count(auditLog, eq(auditLog.kind, 'captcha.rechazado'))).toBe(3);
+    // Another /64 is another client.
+    const elsewhere = await t.app.inject({ method: 'POST', url: '/prod/producto/listar', remoteAddress: '2001:db8:77:2::1', headers: { 'content-type': 'application/json', authorization: await solveCaptcha(t.app) }, payload: { listarDetalleProductosRequest: { userId: 'x', canalLlamada: 'PGEX', rut: '12345678-5' } } });
+    expect(elsewhere.statusCode).toBe(200);
+  });
 });

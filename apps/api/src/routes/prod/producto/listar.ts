@@ -17,9 +17,9 @@ const rutOf = (request: FastifyRequest) => {
 /** Call 2 (spec §7.2): captcha-gated, rate-limited per address, per RUT and address, and per RUT. */
 export async function listarProductosRoute(app: FastifyInstance): Promise<void> {
   const limits = app.config.rateLimits;
-  const perIp = allLimits(app.createRateLimit({ max: limits.listarPerIp, timeWindow: 60_000, keyGenerator: (request) => `listar-ip:${request.ip}` }));
+  const perIp = allLimits(app.createRateLimit({ max: limits.listarPerIp, timeWindow: 60_000, keyGenerator: (request) => `listar-ip:${request.client}` }));
   // Per RUT and client: one client cannot look up a member's debts again and again.
-  const perRutAndClient = app.createRateLimit({ max: limits.listarPerRut, timeWindow: 15 * 60_000, keyGenerator: (request) => `listar-rut:${rutOf(request)}:${request.ip}` });
+  const perRutAndClient = app.createRateLimit({ max: limits.listarPerRut, timeWindow: 15 * 60_000, keyGenerator: (request) => `listar-rut:${rutOf(request)}:${request.client}` });
   // Per RUT from every client: a ceiling only many addresses together reach; past it each client is held tighter.
   const rutCeiling = app.createRateLimit({ max: limits.listarRutCeiling, timeWindow: 15 * 60_000, keyGenerator: (request) => `listar-rut-all:${rutOf(request)}` });
   const oneAlertPerWindow = app.createRateLimit({ max: 1, timeWindow: 15 * 60_000, keyGenerator: (request) => `listar-rut-alert:${rutOf(request)}` });
@@ -58,7 +58,7 @@ export async function listarProductosRoute(app: FastifyInstance): Promise<void> 
       const rut = canonicalRut(request.body.listarDetalleProductosRequest.rut);
       if (!rut) return reply.code(400).send(errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, '400'));
       const refuseCaptcha = async (motivo: CaptchaRefusal) => {
-        await appendAudit(app.database.db, { kind: 'captcha.rechazado', rutMasked: maskRut(rut), requestId: request.id, detail: { motivo, ip: request.ip } });
+        await appendAudit(app.database.db, { kind: 'captcha.rechazado', rutMasked: maskRut(rut), requestId: request.id, detail: { motivo, cliente: request.client } });
         return errorEnvelope(LISTAR_PRODUCTOS_RESPONSE, '482');
       };
       // Verified here, spent by the listing before it reads anything.
