@@ -82,6 +82,7 @@ describe.each(DATABASE_KINDS)('demo seed on %s', (kind) => {
     await database.db.insert(auditLog).values({ kind: 'prueba', detail: {} });
     await expect(database.db.execute(sql`update audit_log set kind = 'otra'`)).rejects.toThrow();
     await expect(database.db.execute(sql`delete from audit_log`)).rejects.toThrow();
+    await expect(database.db.execute(sql`truncate audit_log`)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringContaining("append-only") }) });
     expect((await database.db.select().from(auditLog)).map((r) => r.kind)).toContain('prueba');
   });
 });

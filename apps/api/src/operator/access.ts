@@ -116,8 +116,15 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
   const { adminToken } = app.config;
   const idleMinutes = app.config.operatorConsole.idleMinutes;
   const wrongTokens = allLimits(app.createRateLimit({ max: app.config.rateLimits.adminPerIp, timeWindow: 60_000, keyGenerator: (request) => `admin-wrong:${request.client}` }));
-  const refuse = (request: FastifyRequest, reply: FastifyReply, status: 401 | 403, message: string) =>
-    reply.code(status).send(errorEnvelope(request.routeOptions.config?.responseName ?? options.responseName, '400', message));
+  // A refused call is evidence too: the trail keeps who was refused what, and why (wrong tokens only up to their limit).
+  const refuse = async (request: FastifyRequest, reply: FastifyReply, status: 401 | 403, message: string, motivo: string, actor: Actor | null) => {
+    await appendAudit(db, {
+      kind: 'operador.acceso.rechazado',
+      requestId: request.id,
+      detail: { motivo, metodo: request.method, ruta: request.routeOptions.url ?? '', cliente: request.client, ...(actor ? { operador: actorLabel(actor) } : {}) },
+    });
+    return reply.code(status).send(errorEnvelope(request.routeOptions.config?.responseName ?? options.responseName, '400', message));
+  };
 
   // The request runs inside its own audit context; the check below names the actor in it.
   app.addHook('onRequest', (_request, _reply, done) => auditActor.run({}, done));
@@ -128,20 +135,20 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
       await wrongTokens(request, reply);
       if (reply.sent) return reply;
       request.log.warn('operator call refused: no valid token or session');
-      return refuse(request, reply, 401, 'No autorizado.');
+      return refuse(request, reply, 401, 'No autorizado.', 'sin token ni sesión válidos', null);
     }
     if (actor.kind === 'operador' && !SAFE_METHODS.has(request.method)) {
       const sent = request.headers[CSRF_HEADER];
       const origin = request.headers.origin;
       if (typeof sent !== 'string' || !sameSecret(sent, actor.csrf) || (origin !== undefined && origin !== options.consoleOrigin)) {
         request.log.warn({ sesion: actor.sessionId }, 'operator call refused: CSRF token missing or wrong');
-        return refuse(request, reply, 403, 'Solicitud no válida: recargue la consola.');
+        return refuse(request, reply, 403, 'Solicitud no válida: recargue la consola.', 'CSRF', actor);
       }
     }
     const needed = request.routeOptions.config?.permiso;
     if (!needed || !actor.permisos.has(needed)) {
       request.log.warn({ permiso: needed ?? null, actor: actor.kind }, 'operator call refused: permission missing');
-      return refuse(request, reply, 403, 'Su rol no permite esta acción.');
+      return refuse(request, reply, 403, 'Su rol no permite esta acción.', `sin permiso ${needed ?? ''}`.trim(), actor);
     }
     request.actor = actor;
     const context = auditActor.getStore();

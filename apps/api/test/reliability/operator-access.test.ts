@@ -1,4 +1,4 @@
-import { count, sql } from 'drizzle-orm';
+import { count, eq, ne, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
@@ -9,6 +9,9 @@ import { OPERATOR_ROUTES } from '../../src/operator/access';
 import { DEMO_OPERATORS } from '../../src/operator/demo-operators';
 import { ROLE_PERMISSIONS, ROLES, type Permission } from '../../src/operator/roles';
 import fc from 'fast-check';
+
+const REFUSED = 'operador.acceso.rechazado';
+const refusals = (db: Db) => db.$count(auditLog, eq(auditLog.kind, REFUSED));
 
 /** A request for each operator route, its parameters filled with plausible values. */
 function requestOf(route: { method: string; url: string }) {
@@ -26,9 +29,9 @@ function requestOf(route: { method: string; url: string }) {
   return { method: route.method as 'GET' | 'POST' | 'PUT', url, ...(payload === undefined ? {} : { payload }) };
 }
 
-/** Everything an operator call could change: refused calls must leave it exactly as it was. */
+/** Everything an operator call could change: refused calls must leave it exactly as it was, but for their own audit line. */
 async function fingerprint(db: Db): Promise<string> {
-  const [audit] = await db.select({ n: count() }).from(auditLog);
+  const [audit] = await db.select({ n: count() }).from(auditLog).where(ne(auditLog.kind, REFUSED));
   const [tokens] = await db.select({ n: count() }).from(machineTokens);
   const [changes] = await db.select({ n: count() }).from(operatorChanges);
   const [roles] = await db.select({ n: count() }).from(operatorRoles);
@@ -61,13 +64,15 @@ describe.each(DATABASE_KINDS)('the role matrix, checked on the server for every 
     expect(routes().map((r) => r.url)).toEqual(expect.arrayContaining(['/admin/parametros/:nombre', '/admin/socios/:rut', '/admin/tokens', '/admin/auditoria/csv', '/admin/cambios/:id/aprobar', '/admin/webpay/:ordenCompra/devolver']));
   });
 
-  it('answers 401 to every route without a session or token, changing nothing', async () => {
+  it('answers 401 to every route without a session or token, changing nothing but the trail of refusals', async () => {
     const before = await fingerprint(t.database.db);
+    const refusedBefore = await refusals(t.database.db);
     for (const route of routes()) {
       const res = await t.app.operator.inject(requestOf(route));
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
     }
     expect(await fingerprint(t.database.db)).toBe(before);
+    expect((await refusals(t.database.db)) - refusedBefore).toBe(routes().length);
   });
 
   it.each(ROLES)('refuses %s every action its role lacks with 403, changing nothing', async (role) => {
@@ -77,11 +82,16 @@ describe.each(DATABASE_KINDS)('the role matrix, checked on the server for every 
     const lacking = routes().filter((route) => !allowed.has(route.permiso));
     expect(lacking.length).toBeGreaterThan(0);
     const before = await fingerprint(t.database.db);
+    const refusedBefore = await refusals(t.database.db);
     for (const route of lacking) {
       const res = await t.app.operator.inject({ ...requestOf(route), headers: asOperator(session) });
       expect(res.statusCode, `${role}: ${route.method} ${route.url}`).toBe(403);
     }
     expect(await fingerprint(t.database.db)).toBe(before);
+    // Each refusal is in the trail, naming the operator and the permission they lacked.
+    const lines = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, REFUSED)).orderBy(auditLog.id);
+    expect(lines.length - refusedBefore).toBe(lacking.length);
+    expect(lines.at(-1)?.detail).toMatchObject({ operador: session.nombre, motivo: `sin permiso ${lacking.at(-1)!.permiso}` });
   });
 
   it('refuses a session’s state-changing call without its CSRF token, or from another origin, with 403, changing nothing', async () => {
