@@ -65,7 +65,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
         }),
       ),
     },
-    async (request, reply) => {
+    async (request) => {
       const body = request.body.autenticaConsultaFactoresRequest;
       const captcha = await app.services.captcha.verifyAndSpend(request.headers.authorization);
       if (!captcha.ok) {
