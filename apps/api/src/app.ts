@@ -12,6 +12,8 @@ import { healthRoutes } from './routes/health';
 import { consultarParametrosRoute } from './routes/prod/parametro/consultar';
 import { registerClient } from './client';
 import { rateLimitGauge, registerRateLimit } from './plugins/external/rate-limit';
+import { pruneTrustedDevices } from './repositories/member-repository';
+import { TRUSTED_DEVICE_DAYS } from './services/password-check';
 import { captchaRoutes } from './routes/api/captcha';
 import { disponibilidadRoute } from './routes/api/disponibilidad';
 import { listarProductosRoute } from './routes/prod/producto/listar';
@@ -300,6 +302,7 @@ function backgroundJobs(app: FastifyInstance, clock: Clock): Job[] {
     },
     { name: 'captcha-pruning', everyMs: PRUNE_INTERVAL_MS, run: () => services.captcha.pruneSpent() },
     { name: 'browser-log-pruning', everyMs: 60 * 60_000, run: async () => void (await pruneBrowserReports(database.db, config.browserLogRetentionDays)) },
+    { name: 'trusted-device-pruning', everyMs: 60 * 60_000, run: () => pruneTrustedDevices(database.db, TRUSTED_DEVICE_DAYS) },
   ];
   if (config.authoriser.webhook) jobs.push({ name: 'authoriser-webhook', everyMs: 1000, run: async () => void (await services.authoriserWebhook.deliverDue()) });
   return jobs;

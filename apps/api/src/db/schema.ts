@@ -78,6 +78,21 @@ export const passwordClientGuards = pgTable(
   (t) => [primaryKey({ columns: [t.rut, t.client] }), index('password_client_guards_client_idx').on(t.client, t.lastFailureAt)],
 );
 
+/**
+ * Browsers a member signed in from with the right password (decision 041): an httpOnly cookie holds a random id, only
+ * its SHA-256 is kept, per RUT. A block others caused by guessing from elsewhere does not hold on such a browser.
+ */
+export const trustedDevices = pgTable(
+  'trusted_devices',
+  {
+    deviceHash: text('device_hash').notNull(),
+    rut: text('rut').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceHash, t.rut] }), index('trusted_devices_seen_idx').on(t.lastSeenAt)],
+);
+
 export const products = pgTable(
   'products',
   {

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { accounts, authoriserDevices, coordinateCards, members, passwordClientGuards, unknownPayerAttempts } from '../db/schema';
+import { accounts, authoriserDevices, coordinateCards, members, passwordClientGuards, trustedDevices, unknownPayerAttempts } from '../db/schema';
 
 export type MemberRow = typeof members.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
@@ -34,13 +34,16 @@ export interface PasswordGuard {
   /** Blocks in a row, and whether the last one began within a day (the next one then lasts twice as long). */
   locks: number;
   blockedWithinDay: boolean;
+  /** Blocked by wrong passwords (a block that lifts by itself), not by an operator or the core system. */
+  blockedByGuesses: boolean;
 }
 
-const NO_GUARD: PasswordGuard = { failures: 0, blocked: false, locks: 0, blockedWithinDay: false };
+const NO_GUARD: PasswordGuard = { failures: 0, blocked: false, locks: 0, blockedWithinDay: false, blockedByGuesses: false };
 
 const guardOf = (t: GuardTable) => ({
   failures: t.passwordFailures,
   blocked: sql<boolean>`(${t.passwordBlockedAt} is not null and (${t.passwordLockedUntil} is null or ${t.passwordLockedUntil} > now()))`,
+  blockedByGuesses: sql<boolean>`coalesce(${t.passwordLockedUntil} > now(), false)`,
   locks: t.passwordLocks,
   blockedWithinDay: sql<boolean>`coalesce(${t.passwordBlockedAt} > now() - interval '1 day', false)`,
 });
@@ -87,6 +90,30 @@ export async function recordWrongPassword(tx: Tx, who: { memberId: string } | { 
 /** A right password: the count of failures starts again (the last block's time stays, for the next one's length). */
 export async function clearPasswordFailures(tx: Tx, memberId: string): Promise<void> {
   await tx.update(members).set({ passwordFailures: 0 }).where(eq(members.id, memberId));
+}
+
+/** A right password from a browser the member signed in from before lifts a block others' guesses caused. */
+export async function liftGuessBlock(tx: Tx, memberId: string): Promise<void> {
+  await tx.update(members).set({ passwordFailures: 0, passwordBlockedAt: null, passwordLockedUntil: null }).where(eq(members.id, memberId));
+}
+
+/** Whether this browser (its cookie's hash) signed in as this RUT with the right password before. */
+export async function isTrustedDevice(db: DbOrTx, deviceHash: string, rut: string): Promise<boolean> {
+  const [row] = await db.select({ rut: trustedDevices.rut }).from(trustedDevices).where(and(eq(trustedDevices.deviceHash, deviceHash), eq(trustedDevices.rut, rut)));
+  return row !== undefined;
+}
+
+/** Records (or refreshes) a browser the member signed in from with the right password. */
+export async function trustDevice(tx: Tx, deviceHash: string, rut: string): Promise<void> {
+  await tx
+    .insert(trustedDevices)
+    .values({ deviceHash, rut })
+    .onConflictDoUpdate({ target: [trustedDevices.deviceHash, trustedDevices.rut], set: { lastSeenAt: sql`now()` } });
+}
+
+/** Browsers not seen for `days` are forgotten (the cookie lasts as long). */
+export async function pruneTrustedDevices(db: DbOrTx, days: number): Promise<void> {
+  await db.delete(trustedDevices).where(sql`${trustedDevices.lastSeenAt} < now() - make_interval(days => ${days})`);
 }
 
 /** An operator's unblock: no failures, no block on any client, and the next block is a first one again. */

@@ -109,7 +109,11 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
      * captcha for a new payer (else 482: the browser asks a new challenge, which is costly for it).
      * Blocks lift by themselves (passwordLockMinutes, doubling for each further block within a day, at most a day).
      */
-    async authenticate(request: AutenticaRequest['autenticaConsultaFactoresRequest'], requestId: string, caller: { client: string; work: number }): Promise<AuthenticateResult> {
+    async authenticate(
+      request: AutenticaRequest['autenticaConsultaFactoresRequest'],
+      requestId: string,
+      caller: { client: string; work: number; deviceHash: string },
+    ): Promise<AuthenticateResult> {
       const { client } = caller;
       const s = await session(request.token, undefined);
       if (!s) return refuse('476');
@@ -127,7 +131,10 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
       }
       const seen = await members.findMemberWithGuard(db, payerRut);
       const seenHash = seen?.passwordHash ?? null;
-      const blockedSeen = (seenHash ? seen!.guard : await members.unknownPayerGuard(db, payerRut)).blocked || (await members.clientGuard(db, payerRut, client)).blocked;
+      // A block others' guesses caused does not hold on a browser this member signed in from before (decision 041).
+      const trusted = seenHash ? await members.isTrustedDevice(db, caller.deviceHash, payerRut) : false;
+      const holds = (guard: members.PasswordGuard) => guard.blocked && !(trusted && guard.blockedByGuesses);
+      const blockedSeen = holds(seenHash ? seen!.guard : await members.unknownPayerGuard(db, payerRut)) || (await members.clientGuard(db, payerRut, client)).blocked;
       const early = blockedSeen ? null : { hash: seenHash, good: seenHash ? await passwordMatches(seenHash, clave) : await dummyCheck(clave) };
 
       let blockMail: Mail | null = null;
@@ -146,7 +153,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         const enrolled = payer?.passwordHash ? { ...payer, passwordHash: payer.passwordHash } : null;
         const guard = enrolled ? enrolled.guard : await members.lockUnknownPayerGuard(tx, payerRut);
         const here = await members.lockClientGuard(tx, payerRut, client);
-        if (guard.blocked || here.blocked) return refuse('45203016');
+        if (holds(guard) || here.blocked) return refuse('45203016');
         let good = false;
         if (enrolled) good = early && early.hash === enrolled.passwordHash ? early.good : await passwordMatches(enrolled.passwordHash, clave);
         else if (!early) await dummyCheck(clave);
@@ -175,7 +182,12 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         const member = enrolled!;
         const { account, card, device } = await members.accountAndFactorsOf(tx, member.id);
         if (!account) return refuse('45203113');
-        if (member.passwordFailures !== 0) await members.clearPasswordFailures(tx, member.id);
+        if (guard.blocked) {
+          // Only a block by guesses gets here (holds() above): the member, on their own browser, lifts it.
+          await members.liftGuessBlock(tx, member.id);
+          await appendAudit(tx, { kind: 'clave.desbloqueada.dispositivo', rutMasked: maskRut(payerRut), requestId, detail: {} });
+        } else if (member.passwordFailures !== 0) await members.clearPasswordFailures(tx, member.id);
+        await members.trustDevice(tx, caller.deviceHash, payerRut);
         if (here.failures !== 0) await members.clearClientGuard(tx, payerRut, client);
         await appendAudit(tx, { kind: 'clave.correcta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
         await transactions.recordLogin(tx, trx.idTransaccion, payerRut, account.id);

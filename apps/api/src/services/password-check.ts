@@ -4,6 +4,9 @@ import { PASSWORD_HASH_OPTIONS } from '../db/password';
 
 // The online password's rules for call 4 (own-account-service.ts): argon2id checks and how long a block lasts.
 
+/** How long a browser the member signed in from stays known without signing in again (decision 041). */
+export const TRUSTED_DEVICE_DAYS = 180;
+
 /** Consecutive wrong passwords that block the online password (45203016). */
 export const MAX_PASSWORD_FAILURES = 3;
 
@@ -38,6 +41,7 @@ export function globalBlockMail(to: string, cooperative: string, clients: number
     `${cooperative} - Pago Online`,
     'Por seguridad tu clave de internet ha sido bloqueada.',
     `Se ingresó una clave incorrecta para tu RUT desde ${clients} lugares distintos. La clave se desbloqueará sola en ${hours}.`,
+    'En el navegador donde ya pagaste con tu clave puedes seguir ingresando: al hacerlo, la clave se desbloquea.',
     'Si no fuiste tú, te recomendamos cambiar tu clave de internet y contactarnos.',
   ].join('\n');
   const html = text

@@ -295,4 +295,43 @@ describe.each(DATABASE_KINDS)('strangers guessing from many clients (%s)', (kind
     const [line] = await t.database.db.select().from(auditLog).where(sql`${auditLog.detail}->>'alcance' = 'todos'`);
     expect(line?.detail).toMatchObject({ clientes: 3, minutos: 30 });
   });
+
+  it('lets the member’s own browser through a block others caused, lifting it, without calling the cooperative', async () => {
+    const token = await start({ config: { passwordBlockFailures: 6 } });
+    /** Call 4 from a browser holding `cookie`: the code, and the device cookie it was given. */
+    const fromBrowser = async (payer: string, clave: string, cookie?: string) => {
+      const [rut, dv] = payer.split('-') as [string, string];
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/prod/pago/producto/cuentavista/autentica',
+        remoteAddress: '192.0.2.50',
+        headers: { 'content-type': 'application/json', authorization: await solveCaptcha(t.app, '192.0.2.50'), ...(cookie ? { cookie } : {}) },
+        payload: { autenticaConsultaFactoresRequest: { userId: payer, canalLlamada: 'PGEX', token, autenticacion: { rut, dv, clave } } },
+      });
+      const given = String(res.headers['set-cookie'] ?? '');
+      return { codigo: errorCode(res, AUT) ?? '200', cookie: given ? given.split(';')[0]! : undefined, attributes: given };
+    };
+    // The member signs in once from their browser: it is given its id, httpOnly and only for call 4.
+    const first = await fromBrowser(VICTIM, '1234');
+    expect(first.codigo).toBe('200');
+    expect(first.attributes).toMatch(/^pago_dispositivo=[A-Za-z0-9_-]{43}; Path=\/prod\/pago\/producto\/cuentavista\/autentica; Max-Age=15552000; HttpOnly; Secure; SameSite=Strict$/);
+    const own = first.cookie!;
+    expect((await fromBrowser(VICTIM, '1234', own)).cookie).toBeUndefined();
+    // Strangers on three clients block the password everywhere.
+    for (const client of ['10.66.3.1', '10.66.3.2', '10.66.3.3']) for (let k = 0; k < 2; k++) await login(token, VICTIM, 'x', client);
+    expect(await login(token, VICTIM, '1234', '10.66.3.9')).toBe('45203016');
+    expect((await fromBrowser(VICTIM, '1234')).codigo).toBe('45203016');
+    // Another member's browser id does not open this RUT; a made-up one neither.
+    const other = (await fromBrowser(HOLDER, '1234')).cookie!;
+    expect((await fromBrowser(VICTIM, '1234', other)).codigo).toBe('45203016');
+    expect((await fromBrowser(VICTIM, '1234', `pago_dispositivo=${'A'.repeat(43)}`)).codigo).toBe('45203016');
+    // The member's own browser: a wrong password is still wrong, the right one signs in and lifts the block.
+    expect((await fromBrowser(VICTIM, 'x', own)).codigo).toBe('45203113');
+    expect((await fromBrowser(VICTIM, '1234', own)).codigo).toBe('200');
+    expect(await t.database.db.$count(auditLog, eq(auditLog.kind, 'clave.desbloqueada.dispositivo'))).toBe(1);
+    expect(await login(token, VICTIM, '1234', '10.66.3.9')).toBe('200');
+    // A block set by an operator or the core is not a block by guesses: the browser does not lift it.
+    await t.database.db.update(members).set({ passwordBlockedAt: new Date(), passwordLockedUntil: null }).where(eq(members.rut, VICTIM));
+    expect((await fromBrowser(VICTIM, '1234', own)).codigo).toBe('45203016');
+  });
 });

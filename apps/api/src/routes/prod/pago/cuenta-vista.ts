@@ -26,7 +26,9 @@ import {
 import { joinRut, maskRut } from '@pago/domain/rut';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { cookieOf, newSecret, sha256 } from '../../../operator/access';
 import { allLimits } from '../../../plugins/external/rate-limit';
+import { TRUSTED_DEVICE_DAYS } from '../../../services/password-check';
 import { appendAudit } from '../../../repositories/audit-repository';
 import { envelopeResponses } from '../../responses';
 
@@ -39,6 +41,11 @@ function envelopeFor<N extends string>(responseName: N, codigo: RefusalCode, pro
   const product = productSlug.charAt(0).toUpperCase() + productSlug.slice(1);
   return errorEnvelope(responseName, codigo, mobileAuthoriserMessage(codigo, product) ?? 'Autorización pendiente.');
 }
+
+/** The cookie naming the member's browser, sent back only to call 4. */
+const DEVICE_COOKIE = 'pago_dispositivo';
+const DEVICE_COOKIE_PATH = AUTENTICA_PATH;
+const DEVICE_ID = /^[A-Za-z0-9_-]{43}$/;
 
 /** Calls 4, 5 and 6 (spec §7): login, second factor, payment from the own checking account. */
 export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
@@ -65,7 +72,7 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
         }),
       ),
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body.autenticaConsultaFactoresRequest;
       const captcha = await app.services.captcha.verifyAndSpend(request.headers.authorization);
       if (!captcha.ok) {
@@ -80,7 +87,11 @@ export async function cuentaVistaRoutes(app: FastifyInstance): Promise<void> {
       }
       // A client that failed for many payers this hour and brought an ordinary captcha is answered as a refused
       // captcha (482): the browser asks a new challenge, which is a costly one for it.
-      const result = await app.services.ownAccount.authenticate(body, request.id, { client: request.client, work: captcha.work });
+      // The browser's own id (decision 041): kept by a cookie, only its hash stored, given at its first login.
+      const known = cookieOf(request, DEVICE_COOKIE);
+      const device = known && DEVICE_ID.test(known) ? known : newSecret();
+      const result = await app.services.ownAccount.authenticate(body, request.id, { client: request.client, work: captcha.work, deviceHash: sha256(device) });
+      if (result.ok && device !== known) reply.header('set-cookie', `${DEVICE_COOKIE}=${device}; Path=${DEVICE_COOKIE_PATH}; Max-Age=${TRUSTED_DEVICE_DAYS * 86_400}; HttpOnly; Secure; SameSite=Strict`);
       if (!result.ok) return errorEnvelope(AUTENTICA_RESPONSE, result.codigo, 'lastAttempt' in result ? LAST_PASSWORD_ATTEMPT_MESSAGE : undefined);
       return {
         [AUTENTICA_RESPONSE]: {
