@@ -50,6 +50,11 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
+    /** The schema owner's URL: migrations run as it and grant DATABASE_URL's role all but changing the audit trail. */
+    DATABASE_OWNER_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
     PGLITE_DIR: z.string().min(1).default('./data'),
     SANDBOX: flag.default(false),
     SEED_DEMO: flag.optional(),
@@ -273,6 +278,7 @@ const envSchema = z
       operatorListener: adminPort === undefined ? null : { host: env.ADMIN_HOST, port: adminPort },
       logLevel: env.LOG_LEVEL,
       databaseUrl: env.DATABASE_URL,
+      databaseOwnerUrl: env.DATABASE_OWNER_URL,
       pgliteDir: env.PGLITE_DIR,
       databaseTimeouts: {
         connectMs: env.DB_CONNECT_TIMEOUT_MS,

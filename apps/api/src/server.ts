@@ -6,7 +6,7 @@ import { buildApp } from './app';
 import { loggerOptions } from './logging';
 import { clockFromConfig } from './clock';
 import { ConfigError, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
-import { openDatabase } from './db/client';
+import { auditTrailChangeable, openDatabase } from './db/client';
 import { seedDemoMembers, seedParameters } from './db/seed';
 
 // A web build (apps/web/dist, apps/console/dist) whether this runs from src/ (tsx) or from the bundle in dist/.
@@ -38,8 +38,13 @@ async function main(): Promise<void> {
   const consoleDist = config.consoleDist ? resolve(config.consoleDist) : defaultDist('console');
 
   const clock = clockFromConfig(config);
-  const database = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir, timeouts: config.databaseTimeouts });
+  const database = await openDatabase({ url: config.databaseUrl, ownerUrl: config.databaseOwnerUrl, pgliteDir: config.pgliteDir, timeouts: config.databaseTimeouts });
   await database.migrate();
+  if (config.nodeEnv === 'production' && (await auditTrailChangeable(database.db))) {
+    console.error('DATABASE_URL: its role can change or empty the audit trail (audit_log). Give the API a role of its own and migrate as the owner with DATABASE_OWNER_URL (docs/OPERATIONS.md, decision 042).');
+    await database.close();
+    process.exit(1);
+  }
   await seedParameters(database.db);
   if (config.seedDemo) {
     const created = await seedDemoMembers(database.db, clock());

@@ -29,6 +29,11 @@ export interface Database {
 export interface DatabaseOptions {
   /** postgres://… for PostgreSQL; unset for embedded PGlite. */
   url?: string | undefined;
+  /**
+   * The schema's owner, which migrates and then grants `url`'s role what the API needs: everything but changing the
+   * audit trail (decision 042). Unset, `url`'s role migrates (and owns everything).
+   */
+  ownerUrl?: string | undefined;
   /** PGlite data directory, or 'memory://' for a throw-away database. */
   pgliteDir?: string;
   /** PostgreSQL pool size. */
@@ -124,13 +129,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       async migrate() {
         // A connection of its own, without the statement and query timeouts: a migration may rightly take long, and
         // so may waiting for the lock while another replica migrates.
-        const client = new pg.Client(connection);
+        const client = new pg.Client({ ...connection, connectionString: options.ownerUrl ?? options.url });
         client.on('error', () => {});
         await client.connect();
         try {
           await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
           try {
             await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: migrationsFolder() });
+            const apiRole = decodeURIComponent(new URL(options.url!).username);
+            if (options.ownerUrl && apiRole) await grantApiRole(client, apiRole);
           } finally {
             await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
           }
@@ -145,6 +152,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const client = new PGlite(options.pgliteDir ?? './data');
   await client.waitReady;
   return pgliteDatabase(client);
+}
+
+/**
+ * What the API's own role may do, granted again after every migration (new tables included): read and write every
+ * table but the audit trail, where it only inserts; the browser reports go through the owner's function.
+ */
+async function grantApiRole(client: pg.Client, role: string): Promise<void> {
+  const { rows } = await client.query<{ name: string }>('select quote_ident($1) as name', [role]);
+  const name = rows[0]!.name;
+  await client.query(`grant usage on schema public to ${name}`);
+  await client.query(`grant select, insert, update, delete on all tables in schema public to ${name}`);
+  await client.query(`grant usage, select on all sequences in schema public to ${name}`);
+  await client.query(`revoke update, delete, truncate on audit_log from ${name}`);
+  await client.query(`grant execute on function prune_browser_reports(integer) to ${name}`);
+}
+
+/** Whether the API's role could change or empty the audit trail (production refuses to start then: decision 042). */
+export async function auditTrailChangeable(db: Db): Promise<boolean> {
+  const { rows } = (await db.execute(
+    sql`select has_table_privilege(current_user, 'audit_log', 'UPDATE') or has_table_privilege(current_user, 'audit_log', 'DELETE') or has_table_privilege(current_user, 'audit_log', 'TRUNCATE') as changeable`,
+  )) as unknown as { rows: { changeable: boolean }[] };
+  return rows[0]?.changeable === true;
 }
 
 /** A database on an open PGlite instance (the tests' copies of a seeded one, too). */

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { auditLog } from '../db/schema';
 
@@ -27,11 +27,9 @@ export const BROWSER_REPORT_KIND = 'navegador.log';
 
 /** Removes browser reports older than `days` days; server events are never removed (migration 0009's trigger). */
 export async function pruneBrowserReports(db: DbOrTx, days: number): Promise<number> {
-  const removed = await db
-    .delete(auditLog)
-    .where(and(eq(auditLog.kind, BROWSER_REPORT_KIND), lt(auditLog.at, sql`now() - make_interval(days => ${days})`)))
-    .returning({ id: auditLog.id });
-  return removed.length;
+  // Through the owner's function: the API's role may only insert into the trail (decision 042).
+  const { rows } = (await db.execute(sql`select prune_browser_reports(${days}::integer) as removed`)) as unknown as { rows: { removed: number }[] };
+  return Number(rows[0]?.removed ?? 0);
 }
 
 /**
