@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { reconciliationCsv, type CoreReconciliation } from '../services/core-reconciliation-service';
 import { SANDBOX_ADMIN_TOKEN } from '../config';
-import { openDatabase } from '../db/client';
+import { openDatabase, type Db } from '../db/client';
 import { issueMachineToken, TOKEN_NAME } from '../operator/machine-tokens';
 import { isPermission, isRole, PERMISSIONS, ROLES } from '../operator/roles';
 import { appendAudit } from '../repositories/audit-repository';
@@ -52,6 +52,23 @@ async function call(method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown
   return payload;
 }
 
+/** How the audit trail names what the CLI writes straight into the database. */
+const CLI_DATABASE = 'línea de comandos (base de datos)';
+
+/** Runs `work` on DATABASE_URL's database (the commands with --database), closing it after. */
+async function inDatabase(work: (db: Db) => Promise<number>): Promise<number> {
+  if (!process.env.DATABASE_URL) {
+    console.error('--database needs DATABASE_URL');
+    return 2;
+  }
+  const database = await openDatabase({ url: process.env.DATABASE_URL, poolMax: 1 });
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [group, action, ...rest] = argv;
   if (group === 'params' && action === 'list' && rest.length === 0) {
@@ -82,23 +99,16 @@ async function main(argv: string[]): Promise<number> {
       console.error(`a name of lower case letters, digits, '.', '-' (2 to 48), and scopes among: ${PERMISSIONS.join(', ')}`);
       return 2;
     }
-    if (!process.env.DATABASE_URL) {
-      console.error('--database needs DATABASE_URL');
-      return 2;
-    }
     // Whoever holds DATABASE_URL holds every row already: writing the token there grants nothing new.
-    const database = await openDatabase({ url: process.env.DATABASE_URL, poolMax: 1 });
-    try {
-      const issued = await issueMachineToken(database.db, { nombre, alcances: alcances.filter(isPermission), by: 'línea de comandos (base de datos)', issuerSubject: null, approved: true });
+    return inDatabase(async (db) => {
+      const issued = await issueMachineToken(db, { nombre, alcances: alcances.filter(isPermission), by: CLI_DATABASE, issuerSubject: null, approved: true });
       if (!issued) {
         console.error(`a token named ${nombre} exists`);
         return 1;
       }
       console.log(`${nombre} (${issued.row.id}): ${issued.secreto}`);
       return 0;
-    } finally {
-      await database.close();
-    }
+    });
   }
   if (group === 'operators' && action === 'roles' && rest.length === 3 && rest[2] === '--database') {
     // The first administrators of a provider that carries no roles: nobody holds operadores.roles to approve them yet.
@@ -108,23 +118,15 @@ async function main(argv: string[]): Promise<number> {
       console.error(`a subject (the provider's sub) and roles among: ${ROLES.join(', ')}`);
       return 2;
     }
-    if (!process.env.DATABASE_URL) {
-      console.error('--database needs DATABASE_URL');
-      return 2;
-    }
-    const database = await openDatabase({ url: process.env.DATABASE_URL, poolMax: 1 });
-    try {
-      const by = 'línea de comandos (base de datos)';
-      await database.db.transaction(async (tx) => {
-        await setAssignedRoles(tx, subject, roles.filter(isRole), by);
+    return inDatabase(async (db) => {
+      await db.transaction(async (tx) => {
+        await setAssignedRoles(tx, subject, roles.filter(isRole), CLI_DATABASE);
         await endSessionsOf(tx, subject);
-        await appendAudit(tx, { kind: 'operador.roles', detail: { sujeto: subject, roles, operador: by } });
+        await appendAudit(tx, { kind: 'operador.roles', detail: { sujeto: subject, roles, operador: CLI_DATABASE } });
       });
       console.log(`${subject}: ${roles.join(', ')}`);
       return 0;
-    } finally {
-      await database.close();
-    }
+    });
   }
   if (group === 'tokens' && action === 'issue' && rest.length === 2) {
     const body = (await call('POST', '/tokens', { nombre: rest[0], alcances: rest[1]!.split(',') })) as { consolaResponse: { token: { id: string }; secreto: string } };
