@@ -33,6 +33,7 @@ import { auditoriaRoutes } from './routes/prod/auditoria';
 import { registerOpenApi, serveOpenApi } from './plugins/external/openapi';
 import { registerMetrics, serveMetrics, type Metrics } from './plugins/app/metrics';
 import { createMailer, type Mailer } from './services/mail-service';
+import { createMailDelivery, type MailDelivery } from './services/mail-delivery';
 import { loggableError } from './loggable-error';
 import { createNotificationService } from './services/notification-service';
 import { createCardPaymentService } from './services/card-payment-service';
@@ -71,6 +72,7 @@ export interface AppServices {
   fourEyes: FourEyes;
   notifications: ReturnType<typeof createNotificationService>;
   mailer: Mailer;
+  mailDelivery: MailDelivery;
 }
 
 declare module 'fastify' {
@@ -158,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     coreReconciliation: createCoreReconciliationService(database.db, core),
     notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, config.productSlug, app.log),
     mailer,
+    mailDelivery: createMailDelivery(database.db, mailer, app.log),
   });
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
@@ -295,6 +298,7 @@ function backgroundJobs(app: FastifyInstance, clock: Clock): Job[] {
         }
       },
     },
+    { name: 'mail-delivery', everyMs: 5_000, run: async () => void (await services.mailDelivery.deliverDue()) },
     { name: 'captcha-pruning', everyMs: PRUNE_INTERVAL_MS, run: () => services.captcha.pruneSpent() },
     { name: 'browser-log-pruning', everyMs: 60 * 60_000, run: async () => void (await pruneBrowserReports(database.db, config.browserLogRetentionDays)) },
   ];
