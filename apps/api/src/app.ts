@@ -36,6 +36,7 @@ import { auditoriaRoutes } from './routes/prod/auditoria';
 import { registerOpenApi, serveOpenApi } from './plugins/external/openapi';
 import { registerMetrics, serveMetrics, type Metrics } from './plugins/app/metrics';
 import { createMailer, type Mailer } from './services/mail-service';
+import { createMailDelivery, type MailDelivery } from './services/mail-delivery';
 import { loggableError } from './loggable-error';
 import { createNotificationService } from './services/notification-service';
 import { createCardPaymentService } from './services/card-payment-service';
@@ -74,6 +75,7 @@ export interface AppServices {
   fourEyes: FourEyes;
   notifications: ReturnType<typeof createNotificationService>;
   mailer: Mailer;
+  mailDelivery: MailDelivery;
 }
 
 declare module 'fastify' {
@@ -163,6 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     coreReconciliation: createCoreReconciliationService(database.db, core),
     notifications: createNotificationService(database.db, mailer, config.productName, config.publicBaseUrl, config.productSlug, app.log),
     mailer,
+    mailDelivery: createMailDelivery(database.db, mailer, app.log),
   });
   registerErrorHandling(app);
   app.decorate('metrics', registerMetrics(app));
@@ -300,6 +303,7 @@ function backgroundJobs(app: FastifyInstance, clock: Clock): Job[] {
         }
       },
     },
+    { name: 'mail-delivery', everyMs: 5_000, run: async () => void (await services.mailDelivery.deliverDue()) },
     { name: 'captcha-pruning', everyMs: PRUNE_INTERVAL_MS, run: () => services.captcha.pruneSpent() },
     { name: 'browser-log-pruning', everyMs: 60 * 60_000, run: async () => void (await pruneBrowserReports(database.db, config.browserLogRetentionDays)) },
     { name: 'trusted-device-pruning', everyMs: 60 * 60_000, run: () => pruneTrustedDevices(database.db, TRUSTED_DEVICE_DAYS) },

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidVoucherEmail } from './email';
+import { emailHint, isValidVoucherEmail } from './email';
 
 describe('voucher e-mail', () => {
   it.each(['camila.rojas@example.cl', 'a@b.co', 'socio+pagos@correo.cooperativa.cl', `${'a'.repeat(64)}@x.cl`])('accepts %s', (email) => {
@@ -25,5 +25,14 @@ describe('voucher e-mail', () => {
         }
       }),
     );
+  });
+});
+
+describe('e-mail hint', () => {
+  it('keeps the first character and the domain, and hides how long the rest is', () => {
+    expect(emailHint('ana.soto@dominio.cl')).toBe('a***@dominio.cl');
+    expect(emailHint('a@dominio.cl')).toBe('a***@dominio.cl');
+    expect(emailHint('"a@b"@x.cl')).toBe('"***@x.cl');
+    expect(emailHint('sin-arroba')).toBe('***');
   });
 });

@@ -11,3 +11,13 @@ export function isValidVoucherEmail(email: string): boolean {
   if (at < 1 || at > 64) return false;
   return EMAIL_RE.test(email);
 }
+
+/**
+ * An address named without giving it away, for a notice that may reach someone else: its first character and its
+ * domain ('a***@dominio.cl'), however long the local part.
+ */
+export function emailHint(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email[0]}***${email.slice(at)}`;
+}

@@ -4,8 +4,8 @@ import { parse } from 'csv-parse/sync';
  * Reads a nightly load file into the import call's rows. JSON: `{"socios": [...]}` or a bare list. CSV: one row per
  * instalment (or per product / member without any), grouped here by RUT and product:
  * rut,nombre,correo,numeroCuenta,saldoCuenta,familia,numeroProducto,numeroCuota,monto,montoPendiente,pagoMinimo,
- * fechaVencimiento,medioPago,permiteAbono,permiteMultipleAbono,montoMinimoAbonoMultiple,fechaVigenciaAbono,saldo,
- * codigoEnrolamiento (optional: the authoriser app's one-time code the member was sent)
+ * fechaVencimiento,medioPago,permiteAbono,permiteMultipleAbono,montoMinimoAbonoMultiple,fechaVigenciaAbono,saldo.
+ * A filled `codigoEnrolamiento` cell is passed on so that its row is refused with the reason, not dropped unseen.
  */
 export function readLoad(fileName: string, text: string): unknown[] {
   return readLoadWithCut(fileName, text).socios;

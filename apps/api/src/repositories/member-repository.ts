@@ -236,14 +236,21 @@ export async function coordinateCardOfRut(db: DbOrTx, rut: string): Promise<Pick
   return row ?? null;
 }
 
-/** The nightly load's member, by RUT: inserted, or its name and e-mail updated. Answers its id. */
-export async function upsertMember(tx: Tx, values: { rut: string; name: string; email: string | null }): Promise<string> {
-  const [row] = await tx
-    .insert(members)
-    .values(values)
-    .onConflictDoUpdate({ target: members.rut, set: { name: values.name, email: values.email } })
-    .returning({ id: members.id });
-  return row!.id;
+/** The nightly load's member, by RUT, locked until the load's row commits: what it holds now, or null when new. */
+export async function lockMemberForLoad(tx: Tx, rut: string): Promise<Pick<MemberRow, 'id' | 'name' | 'email'> | null> {
+  // Only name and e-mail change: 'no key update' lets payments' foreign-key checks on the member through.
+  const [row] = await tx.select({ id: members.id, name: members.name, email: members.email }).from(members).where(eq(members.rut, rut)).for('no key update');
+  return row ?? null;
+}
+
+/** A member the nightly load brings: its id, or null when another load inserted the RUT meanwhile. */
+export async function insertLoadedMember(tx: Tx, values: { rut: string; name: string; email: string | null }): Promise<string | null> {
+  const [row] = await tx.insert(members).values(values).onConflictDoNothing({ target: members.rut }).returning({ id: members.id });
+  return row?.id ?? null;
+}
+
+export async function setMemberContact(tx: Tx, id: string, values: { name: string; email: string | null }): Promise<void> {
+  await tx.update(members).set(values).where(eq(members.id, id));
 }
 
 export async function ownerOfAccount(db: DbOrTx, numeroCuenta: string): Promise<string | null> {

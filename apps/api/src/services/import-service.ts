@@ -1,18 +1,18 @@
 import { familySchema } from '@pago/domain/schemas/wire';
 import { isWireDate } from '@pago/domain/dates';
 import { MAX_AMOUNT } from '@pago/domain/money';
-import { readRandomCode } from '@pago/domain/random-code';
+import { emailHint } from '@pago/domain/email';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
-import { enrolmentCodeHash } from './device-signature';
-import * as devices from '../repositories/authoriser-repository';
+import { enqueueMail } from '../repositories/mail-queue-repository';
 import * as members from '../repositories/member-repository';
 import * as products from '../repositories/product-repository';
 import { instalmentKey, unreflectedSince } from '../repositories/core-operation-repository';
+import { textMail } from './mail-service';
 
 type Unreflected = Awaited<ReturnType<typeof unreflectedSince>>;
 
@@ -31,12 +31,8 @@ export const importedMemberSchema = z
     rut: z.string().refine((v) => canonicalRut(v) !== null, 'RUT inválido'),
     nombre: z.string().min(1).max(120).refine(storableText, 'caracteres no válidos'),
     correo: z.email().max(254).optional(),
-    /** A one-time code the core system sent the member (by letter) to enrol the authoriser app's device. */
-    codigoEnrolamiento: z
-      .string()
-      .max(64)
-      .transform((code, ctx) => readRandomCode(code) ?? (ctx.addIssue({ code: 'custom', message: 'código de enrolamiento inválido' }), z.NEVER))
-      .optional(),
+    // Nothing a load sends lets a phone or a person act for the member: enrolment codes come from the console only.
+    codigoEnrolamiento: z.never({ error: 'no se acepta en la carga: el código de enrolamiento se genera en la consola' }).optional(),
     cuenta: z.object({ numeroCuenta: z.string().regex(/^\d{6,20}$/), saldo: money }).strict().optional(),
     productos: z
       .array(
@@ -79,6 +75,20 @@ export const importedMemberSchema = z
   .strict();
 export type ImportedMember = z.infer<typeof importedMemberSchema>;
 
+/** The audit kinds of a member a load created or changed (its name or e-mail). */
+const MEMBER_CREATED = 'importacion.socio.creado';
+const MEMBER_CHANGED = 'importacion.socio.cambiado';
+
+/** The notice to the address a load replaced: where mail goes now, only hinted (it may reach someone else). */
+function emailChangedMail(to: string, newEmail: string | null, cooperative: string) {
+  return textMail(to, `${cooperative}: cambió tu correo registrado`, [
+    `${cooperative} - Pago Online`,
+    newEmail ? `Tu correo registrado cambió a ${emailHint(newEmail)}.` : 'Tu correo registrado fue eliminado.',
+    'Desde ahora no enviaremos comprobantes ni avisos a esta dirección.',
+    'Si no pediste este cambio, contáctanos.',
+  ]);
+}
+
 export interface ImportReport {
   recibidos: number;
   aceptados: number;
@@ -93,16 +103,37 @@ class RowRefused extends Error {}
 /**
  * The nightly load from the core system: each member is validated on its own and written in its own database
  * transaction (a bad row is reported, never half-written, and never stops the others). Upserts by natural keys
- * (RUT, account number, product number, instalment number), so loading the same file twice changes nothing.
+ * (RUT, account number, product number, instalment number), so loading the same file twice changes nothing, and
+ * the second writes no member's audit line.
  */
-export function createImportService(db: Db, options: { enrolmentCodeDays: number }) {
-  async function upsert(member: ImportedMember, unreflected: Unreflected): Promise<void> {
-    const rut = canonicalRut(member.rut)!;
-    await db.transaction(async (tx) => {
-      const memberId = await members.upsertMember(tx, { rut, name: member.nombre, email: member.correo ?? null });
-      if (member.codigoEnrolamiento) {
-        await devices.insertEnrolmentCode(tx, { codeHash: enrolmentCodeHash(member.codigoEnrolamiento), memberId, issuedBy: 'importacion', validDays: options.enrolmentCodeDays });
+export function createImportService(db: Db, options: { cooperative: string }) {
+  /**
+   * Writes the member's name and e-mail where they differ from what it holds, in the row's transaction: a created or
+   * changed member gets an audit line naming the fields, and a replaced address a notice, sent once this commits.
+   */
+  async function writeMember(tx: Tx, rut: string, loaded: { name: string; email: string | null }, requestId: string): Promise<{ id: string; outcome: 'creado' | 'cambiado' | null }> {
+    let current = await members.lockMemberForLoad(tx, rut);
+    if (!current) {
+      const id = await members.insertLoadedMember(tx, { rut, ...loaded });
+      if (id) {
+        await appendAudit(tx, { kind: MEMBER_CREATED, rutMasked: maskRut(rut), requestId, detail: { cambios: loaded.email ? ['nombre', 'correo'] : ['nombre'] } });
+        return { id, outcome: 'creado' };
       }
+      // Another load inserted the RUT since the look-up: compare with what it wrote.
+      current = (await members.lockMemberForLoad(tx, rut))!;
+    }
+    const cambios = [...(current.name !== loaded.name ? ['nombre'] : []), ...(current.email !== loaded.email ? ['correo'] : [])];
+    if (cambios.length === 0) return { id: current.id, outcome: null };
+    await members.setMemberContact(tx, current.id, loaded);
+    await appendAudit(tx, { kind: MEMBER_CHANGED, rutMasked: maskRut(rut), requestId, detail: { cambios } });
+    if (current.email && current.email !== loaded.email) await enqueueMail(tx, emailChangedMail(current.email, loaded.email, options.cooperative));
+    return { id: current.id, outcome: 'cambiado' };
+  }
+
+  async function upsert(member: ImportedMember, unreflected: Unreflected, requestId: string): Promise<'creado' | 'cambiado' | null> {
+    const rut = canonicalRut(member.rut)!;
+    return db.transaction(async (tx) => {
+      const { id: memberId, outcome } = await writeMember(tx, rut, { name: member.nombre, email: member.correo ?? null }, requestId);
       if (member.cuenta) {
         const owner = await members.ownerOfAccount(tx, member.cuenta.numeroCuenta);
         if (owner && owner !== memberId) throw new RowRefused(`la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`);
@@ -145,6 +176,7 @@ export function createImportService(db: Db, options: { enrolmentCodeDays: number
           });
         }
       }
+      return outcome;
     });
   }
 
@@ -156,6 +188,7 @@ export function createImportService(db: Db, options: { enrolmentCodeDays: number
      */
     async importMembers(rows: unknown[], corte: Date, requestId: string, log?: FastifyBaseLogger): Promise<ImportReport> {
       const report: ImportReport = { recibidos: rows.length, aceptados: 0, rechazados: [] };
+      const socios = { creados: 0, cambiados: 0 };
       const unreflected = await unreflectedSince(db, corte);
       for (const [index, raw] of rows.entries()) {
         const rutHint = typeof (raw as { rut?: unknown })?.rut === 'string' ? (raw as { rut: string }).rut : '';
@@ -166,8 +199,10 @@ export function createImportService(db: Db, options: { enrolmentCodeDays: number
           continue;
         }
         try {
-          await upsert(parsed.data, unreflected);
+          const outcome = await upsert(parsed.data, unreflected, requestId);
           report.aceptados++;
+          if (outcome === 'creado') socios.creados++;
+          if (outcome === 'cambiado') socios.cambiados++;
         } catch (error) {
           // With the database gone every later row would fail too: the call fails (503) and the idempotent load is
           // sent again.
@@ -180,7 +215,7 @@ export function createImportService(db: Db, options: { enrolmentCodeDays: number
           report.rechazados.push({ fila: index + 1, rut: masked, motivos: [error instanceof RowRefused ? error.message : 'la fila no se pudo guardar'] });
         }
       }
-      await appendAudit(db, { kind: 'admin.importacion', requestId, detail: { corte: corte.toISOString(), recibidos: report.recibidos, aceptados: report.aceptados, rechazados: report.rechazados.length } });
+      await appendAudit(db, { kind: 'admin.importacion', requestId, detail: { corte: corte.toISOString(), recibidos: report.recibidos, aceptados: report.aceptados, rechazados: report.rechazados.length, ...socios } });
       return report;
     },
   };

@@ -16,6 +16,12 @@ export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
 }
 
+/** A short text e-mail, its HTML one paragraph per line (escaped). */
+export function textMail(to: string, subject: string, lines: string[]): Mail {
+  const html = lines.map((line) => `<p style="font-family:Arial,sans-serif">${line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`).join('');
+  return { to, subject, text: lines.join('\n'), html, attachments: [] };
+}
+
 /** SMTP through nodemailer when SMTP_URL is set; otherwise the sandbox outbox table. */
 export function createMailer(db: Db, options: { smtpUrl?: string | undefined; from: string }): Mailer {
   if (options.smtpUrl) {

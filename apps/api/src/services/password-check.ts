@@ -1,6 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { PASSWORD_HASH_OPTIONS } from '../db/password';
+import { textMail, type Mail } from './mail-service';
 
 // The online password's rules for call 4 (own-account-service.ts): argon2id checks and how long a block lasts.
 
@@ -35,18 +36,13 @@ export function passwordMatches(hash: string, clave: string): Promise<boolean> {
 export const MIN_CLIENTS_FOR_GLOBAL_BLOCK = 3;
 
 /** The e-mail telling a member their online password was blocked everywhere by guesses from several places. */
-export function globalBlockMail(to: string, cooperative: string, clients: number, minutes: number) {
+export function globalBlockMail(to: string, cooperative: string, clients: number, minutes: number): Mail {
   const hours = minutes >= 120 ? `${Math.round(minutes / 60)} horas` : `${minutes} minutos`;
-  const text = [
+  return textMail(to, `${cooperative}: tu clave de internet fue bloqueada`, [
     `${cooperative} - Pago Online`,
     'Por seguridad tu clave de internet ha sido bloqueada.',
     `Se ingresó una clave incorrecta para tu RUT desde ${clients} lugares distintos. La clave se desbloqueará sola en ${hours}.`,
     'En el navegador donde ya pagaste con tu clave puedes seguir ingresando: al hacerlo, la clave se desbloquea.',
     'Si no fuiste tú, te recomendamos cambiar tu clave de internet y contactarnos.',
-  ].join('\n');
-  const html = text
-    .split('\n')
-    .map((line) => `<p style="font-family:Arial,sans-serif">${line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
-    .join('');
-  return { to, subject: `${cooperative}: tu clave de internet fue bloqueada`, text, html, attachments: [] };
+  ]);
 }

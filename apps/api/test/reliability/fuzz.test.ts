@@ -749,7 +749,7 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
       shape: 'admin',
       valid: fc.record({ corte: fc.constant(new Date().toISOString()), socios: fc.array(importedMember, { minLength: 1, maxLength: 3 }) }),
       headers: json(adminAuth),
-      grows: ['members', 'accounts', 'products', 'instalments'],
+      grows: ['members', 'accounts', 'products', 'instalments', 'mail_queue'],
       writes: {
         read: operatorState,
         // Only the rows the answer accepted were written, each whole; a refused call or row wrote nothing.

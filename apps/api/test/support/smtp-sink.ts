@@ -9,8 +9,11 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on a free loopback port that keeps what it receives: what the voucher e-mails go to in tests. */
-export async function startSmtpSink(): Promise<SmtpSink> {
+/**
+ * A real SMTP server on a free loopback port (or on `port`, to bring one back) that keeps what it receives: what the
+ * voucher e-mails go to in tests.
+ */
+export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const received: ParsedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -22,10 +25,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       }, callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as { port: number };
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.server.address() as { port: number }).port;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -91,7 +91,7 @@ const coreReconciliation = envelopeResponses(
 /** Operator's calls for members and payments (same bearer token as the parameters). */
 export async function operationsRoutes(app: FastifyInstance): Promise<void> {
   const admin = createAdminService(app.database.db);
-  const importer = createImportService(app.database.db, { enrolmentCodeDays: app.config.authoriser.enrolmentCodeDays });
+  const importer = createImportService(app.database.db, { cooperative: app.config.productName });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const notFound = (what: string) => errorEnvelope(RESPONSE, '400', `${what} no encontrado.`);
 
