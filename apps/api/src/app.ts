@@ -139,10 +139,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { publicBaseUrl: config.publicBaseUrl, settleAfterSeconds: config.webpay.settleAfterSeconds },
     app.log,
   );
+  const authoriser = createAuthoriserService(database.db, { enrolmentCodeDays: config.authoriser.enrolmentCodeDays });
   const captcha = createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter });
   app.decorate('services', {
     parameters,
-    fourEyes: createFourEyes(database.db, parameters, card, { hours: config.operatorConsole.fourEyesHours }),
+    fourEyes: createFourEyes(database.db, parameters, card, { issueCodeWithin: authoriser.issueCodeWithin, cooperative: config.productName }, { hours: config.operatorConsole.fourEyesHours }),
     captcha,
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock),
@@ -158,7 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       sendMail: (mail) => mailer.send(mail).catch((error: unknown) => app.log.warn({ error: loggableError(error) }, 'password block e-mail not sent')),
     }),
     vouchers: createVoucherService(database.db),
-    authoriser: createAuthoriserService(database.db, { enrolmentCodeDays: config.authoriser.enrolmentCodeDays }),
+    authoriser,
     authoriserWebhook: createWebhookDelivery(database.db, config.authoriser.webhook, app.log),
     card,
     corePostings,

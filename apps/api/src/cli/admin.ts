@@ -146,8 +146,13 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (group === 'authoriser' && action === 'code' && rest.length === 1) {
-    const body = (await call('POST', `/socios/${encodeURIComponent(rest[0]!)}/autorizador/codigo`)) as { operacionesResponse: { codigo: string; vigenciaDias: number } };
-    console.log(`${body.operacionesResponse.codigo} (valid ${body.operacionesResponse.vigenciaDias} days, once)`);
+    const body = (await call('POST', `/socios/${encodeURIComponent(rest[0]!)}/autorizador/codigo`)) as {
+      operacionesResponse: { codigo: string; vigenciaDias: number } | { cambio: { id: string; vence: string } };
+    };
+    const r = body.operacionesResponse;
+    // Outside the sandbox the code is proposed: a second operator approves it and it goes to the member's e-mail.
+    if ('cambio' in r) console.log(`proposed (change ${r.cambio.id}); e-mailed to the member once an operator approves it in the console, before ${r.cambio.vence}`);
+    else console.log(`${r.codigo} (valid ${r.vigenciaDias} days, once)`);
     return 0;
   }
   if (group === 'authoriser' && action === 'devices' && rest.length === 1) {

@@ -600,7 +600,7 @@ export const operatorChanges = pgTable(
   (t) => [
     uniqueIndex('operator_changes_pending_target_idx').on(t.kind, t.target).where(sql`${t.status} = 'pendiente'`),
     index('operator_changes_status_idx').on(t.status, t.createdAt),
-    check('operator_changes_kind_chk', sql`${t.kind} in ('parametro','reposteo_core','devolucion_webpay','token','roles_operador')`),
+    check('operator_changes_kind_chk', sql`${t.kind} in ('parametro','reposteo_core','devolucion_webpay','token','roles_operador','codigo_autorizador')`),
     check('operator_changes_status_chk', sql`${t.status} in ('pendiente','aprobado','rechazado','vencido','fallido')`),
   ],
 );

@@ -8,11 +8,14 @@ import { askWebpay, markForRefund, REFUND_REFUSALS, type WebpayHolding } from '.
 import { applyParameter, checkParameter, type ParametersService } from '../services/parameters-service';
 import type { WebpayCall, WebpayResult } from '../services/webpay-client';
 import { actorLabel, type Actor } from './access';
+import { maskEmail } from '@pago/domain/call-consultar-pago';
+import { enqueueMail } from '../repositories/mail-queue-repository';
+import { findMemberById } from '../repositories/member-repository';
 import { approveMachineToken, endSessionsOf, revokeMachineToken, setAssignedRoles, tokensOf } from '../repositories/operator-repository';
 import { isPermission, isRole, permissionsOf, type Permission } from './roles';
 
 export type ChangeRow = typeof operatorChanges.$inferSelect;
-export type ChangeKind = 'parametro' | 'reposteo_core' | 'devolucion_webpay' | 'token' | 'roles_operador';
+export type ChangeKind = 'parametro' | 'reposteo_core' | 'devolucion_webpay' | 'token' | 'roles_operador' | 'codigo_autorizador';
 
 /** Who may decide each kind of change (and propose it, but for a token, which any operator asks for themselves). */
 export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = {
@@ -21,7 +24,29 @@ export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = {
   devolucion_webpay: 'webpay.devolver',
   token: 'tokens.gestionar',
   roles_operador: 'operadores.roles',
+  codigo_autorizador: 'autorizador.gestionar',
 };
+
+/** What an approved enrolment code needs: writing the code, and the cooperative's name for the member's e-mail. */
+export interface EnrolmentCodes {
+  issueCodeWithin(tx: Tx, member: { id: string; rut: string }, issuedBy: string, requestId: string): Promise<{ codigo: string; validDays: number }>;
+  cooperative: string;
+}
+
+/** The e-mail that carries an enrolment code to the member: nobody at the cooperative sees the code. */
+export function enrolmentCodeMail(to: string, cooperative: string, codigo: string, days: number) {
+  const text = [
+    `${cooperative} - Pago Online`,
+    `Tu código para enrolar tu teléfono en el autorizador móvil es: ${codigo}`,
+    `Es válido por ${days} días y sirve una sola vez. Escríbelo en la app de ${cooperative}.`,
+    'Si no lo pediste, no lo uses y contáctanos: enrolar otro teléfono reemplaza al tuyo.',
+  ].join('\n');
+  const html = text
+    .split('\n')
+    .map((line) => `<p style="font-family:Arial,sans-serif">${line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
+    .join('');
+  return { to, subject: `${cooperative}: tu código del autorizador móvil`, text, html };
+}
 
 /** What a manual refund needs of the card payments: Webpay's status, and the refund path (card-settlement.ts). */
 export interface CardRefunds {
@@ -57,7 +82,7 @@ type Applied = { ok: true; result: Record<string, unknown>; after?: () => Promis
  * What an approval needs from the network (Webpay's status for a refund) is asked before its transaction opens, and
  * what it sets off (the refund, reaching the replicas) runs after it commits.
  */
-export function createFourEyes(db: Db, parameters: ParametersService, card: CardRefunds, options: { hours: number }) {
+export function createFourEyes(db: Db, parameters: ParametersService, card: CardRefunds, codes: EnrolmentCodes, options: { hours: number }) {
   /** Lapses what waited too long (called before every read and decision, so no job is needed). */
   async function lapse(): Promise<void> {
     const lapsed = await db
@@ -100,6 +125,15 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       if (!token) return { ok: false, message: 'El token fue revocado o ya no espera aprobación' };
       await appendAudit(tx, { kind: 'token.aprobado', requestId, detail: { token: token.name, alcances: token.scopes, operador: change.makerName, aprobadoPor: checker, cambio: change.id } });
       return { ok: true, result: { token: token.name } };
+    }
+    if (change.kind === 'codigo_autorizador') {
+      const member = await findMemberById(tx, change.target);
+      if (!member) return { ok: false, message: 'Socio no encontrado' };
+      if (!member.email) return { ok: false, message: 'El socio no tiene un correo registrado al que enviar el código' };
+      const issued = await codes.issueCodeWithin(tx, member, `${change.makerName}, aprobado por ${checker}`, requestId);
+      // Sent to the member only, with the approval's transaction: the code is on no screen and in no log.
+      await enqueueMail(tx, enrolmentCodeMail(member.email, codes.cooperative, issued.codigo, issued.validDays));
+      return { ok: true, result: { enviadoA: maskEmail(member.email), vigenciaDias: issued.validDays } };
     }
     if (change.kind === 'roles_operador') {
       const roles = (change.payload.roles as string[]).filter(isRole);

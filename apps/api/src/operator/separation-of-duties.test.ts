@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLog, machineTokens, operatorRoles, parameters } from '../db/schema';
+import { ENROLAR_PATH } from '@pago/domain/call-autorizador';
+import { auditLog, authoriserDevices, mailQueue, machineTokens, members, operatorRoles, parameters } from '../db/schema';
+import { AuthoriserDevice } from '../../test/support/authoriser-device';
 import { asOperator, operatorSession, type OperatorSession } from '../../test/support/operator-session';
 import { appPerTest, DATABASE_KINDS } from '../../test/support/test-app';
 
@@ -106,6 +108,42 @@ describe.each(DATABASE_KINDS)('no single person moves money or grants themselves
     const [line] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'operador.roles'));
     expect(line?.detail).toMatchObject({ sujeto: 'operaciones2', roles: ['agente'], tokensRevocados: ['olga-parametros'], operador: 'Alberto Admin', aprobadoPor: 'Adriana Admin' });
     expect(Number((line?.detail as { sesionesTerminadas: number }).sesionesTerminadas)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sends an enrolment code to the member only once a second operator approves it; nobody at the cooperative sees it', async () => {
+    const rut = '14141414-3';
+    const oscar = await operatorSession(op(), 'operaciones');
+    const proposed = await post(oscar, `/admin/socios/${rut}/autorizador/codigo`);
+    expect(proposed.statusCode).toBe(202);
+    const cambio = proposed.json().operacionesResponse.cambio;
+    expect(cambio).toMatchObject({ tipo: 'codigo_autorizador', propuesta: { socio: '*****414-3' } });
+    expect(proposed.body).not.toContain('14141414');
+    expect(await t.database.db.select().from(mailQueue)).toEqual([]);
+    expect((await post(oscar, `/admin/cambios/${cambio.id}/aprobar`)).statusCode).toBe(403);
+    // A token Óscar asked for is Óscar too.
+    const { body } = await askToken(oscar, 'codigos', ['autorizador.gestionar']);
+    expect((await post(await operatorSession(op(), 'admin'), `/admin/cambios/${body!.cambio.id}/aprobar`)).statusCode).toBe(200);
+    const byToken = await post(body!.secreto, '/admin/socios/9876543-3/autorizador/codigo');
+    expect((await post(oscar, `/admin/cambios/${byToken.json().operacionesResponse.cambio.id}/aprobar`)).statusCode).toBe(403);
+
+    const approved = await post(await operatorSession(op(), 'operaciones2'), `/admin/cambios/${cambio.id}/aprobar`);
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().cambiosResponse.cambio.estado).toBe('aprobado');
+    const mails = await t.database.db.select().from(mailQueue);
+    expect(mails.map((m) => m.to)).toEqual(['tomas.vargas@example.cl']);
+    const codigo = /([A-Z2-7]{4}(?:-[A-Z2-7]{4}){4})/.exec(mails[0]!.text)?.[1];
+    expect(codigo).toBeDefined();
+    // The code is in no answer and no audit line.
+    expect(approved.body).not.toContain(codigo!);
+    expect(JSON.stringify(await t.database.db.select().from(auditLog))).not.toContain(codigo!);
+    const phone = await AuthoriserDevice.create();
+    const enrolled = await t.app.inject({ method: 'POST', url: ENROLAR_PATH, headers: { 'content-type': 'application/json' }, payload: await phone.enrolment(codigo!) });
+    expect(enrolled.statusCode).toBe(200);
+    expect(await t.database.db.$count(authoriserDevices)).toBe(1);
+
+    // A member with no e-mail gets no proposal: there is nowhere to send the code.
+    await t.database.db.update(members).set({ email: null }).where(eq(members.rut, '17171717-5'));
+    expect((await post(oscar, '/admin/socios/17171717-5/autorizador/codigo')).statusCode).toBe(409);
   });
 
   it('lets nobody approve a change of their own roles', async () => {

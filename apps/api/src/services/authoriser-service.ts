@@ -13,7 +13,7 @@ import {
 import { formatRandomCode, RANDOM_CODE_LENGTH, randomCodeFrom, readRandomCode } from '@pago/domain/random-code';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import { randomBytes } from 'node:crypto';
-import type { Db, DbOrTx } from '../db/client';
+import type { Db, DbOrTx, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import * as devices from '../repositories/authoriser-repository';
 import type { AuthorizationRow } from '../repositories/authorization-repository';
@@ -56,19 +56,24 @@ export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
     return { ok: true, device };
   }
 
+  async function issueCodeWithin(tx: Tx, member: { id: string; rut: string }, issuedBy: string, requestId: string): Promise<{ codigo: string; validDays: number }> {
+    const code = randomCodeFrom(randomBytes(RANDOM_CODE_LENGTH));
+    await devices.insertEnrolmentCode(tx, { codeHash: enrolmentCodeHash(code), memberId: member.id, issuedBy, validDays: options.enrolmentCodeDays });
+    await audit(tx, 'autorizador.codigo.emitido', member.rut, requestId, { emisor: issuedBy, dias: options.enrolmentCodeDays });
+    return { codigo: formatRandomCode(code), validDays: options.enrolmentCodeDays };
+  }
+
   return {
     /** A one-time enrolment code for the member's next device (operator, sandbox); null when there is no such member. */
     async issueEnrolmentCode(rutInput: string, issuedBy: string, requestId: string): Promise<{ codigo: string; validDays: number } | null> {
       const rut = canonicalRut(rutInput);
       const member = rut ? await findMemberByRut(db, rut) : null;
       if (!member) return null;
-      const code = randomCodeFrom(randomBytes(RANDOM_CODE_LENGTH));
-      await db.transaction(async (tx) => {
-        await devices.insertEnrolmentCode(tx, { codeHash: enrolmentCodeHash(code), memberId: member.id, issuedBy, validDays: options.enrolmentCodeDays });
-        await audit(tx, 'autorizador.codigo.emitido', member.rut, requestId, { emisor: issuedBy, dias: options.enrolmentCodeDays });
-      });
-      return { codigo: formatRandomCode(code), validDays: options.enrolmentCodeDays };
+      return db.transaction((tx) => issueCodeWithin(tx, member, issuedBy, requestId));
     },
+
+    /** A code for `member`, written in the caller's transaction (an approved four-eyes change mails it). */
+    issueCodeWithin,
 
     /** Registers a device's key with a one-time code; the member's earlier device, if any, is revoked. */
     async enrol(request: EnrolarRequest, requestId: string): Promise<{ ok: true; dispositivo: string } | Refusal<'400' | '520'>> {

@@ -50,8 +50,10 @@ function MemberDetail({ rut }: { rut: string }) {
   const act = async (path: string, done: string) => {
     setMessage(null);
     try {
-      const { data: answer } = await api.post<{ codigo?: string; vigenciaDias?: number }>(path);
-      setMessage({ kind: 'success', text: answer?.vigenciaDias ? `${done}: ${answer.codigo} (válido ${answer.vigenciaDias} días, una vez)` : done });
+      const { status, data: answer } = await api.post<{ codigo?: string; vigenciaDias?: number }>(path);
+      // An enrolment code is proposed: another operator approves it in Aprobaciones and it goes to the member's e-mail.
+      const text = status === 202 ? `${done}: propuesto. Cuando otro operador lo apruebe en Aprobaciones, se envía al correo del socio.` : answer?.vigenciaDias ? `${done}: ${answer.codigo} (válido ${answer.vigenciaDias} días, una vez)` : done;
+      setMessage({ kind: 'success', text });
       reload();
     } catch (e) {
       setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });

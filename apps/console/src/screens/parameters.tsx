@@ -25,13 +25,14 @@ interface Change {
 }
 
 const ESTADOS: Record<Change['estado'], string> = { pendiente: 'Pendiente', aprobado: 'Aprobado', rechazado: 'Rechazado', vencido: 'Vencido', fallido: 'Fallido' };
-const DECIDERS: Record<string, string> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar', devolucion_webpay: 'webpay.devolver', token: 'tokens.gestionar', roles_operador: 'operadores.roles' };
+const DECIDERS: Record<string, string> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar', devolucion_webpay: 'webpay.devolver', token: 'tokens.gestionar', roles_operador: 'operadores.roles', codigo_autorizador: 'autorizador.gestionar' };
 
 function describe(c: Change): string {
   if (c.tipo === 'parametro') return `${c.objetivo} = ${String(c.propuesta.valor)}`;
   if (c.tipo === 'reposteo_core') return `Reenvío al core de ${c.objetivo} (${clp(Number(c.propuesta.monto))})`;
   if (c.tipo === 'devolucion_webpay') return `Devolución en Webpay de la orden ${c.objetivo} (${clp(Number(c.propuesta.monto))}): ${String(c.propuesta.motivo)}`;
   if (c.tipo === 'token') return `Token ${String(c.propuesta.token)} que actúa por ${c.propuestoPor}: ${permissionList(c.propuesta.alcances)}`;
+  if (c.tipo === 'codigo_autorizador') return `Código del autorizador móvil para el socio ${String(c.propuesta.socio)}, enviado a su correo`;
   if (c.tipo === 'roles_operador') return `Roles de ${c.objetivo}: ${roleList(c.propuesta.roles)} (antes: ${roleList(c.propuesta.anteriores)})`;
   return `${c.tipo} ${c.objetivo}`;
 }

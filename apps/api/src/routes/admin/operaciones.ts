@@ -10,7 +10,9 @@ import { canonicalRut, maskRut } from '@pago/domain/rut';
 import { filteredAudit, type AuditFilter } from '../../repositories/audit-repository';
 import { toCsv } from '../../services/csv';
 import { readLoadWithCut } from '../../cli/import-file';
+import { findMemberByRut } from '../../repositories/member-repository';
 import { documentOf, envelopeResponses, errorResponses } from '../responses';
+import { changeSchema, changeView } from './cambios';
 
 const RESPONSE = 'operacionesResponse';
 
@@ -46,7 +48,10 @@ const importReport = envelopeResponses(
     rechazados: z.array(z.object({ fila: z.number().int(), rut: z.string(), motivos: z.array(z.string()) })),
   }),
 );
-const enrolmentCode = envelopeResponses(RESPONSE, z.object({ codigo: z.string(), vigenciaDias: z.number().int() }));
+const enrolmentCode = {
+  ...envelopeResponses(RESPONSE, z.object({ codigo: z.string(), vigenciaDias: z.number().int() })),
+  202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: once another operator approves it, the code is e-mailed to the member'),
+};
 const deviceList = envelopeResponses(
   RESPONSE,
   z.object({ dispositivos: z.array(z.object({ id: z.uuid(), nombre: z.string(), enrolado: z.date(), revocado: z.date().nullable() })) }),
@@ -109,8 +114,21 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
     '/socios/:rut/autorizador/codigo',
     { schema: { params: rutParams, response: enrolmentCode }, config: { responseName: RESPONSE, permiso: 'autorizador.gestionar' } },
     async (request, reply) => {
-      const issued = await app.services.authoriser.issueEnrolmentCode(request.params.rut, 'operador', request.id);
-      return issued ? { [RESPONSE]: { codigo: issued.codigo, vigenciaDias: issued.validDays } } : reply.code(404).send(notFound('Socio'));
+      const actor = request.actor!;
+      // The bootstrap token of the sandbox and development (production refuses it) gets the code at once.
+      if (actor.kind === 'maquina' && actor.bootstrap) {
+        const issued = await app.services.authoriser.issueEnrolmentCode(request.params.rut, 'operador', request.id);
+        return issued ? { [RESPONSE]: { codigo: issued.codigo, vigenciaDias: issued.validDays } } : reply.code(404).send(notFound('Socio'));
+      }
+      // Anyone else proposes it: a second operator approves, and the code goes to the member's e-mail only. The change
+      // names the member by id (the trail keeps masked RUTs only).
+      const rut = canonicalRut(request.params.rut);
+      const member = rut ? await findMemberByRut(app.database.db, rut) : null;
+      if (!member) return reply.code(404).send(notFound('Socio'));
+      if (!member.email) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'El socio no tiene un correo registrado al que enviar el código.'));
+      const proposed = await app.services.fourEyes.propose(actor, 'codigo_autorizador', member.id, { socio: maskRut(member.rut) }, request.id);
+      if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay un código de este socio esperando aprobación.'));
+      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, actor.persona) } });
     },
   );
 

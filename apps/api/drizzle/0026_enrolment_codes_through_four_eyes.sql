@@ -1,0 +1,2 @@
+ALTER TABLE "operator_changes" DROP CONSTRAINT "operator_changes_kind_chk";--> statement-breakpoint
+ALTER TABLE "operator_changes" ADD CONSTRAINT "operator_changes_kind_chk" CHECK ("operator_changes"."kind" in ('parametro','reposteo_core','devolucion_webpay','token','roles_operador','codigo_autorizador'));
