@@ -146,6 +146,14 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_A
 
   const list = async (target: Target, rut = RUT) => post(target, '/prod/producto/listar', { listarDetalleProductosRequest: { userId: rut, canalLlamada: 'PGEX', rut } }, { authorization: await solveCaptcha(target) });
 
+  it('refuses to start when the core’s name leads to this machine, naming CORE_BASE_URL', async () => {
+    const outcome = await startApiProcess(bundle.script, { ...apiEnv, PAGO_TEST_HOSTS: `${CORE_HOST}=127.0.0.1,login.cooperativa.test=127.0.0.1` }).then(
+      async (started) => (await started.stop(), 'started'),
+      (error: Error) => error.message,
+    );
+    expect(outcome).toContain(`CORE_BASE_URL: its host ${CORE_HOST} resolves to 127.0.0.1`);
+  });
+
   it('serves no sandbox, and the operator’s surfaces only on their own port', async () => {
     attacks++;
     for (const path of ['/sandbox', '/sandbox/coordinates?rut=11111111-1', '/admin/parametros', '/metrics', '/docs', '/operador/entrar', '/operador/api/sesion', '/sandbox/oidc/.well-known/openid-configuration']) {
