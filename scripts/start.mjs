@@ -1,10 +1,11 @@
 // Starts the whole product from the production build: the API (with the member screens) on :3000, the Webpay
-// simulator on its own origin, :3001, and the core banking simulator, :3002. Sandbox mode is on unless the
-// environment says otherwise.
+// simulator on its own origin, :3001, and the core banking simulator, :3002. Sandbox mode (NODE_ENV=development,
+// SANDBOX=1) is on unless the environment says otherwise.
 import concurrently from 'concurrently';
 import { tsImport } from 'tsx/esm/api';
 
-const env = { SANDBOX: '1', ...process.env };
+// The API refuses to start without NODE_ENV, so that no server runs outside production's rules by omission.
+const env = { NODE_ENV: 'development', SANDBOX: '1', ...process.env };
 // The sandbox's business day starts at noon in Santiago, so every family is open whatever the hour of whoever tries
 // it; POST /sandbox/reloj (or SANDBOX_CLOCK) moves it, e.g. to see the closed hours.
 if (env.SANDBOX === '1' && !env.SANDBOX_CLOCK) {

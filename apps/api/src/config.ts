@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
+import { INTEGRATION_API_KEYS, INTEGRATION_COMMERCE_CODES, tb } from './services/transbank';
 
 const flag = z.enum(['0', '1']).transform((v) => v === '1');
 
@@ -26,12 +28,63 @@ for (const prefix of ['::ffff:', '::', '64:ff9b::', '::ffff:0:']) {
   LOCAL_ADDRESSES.addSubnet(`${prefix}0.0.0.0`, 104, 'ipv6');
 }
 
+/** Link-local addresses (169.254.0.0/16, fe80::/10), the IPv4 ones in the IPv6 spellings too: a cloud's metadata service lives there. */
+const LINK_LOCAL_ADDRESSES = new BlockList();
+LINK_LOCAL_ADDRESSES.addSubnet('169.254.0.0', 16, 'ipv4');
+LINK_LOCAL_ADDRESSES.addSubnet('fe80::', 10, 'ipv6');
+for (const prefix of ['::ffff:', '::', '64:ff9b::', '::ffff:0:']) LINK_LOCAL_ADDRESSES.addSubnet(`${prefix}169.254.0.0`, 112, 'ipv6');
+
+/** Listening on these addresses is listening on every interface. */
+const UNSPECIFIED_ADDRESSES = new BlockList();
+UNSPECIFIED_ADDRESSES.addAddress('0.0.0.0', 'ipv4');
+UNSPECIFIED_ADDRESSES.addAddress('::', 'ipv6');
+UNSPECIFIED_ADDRESSES.addAddress('::ffff:0.0.0.0', 'ipv6');
+
+const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+const familyOf = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+
+const inList = (list: BlockList, address: string) => {
+  const ip = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  return isIP(ip) !== 0 && list.check(ip, familyOf(ip));
+};
+
 /** A URL on this machine (localhost or a loopback address): never what production should point at. */
 export function isLocalUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const version = isIP(host);
-  return version !== 0 && LOCAL_ADDRESSES.check(host, version === 6 ? 'ipv6' : 'ipv4');
+  const host = hostOf(url);
+  return host === 'localhost' || host.endsWith('.localhost') || inList(LOCAL_ADDRESSES, host);
+}
+
+/** A link-local address, in any spelling the URL parser leaves. */
+export const isLinkLocalAddress = (address: string) => inList(LINK_LOCAL_ADDRESSES, address);
+
+/** An address of this machine (loopback, unspecified) or a link-local one: no core banking system answers there. */
+export const isLocalOrLinkLocalAddress = (address: string) => inList(LOCAL_ADDRESSES, address) || isLinkLocalAddress(address);
+
+/** A listener's host as the system binds it: `0`, `0x0` or `[::]` are the unspecified address to it too. */
+function listensEverywhere(host: string): boolean {
+  let ip = host;
+  if (isIP(ip) === 0 && URL.canParse(`http://${host}`)) ip = new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, '');
+  return isIP(ip) !== 0 && UNSPECIFIED_ADDRESSES.check(ip, familyOf(ip));
+}
+
+/**
+ * A secret typed rather than generated: fewer than 8 different characters ('x' × 40, 'changeme' × 4) or one shorter
+ * string repeated ('0123456789abcdef' × 2); a floor, not a measure of strength. A random key of 32 hex digits has
+ * fewer than 16 different ones nine times in ten, and fewer than 8 about once in 3 × 10^7: hence 8.
+ */
+export function isWeakSecret(secret: string): boolean {
+  if (new Set(secret).size < 8) return true;
+  for (let n = 1; n <= secret.length / 2; n++) {
+    if (secret.length % n === 0 && secret.slice(0, n).repeat(secret.length / n) === secret) return true;
+  }
+  return false;
+}
+
+/** Mail only over TLS: smtps://, or smtp:// with STARTTLS required (nodemailer reads ?requireTLS=true from the URL). */
+function isPlainTextSmtp(url: string): boolean {
+  if (!URL.canParse(url)) return true;
+  const parsed = new URL(url);
+  return parsed.protocol !== 'smtps:' && parsed.searchParams.get('requireTLS') !== 'true';
 }
 
 /** The least proof of work production accepts (ALTCHA_COUNTER_MIN and _MAX): about 10 ms of a phone's time. */
@@ -39,7 +92,11 @@ const PRODUCTION_MIN_ALTCHA_COUNTER = 1_000;
 
 const envSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    // No default: a server started without it would run without production's checks (and with the admin API on the
+    // members' port, and operators signing in without a second factor).
+    NODE_ENV: z.enum(['development', 'production', 'test'], {
+      error: (issue) => (issue.input === undefined ? 'must be set: production for a real deployment, development or test otherwise' : 'must be production, development or test'),
+    }),
     HOST: z.string().min(1).default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     /** The operator's listener (admin API, /metrics, /docs): its own port in production, the member's otherwise. */
@@ -181,7 +238,7 @@ const envSchema = z
     /** The ID token claim with the operator's roles (agente, operaciones, finanzas, auditor, admin). */
     OIDC_ROLES_CLAIM: z.string().min(1).optional(),
     OIDC_SCOPES: z.string().min(6).optional(),
-    /** Refuse sign-ins without a second factor (amr/acr): on by default in production. */
+    /** Refuse sign-ins without a second factor (amr/acr): always on in production, off by default elsewhere. */
     OIDC_REQUIRE_MFA: flag.optional(),
     /** acr values that count as multi-factor, comma-separated. */
     OIDC_MFA_ACR: z.string().optional(),
@@ -201,12 +258,32 @@ const envSchema = z
       problems += 1;
       ctx.addIssue({ code: 'custom', path: [name], message });
     };
-    // Production refuses every sandbox switch: a demo seed, the sandbox pages, the simulator, a local origin.
+    // Production refuses every sandbox switch (a demo seed, the sandbox pages, the simulators, a local origin) and every
+    // published default: Transbank's integration credentials, Fineract's demo user, a secret that was typed.
     const refusedInProduction: [string, boolean, string][] = [
       ['SANDBOX', env.SANDBOX, 'must be off in production (the sandbox shows coordinate cards and approves pushes)'],
       ['SEED_DEMO', env.SEED_DEMO === true, 'must be off in production (the demo members have password 1234)'],
       ['WEBPAY_BASE_URL', isLocalUrl(env.WEBPAY_BASE_URL), "must be Transbank's host in production, not the simulator"],
       ['CORE_BASE_URL', env.CORE_BASE_URL !== undefined && isLocalUrl(env.CORE_BASE_URL), "must be the core banking system's host in production, not the simulator"],
+      ['CORE_BASE_URL', env.CORE_BASE_URL !== undefined && isLinkLocalAddress(hostOf(env.CORE_BASE_URL)), 'must not be a link-local address in production'],
+      // The core's user and password travel in every call to it.
+      ['CORE_BASE_URL', env.CORE_BASE_URL !== undefined && !env.CORE_BASE_URL.startsWith('https://'), 'must be an https:// URL in production'],
+      ['CORE_USERNAME', env.CORE_USERNAME === 'mifos', "must not be Fineract's default user (mifos) in production: give the API a user of its own"],
+      ['CORE_PASSWORD', env.CORE_PASSWORD === 'password', "must not be Fineract's default password in production"],
+      ['WEBPAY_COMMERCE_CODE', env.WEBPAY_COMMERCE_CODE !== undefined && INTEGRATION_COMMERCE_CODES.has(env.WEBPAY_COMMERCE_CODE), "is one of Transbank's public integration codes: production needs the mall code Transbank issued"],
+      ['WEBPAY_API_KEY', env.WEBPAY_API_KEY !== undefined && INTEGRATION_API_KEYS.has(env.WEBPAY_API_KEY.toUpperCase()), "is Transbank's public integration key: production needs the key Transbank issued"],
+      ['ALTCHA_HMAC_SECRET', env.ALTCHA_HMAC_SECRET !== undefined && isWeakSecret(env.ALTCHA_HMAC_SECRET), 'must be generated, not typed, in production (8 or more different characters, no repeated pattern): openssl rand -hex 32'],
+      ['OIDC_CLIENT_SECRET', env.OIDC_CLIENT_SECRET !== undefined && env.OIDC_CLIENT_SECRET.length < 32, 'must be at least 32 characters in production'],
+      ['OIDC_REQUIRE_MFA', env.OIDC_REQUIRE_MFA === false, 'must not be 0 in production: operators sign in with a second factor'],
+      // The admin API, /metrics and /docs would answer on every network the host is on.
+      ['ADMIN_HOST', listensEverywhere(env.ADMIN_HOST), "must be one address in production (127.0.0.1, or the internal network's), not every interface"],
+      // Any client could then write the address the rate limits count.
+      ['TRUST_PROXY', (env.TRUST_PROXY ?? '').split(',').some((entry) => entry.includes('/') && Number(entry.split('/')[1]) === 0), "must name the load balancer's addresses in production, not every address (/0)"],
+      ['DATABASE_URL', !env.DATABASE_URL, "is required in production (unset, the data would be PGlite's, on this machine's disk only)"],
+      // Vouchers (the member's name, amounts, account numbers) and the mail server's password travel over it.
+      ['SMTP_URL', env.SMTP_URL !== undefined && isPlainTextSmtp(env.SMTP_URL), 'must be smtps://, or smtp:// with ?requireTLS=true, in production'],
+      ['SMTP_URL', env.SMTP_URL !== undefined && /[?&]tls\.rejectUnauthorized=false(&|$)/.test(env.SMTP_URL), "must not turn off the mail server's certificate check in production"],
+      ['AUTHORISER_WEBHOOK_URL', env.AUTHORISER_WEBHOOK_URL !== undefined && !env.AUTHORISER_WEBHOOK_URL.startsWith('https://'), 'must be an https:// URL in production'],
       ['PUBLIC_BASE_URL', !env.PUBLIC_BASE_URL || isLocalUrl(env.PUBLIC_BASE_URL), 'must be the public origin members use in production'],
       // Members' session tokens and the captcha travel to it; Webpay returns the member there.
       ['PUBLIC_BASE_URL', !!env.PUBLIC_BASE_URL && !env.PUBLIC_BASE_URL.startsWith('https://'), 'must be an https:// origin in production'],
@@ -335,8 +412,8 @@ const envSchema = z
       webpay: {
         baseUrl: env.WEBPAY_BASE_URL.replace(/\/$/, ''),
         // Transbank's public integration credentials: what the simulator (and Transbank's integration host) accept.
-        commerceCode: env.WEBPAY_COMMERCE_CODE ?? '597055555535',
-        apiKey: env.WEBPAY_API_KEY ?? '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C',
+        commerceCode: env.WEBPAY_COMMERCE_CODE ?? tb.IntegrationCommerceCodes.WEBPAY_PLUS_MALL,
+        apiKey: env.WEBPAY_API_KEY ?? tb.IntegrationApiKeys.WEBPAY,
         timeoutMs: env.WEBPAY_TIMEOUT_MS,
         settleAfterSeconds: env.WEBPAY_SETTLE_AFTER_SECONDS,
         reconcileIntervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
@@ -414,6 +491,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const malformed = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
   const others = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([name]) => !malformed.has(name))));
   const issues = [...parsed.error.issues, ...(others.success ? [] : others.error.issues.filter((issue) => !malformed.has(String(issue.path[0]))))];
-  const lines = issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
-  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  throw configError(issues.map((issue) => [issue.path.join('.') || '(environment)', issue.message]));
+}
+
+const configError = (problems: [string, string][]) => new ConfigError(`Invalid configuration:\n${problems.map(([name, message]) => `  ${name}: ${message}`).join('\n')}`);
+
+/** Resolves a host name to all its addresses, as the process's connections will. */
+export type HostLookup = (hostname: string) => Promise<{ address: string }[]>;
+
+/**
+ * Production's check that needs the network, run at boot after loadConfig: the core's host, given by name, must not
+ * resolve to this machine or to a link-local address (loadConfig refuses those as literals). A name that does not
+ * resolve refuses too: the check cannot be made.
+ */
+export async function checkProductionHosts(config: Config, resolve: HostLookup = (hostname) => lookup(hostname, { all: true })): Promise<void> {
+  if (config.nodeEnv !== 'production') return;
+  const host = hostOf(config.core.baseUrl);
+  if (isIP(host) !== 0) return;
+  let addresses: { address: string }[];
+  try {
+    addresses = await resolve(host);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw configError([['CORE_BASE_URL', `its host ${host} does not resolve (${code}), so production cannot check where it leads`]]);
+  }
+  const refused = addresses.map((a) => a.address).filter(isLocalOrLinkLocalAddress);
+  if (refused.length > 0) {
+    throw configError([['CORE_BASE_URL', `its host ${host} resolves to ${refused.join(', ')}: in production the core must not be this machine or a link-local address`]]);
+  }
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { loggerOptions } from './logging';
 import { clockFromConfig } from './clock';
-import { ConfigError, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
+import { checkProductionHosts, ConfigError, loadConfig, SANDBOX_ADMIN_TOKEN } from './config';
 import { auditTrailChangeable, openDatabase } from './db/client';
 import { seedDemoMembers, seedParameters } from './db/seed';
 
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    await checkProductionHosts(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

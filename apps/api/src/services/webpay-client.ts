@@ -1,7 +1,4 @@
-import * as transbankModule from 'transbank-sdk';
-
-// transbank-sdk ships CommonJS: under Node's ESM loader its exports sit on `default`.
-const tb = ((transbankModule as unknown as { default?: typeof transbankModule }).default ?? transbankModule) as typeof transbankModule;
+import { tb } from './transbank';
 
 export interface WebpayDetail {
   amount: number;

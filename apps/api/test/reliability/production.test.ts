@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +18,7 @@ import { bundleApi, freePort, startApiProcess, type ApiProcess } from './process
 import { recordFigures } from './settings';
 import { signInAtIssuer, startSeparateIssuer, type SeparateIssuer } from './separate-issuer';
 import { AuthoriserDevice } from '../support/authoriser-device';
+import { machineAddress, makeCertificate, startTlsFront, type TlsFront } from './tls';
 import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type Solicitud } from '@pago/domain/call-autorizador';
 
 // The attacks again, against the API as it runs for real: the bundle, NODE_ENV=production, PostgreSQL, no sandbox
@@ -27,7 +31,7 @@ import { DECISION_PATH, DECISION_RESPONSE, ENROLAR_PATH, PENDIENTES_PATH, type S
 const ADMIN = fileURLToPath(new URL('../../src/cli/admin.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
 let MACHINE_TOKEN = '';
-const OIDC_CLIENT_SECRET = 'a-production-oidc-client-secret';
+const OIDC_CLIENT_SECRET = 'a-production-oidc-client-secret-of-the-issuer';
 const OPERATOR_BASE_URL = 'https://operador.cooperativa.example';
 const RUT = '17171717-5';
 const PRODUCT = '990011223344';
@@ -36,12 +40,21 @@ const AUT = 'autenticaConsultaFactoresResponse';
 const AUZ = 'autorizarPagoProductoCVResponse';
 const PAG = 'pagarProductoCVResponse';
 const FAKETIME = process.env.FAKETIME_LIB ?? '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+// The core is reached by name at this machine's own network address: production refuses loopback and link-local.
+const NETWORK_ADDRESS = machineAddress();
+const CORE_HOST = 'core.cooperativa.test';
+// Not Fineract's demo user and password, which production refuses: the simulator is given these.
+const CORE_USERNAME = 'pago-online';
+const CORE_PASSWORD = randomBytes(16).toString('hex');
 
-describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a production-mode instance on PostgreSQL', () => {
+describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_ADDRESS)('a production-mode instance on PostgreSQL', () => {
   let bundle: Awaited<ReturnType<typeof bundleApi>>;
   let scratch: ScratchDatabase;
   let api: ApiProcess;
+  let apiEnv: Record<string, string>;
   let core: CoreSimHandle;
+  let coreTls: TlsFront;
+  let certificates: string;
   let operator: Target;
   let issuer: SeparateIssuer;
   let attacks = 0;
@@ -62,18 +75,25 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     MACHINE_TOKEN = /: (pot_\S+)$/.exec(issued.stdout.trim())?.[1] ?? '';
     expect(MACHINE_TOKEN, issued.stdout).toMatch(/^pot_/);
     const adminPort = await freePort();
-    // The core under a name of its own (production refuses a loopback address): the harness resolves it here.
-    core = await startCoreSim(businessToday(noon));
+    // The core under a name of its own, over TLS (a front with a certificate made for this run) on this machine's
+    // network address, with credentials of its own: what production accepts. The harness resolves the name.
+    core = await startCoreSim(businessToday(noon), { username: CORE_USERNAME, password: CORE_PASSWORD });
+    certificates = mkdtempSync(join(tmpdir(), 'pago-production-'));
+    const coreCertificate = makeCertificate(CORE_HOST, certificates, FAKETIME);
+    coreTls = await startTlsFront({ address: NETWORK_ADDRESS!, certificate: coreCertificate, target: { host: '127.0.0.1', port: Number(new URL(core.origin).port) } });
     // The cooperative's identity provider: a separate issuer over TLS, under a name of its own.
     const clock = { LD_PRELOAD: FAKETIME, FAKETIME: `@${noon.toISOString().slice(0, 19).replace('T', ' ')}`, FAKETIME_DONT_FAKE_MONOTONIC: '1', TZ: 'UTC' };
     issuer = await startSeparateIssuer({ host: 'login.cooperativa.test', clientSecret: OIDC_CLIENT_SECRET, redirectUri: `${OPERATOR_BASE_URL}/operador/callback`, env: clock });
-    api = await startApiProcess(bundle.script, {
+    // The API trusts both certificates, as it would the authorities of the cooperative's core and provider.
+    const trusted = join(certificates, 'trusted.pem');
+    writeFileSync(trusted, [coreCertificate.certFile, issuer.caFile].map((file) => readFileSync(file, 'utf8')).join(''));
+    apiEnv = {
       NODE_OPTIONS: `--import ${new URL('./hosts-preload.mjs', import.meta.url).href}`,
-      PAGO_TEST_HOSTS: 'core.cooperativa.test=127.0.0.1,login.cooperativa.test=127.0.0.1',
-      NODE_EXTRA_CA_CERTS: issuer.caFile,
-      CORE_BASE_URL: `http://core.cooperativa.test:${new URL(core.origin).port}/fineract-provider/api`,
-      CORE_USERNAME: 'mifos',
-      CORE_PASSWORD: 'password',
+      PAGO_TEST_HOSTS: `${CORE_HOST}=${NETWORK_ADDRESS},login.cooperativa.test=127.0.0.1`,
+      NODE_EXTRA_CA_CERTS: trusted,
+      CORE_BASE_URL: `https://${CORE_HOST}:${coreTls.port}/fineract-provider/api`,
+      CORE_USERNAME,
+      CORE_PASSWORD,
       CORE_TENANT: 'default',
       LD_PRELOAD: FAKETIME,
       FAKETIME: `@${noon.toISOString().slice(0, 19).replace('T', ' ')}`,
@@ -82,14 +102,15 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
       NODE_ENV: 'production',
       DATABASE_URL: scratch.url,
       ADMIN_PORT: String(adminPort),
-      ALTCHA_HMAC_SECRET: 'p'.repeat(40),
+      ALTCHA_HMAC_SECRET: randomBytes(32).toString('hex'),
       // The least proof of work production accepts: the test's clients solve it quickly.
       ALTCHA_COUNTER_MIN: '1000',
       ALTCHA_COUNTER_MAX: '1000',
       WEBPAY_BASE_URL: 'https://webpay3g.transbank.cl',
       WEBPAY_COMMERCE_CODE: '597012345678',
       WEBPAY_API_KEY: 'a-production-webpay-api-key',
-      SMTP_URL: 'smtp://127.0.0.1:9',
+      // Nothing listens there: no test here sends mail, and one that did would fail to, as with a server down.
+      SMTP_URL: 'smtps://127.0.0.1:9',
       PUBLIC_BASE_URL: 'https://pago.cooperativa.example',
       PRODUCT_SITE_URL: 'https://www.cooperativa.example/',
       PRODUCT_PASSWORD_RECOVERY_URL: 'https://www.cooperativa.example/clave',
@@ -99,7 +120,8 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
       OIDC_ROLES_CLAIM: 'roles',
       OPERATOR_BASE_URL,
       LOG_LEVEL: 'warn',
-    });
+    };
+    api = await startApiProcess(bundle.script, apiEnv);
     operator = fetchTarget(`http://127.0.0.1:${adminPort}`, 'operator');
     const dueSoon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
     const imported = await post(
@@ -115,12 +137,22 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     recordFigures({ section: 'attacks', database: 'postgres', faultsInjected: attacks, notes: 'production-mode bundle' });
     await api?.stop();
     await issuer?.close();
+    await coreTls?.close();
     await core?.close();
+    if (certificates) rmSync(certificates, { recursive: true, force: true });
     await scratch?.remove();
     bundle?.remove();
   });
 
   const list = async (target: Target, rut = RUT) => post(target, '/prod/producto/listar', { listarDetalleProductosRequest: { userId: rut, canalLlamada: 'PGEX', rut } }, { authorization: await solveCaptcha(target) });
+
+  it('refuses to start when the core’s name leads to this machine, naming CORE_BASE_URL', async () => {
+    const outcome = await startApiProcess(bundle.script, { ...apiEnv, PAGO_TEST_HOSTS: `${CORE_HOST}=127.0.0.1,login.cooperativa.test=127.0.0.1` }).then(
+      async (started) => (await started.stop(), 'started'),
+      (error: Error) => error.message,
+    );
+    expect(outcome).toContain(`CORE_BASE_URL: its host ${CORE_HOST} resolves to 127.0.0.1`);
+  });
 
   it('serves no sandbox, and the operator’s surfaces only on their own port', async () => {
     attacks++;
@@ -341,7 +373,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME))('a productio
     expect(codeOf(await post(phoneNet, DECISION_PATH, await phone.decision(push!, 'aprobar')), DECISION_RESPONSE)).toBeUndefined();
     const paid = jsonOf<Record<string, { productoPagadoCV: { montoPagado: number } }>>(await pay());
     expect(paid[PAG]!.productoPagadoCV.montoPagado).toBe(121_480);
-    // Booked in the core, which production reached by its name.
+    // Booked in the core, which production reached by its name, over TLS.
     const books = await core.books();
     expect(books.savings.find((s) => s.externalId === '000031245611')!.balance).toBe(2_000_000 - 121_480);
   });

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { SANDBOX_ISSUER_PATH } from '../../src/operator/sandbox-provider';
 import type { Target } from './http';
 import { freePort } from './processes';
+import { makeCertificate } from './tls';
 
 const TSX = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
 
@@ -25,16 +26,7 @@ export interface SeparateIssuer {
  */
 export async function startSeparateIssuer(options: { host: string; clientSecret: string; redirectUri: string; env?: Record<string, string> }): Promise<SeparateIssuer> {
   const dir = mkdtempSync(join(tmpdir(), 'pago-issuer-'));
-  const keyFile = join(dir, 'key.pem');
-  const caFile = join(dir, 'cert.pem');
-  // Under the API's libfaketime, openssl runs a day back, so the certificate is valid from a day ago for three days:
-  // the API's faked clock (today's business noon) may be earlier than now, and the harness checks at the real one.
-  const preload = options.env?.['LD_PRELOAD'];
-  const dayBack = preload ? { LD_PRELOAD: preload, FAKETIME: '-1d', FAKETIME_DONT_FAKE_MONOTONIC: '1' } : {};
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', caFile, '-days', '3', '-subj', `/CN=${options.host}`, '-addext', `subjectAltName=DNS:${options.host}`], {
-    stdio: 'ignore',
-    env: { ...process.env, ...dayBack },
-  });
+  const { keyFile, certFile: caFile } = makeCertificate(options.host, dir, options.env?.['LD_PRELOAD']);
   const port = await freePort();
   const issuer = `https://${options.host}:${port}${SANDBOX_ISSUER_PATH}`;
   const child = spawn(TSX, [fileURLToPath(new URL('./issuer-main.ts', import.meta.url))], {

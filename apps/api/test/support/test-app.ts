@@ -116,8 +116,11 @@ export interface CoreBooks {
   writes: { idempotencyKey: string | null; path: string; statusCode: number; note?: string }[];
 }
 
-/** A core simulator of the test's own, listening on a free loopback port. */
-export async function startCoreSim(today: string, options: { dataFile?: string; members?: readonly DemoMember[]; port?: number } = {}): Promise<CoreSimHandle> {
+/** A core simulator of the test's own, listening on a free loopback port (Fineract's demo credentials unless given). */
+export async function startCoreSim(
+  today: string,
+  options: { dataFile?: string; members?: readonly DemoMember[]; port?: number; username?: string; password?: string } = {},
+): Promise<CoreSimHandle> {
   const { port = 0, ...simOptions } = options;
   const sim = buildCoreSim({ today, ...simOptions });
   const origin = await sim.listen({ host: '127.0.0.1', port });
