@@ -137,7 +137,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           try {
             await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: migrationsFolder() });
             const apiRole = decodeURIComponent(new URL(options.url!).username);
-            if (options.ownerUrl && apiRole) await grantApiRole(client, apiRole);
+            const { rows } = await client.query<{ owner: string }>('select current_user as owner');
+            // The owner keeps its rights: only another role is granted (and refused) what the API needs.
+            if (options.ownerUrl && apiRole && apiRole !== rows[0]?.owner) await grantApiRole(client, apiRole);
           } finally {
             await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
           }
@@ -168,10 +170,15 @@ async function grantApiRole(client: pg.Client, role: string): Promise<void> {
   await client.query(`grant execute on function prune_browser_reports(integer) to ${name}`);
 }
 
-/** Whether the API's role could change or empty the audit trail (production refuses to start then: decision 042). */
+/**
+ * Whether the API's role could change or empty the audit trail, by a privilege or by owning it (an owner may drop its
+ * triggers): production refuses to start then (decision 042).
+ */
 export async function auditTrailChangeable(db: Db): Promise<boolean> {
   const { rows } = (await db.execute(
-    sql`select has_table_privilege(current_user, 'audit_log', 'UPDATE') or has_table_privilege(current_user, 'audit_log', 'DELETE') or has_table_privilege(current_user, 'audit_log', 'TRUNCATE') as changeable`,
+    sql`select has_table_privilege(current_user, 'audit_log', 'UPDATE') or has_table_privilege(current_user, 'audit_log', 'DELETE')
+        or has_table_privilege(current_user, 'audit_log', 'TRUNCATE')
+        or pg_has_role(current_user, (select tableowner from pg_tables where schemaname = 'public' and tablename = 'audit_log'), 'MEMBER') as changeable`,
   )) as unknown as { rows: { changeable: boolean }[] };
   return rows[0]?.changeable === true;
 }

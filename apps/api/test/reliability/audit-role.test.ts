@@ -61,5 +61,13 @@ describe.skipIf(skipReason !== null)(`the API's database role only inserts into 
   it('tells the boot check apart: the API’s role cannot change the trail, the owner can', async () => {
     expect(await auditTrailChangeable(api.db)).toBe(false);
     expect(await auditTrailChangeable(owner.db)).toBe(true);
+    // Migrating with the owner as both roles grants and revokes nothing: the owner still counts as able to change it.
+    const alone = await openDatabase({ url: urlOf('pago_owner'), ownerUrl: urlOf('pago_owner') });
+    try {
+      await alone.migrate();
+      expect(await auditTrailChangeable(alone.db)).toBe(true);
+    } finally {
+      await alone.close();
+    }
   });
 });

@@ -5,11 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCoordinateCard } from '@pago/domain/demo-members';
-import { openDatabase } from '../../src/db/client';
+import { openDatabase, type Database } from '../../src/db/client';
+import { mailQueue } from '../../src/db/schema';
+import pg from 'pg';
+import { postgresBinaries, startPrivatePostgres, type PrivatePostgres } from './postgres-server';
 import { seedDemoMembers, seedParameters } from '../../src/db/seed';
-import { createPostgresDatabase, type ScratchDatabase } from '../support/scratch-database';
 import { businessNoon, startCoreSim, type CoreSimHandle } from '../support/test-app';
 import { businessToday } from '@pago/domain/business-time';
 import { codeOf, listar, oldestOf, post, seleccionar, solveCaptcha } from './flows';
@@ -47,9 +50,17 @@ const CORE_HOST = 'core.cooperativa.test';
 const CORE_USERNAME = 'pago-online';
 const CORE_PASSWORD = randomBytes(16).toString('hex');
 
-describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_ADDRESS)('a production-mode instance on PostgreSQL', () => {
+// Its own PostgreSQL server: the API connects with a role of its own, which only inserts into the audit trail, and
+// the schema's owner migrates (decision 042); roles are the server's, not the shared server's to change.
+const PG = postgresBinaries();
+
+describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_ADDRESS || 'missing' in PG)('a production-mode instance on PostgreSQL', () => {
   let bundle: Awaited<ReturnType<typeof bundleApi>>;
-  let scratch: ScratchDatabase;
+  let server: PrivatePostgres;
+  let apiUrl: string;
+  let ownerUrl: string;
+  /** Our database as the test reads it (the owner's connection). */
+  let ours: Database;
   let api: ApiProcess;
   let apiEnv: Record<string, string>;
   let core: CoreSimHandle;
@@ -62,15 +73,20 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_A
 
   beforeAll(async () => {
     bundle = await bundleApi();
-    scratch = await createPostgresDatabase(process.env.DATABASE_URL!);
+    server = await startPrivatePostgres((PG as { bin: string }).bin);
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    for (const statement of ['create role pago_owner login', 'create role pago_api login', 'create database pago owner pago_owner']) await admin.query(statement);
+    await admin.end();
+    [apiUrl, ownerUrl] = ['pago_api', 'pago_owner'].map((role) => `postgres://${role}@127.0.0.1:${server.port}/pago`) as [string, string];
     const noon = businessNoon();
-    const seeding = await openDatabase({ url: scratch.url });
+    const seeding = await openDatabase({ url: apiUrl, ownerUrl });
     await seeding.migrate();
     await seedParameters(seeding.db);
     await seedDemoMembers(seeding.db, noon);
     await seeding.close();
     const issued = await promisify(execFile)(TSX, [ADMIN, 'tokens', 'issue', 'produccion', 'importacion,parametros.ver,autorizador.gestionar', '--database'], {
-      env: { ...process.env, DATABASE_URL: scratch.url },
+      env: { ...process.env, DATABASE_URL: apiUrl },
     });
     MACHINE_TOKEN = /: (pot_\S+)$/.exec(issued.stdout.trim())?.[1] ?? '';
     expect(MACHINE_TOKEN, issued.stdout).toMatch(/^pot_/);
@@ -100,7 +116,8 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_A
       FAKETIME_DONT_FAKE_MONOTONIC: '1',
       TZ: 'UTC',
       NODE_ENV: 'production',
-      DATABASE_URL: scratch.url,
+      DATABASE_URL: apiUrl,
+      DATABASE_OWNER_URL: ownerUrl,
       ADMIN_PORT: String(adminPort),
       ALTCHA_HMAC_SECRET: randomBytes(32).toString('hex'),
       // The least proof of work production accepts: the test's clients solve it quickly.
@@ -122,6 +139,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_A
       LOG_LEVEL: 'warn',
     };
     api = await startApiProcess(bundle.script, apiEnv);
+    ours = await openDatabase({ url: ownerUrl });
     operator = fetchTarget(`http://127.0.0.1:${adminPort}`, 'operator');
     const dueSoon = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
     const imported = await post(
@@ -140,7 +158,8 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_A
     await coreTls?.close();
     await core?.close();
     if (certificates) rmSync(certificates, { recursive: true, force: true });
-    await scratch?.remove();
+    await ours?.close();
+    await server?.remove();
     bundle?.remove();
   });
 
@@ -152,6 +171,14 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_A
       (error: Error) => error.message,
     );
     expect(outcome).toContain(`CORE_BASE_URL: its host ${CORE_HOST} resolves to 127.0.0.1`);
+  });
+
+  it('refuses to start when DATABASE_URL’s role could change the audit trail', async () => {
+    const outcome = await startApiProcess(bundle.script, { ...apiEnv, DATABASE_URL: ownerUrl }).then(
+      async (started) => (await started.stop(), 'started'),
+      (error: Error) => error.message,
+    );
+    expect(outcome).toContain('DATABASE_URL: its role can change or empty the audit trail');
   });
 
   it('serves no sandbox, and the operator’s surfaces only on their own port', async () => {
@@ -350,8 +377,15 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_A
     const target = client(10);
     const rut = '14141414-3';
     const phone = await AuthoriserDevice.create();
-    const issued = await post(operator, `/admin/socios/${rut}/autorizador/codigo`, {}, { authorization: `Bearer ${MACHINE_TOKEN}` });
-    const { codigo } = jsonOf<{ operacionesResponse: { codigo: string } }>(issued).operacionesResponse;
+    // The code is proposed (here by the CLI's token), approved by an operator, and reaches only the member's e-mail.
+    const proposed = await post(operator, `/admin/socios/${rut}/autorizador/codigo`, {}, { authorization: `Bearer ${MACHINE_TOKEN}` });
+    expect(proposed.status).toBe(202);
+    const { cambio } = jsonOf<{ operacionesResponse: { cambio: { id: string } } }>(proposed).operacionesResponse;
+    const approved = await send('POST', `/admin/cambios/${cambio.id}/aprobar`, await signedIn('operaciones'));
+    expect(approved.status).toBe(200);
+    const [mail] = await ours.db.select().from(mailQueue).where(eq(mailQueue.to, 'tomas.vargas@example.cl'));
+    const codigo = /([A-Z2-7]{4}(?:-[A-Z2-7]{4}){4})/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(approved.body).not.toContain(codigo);
     const enrolled = jsonOf<{ enrolarDispositivoResponse: { dispositivo: string } }>(await post(target, ENROLAR_PATH, await phone.enrolment(codigo)));
     phone.dispositivo = enrolled.enrolarDispositivoResponse.dispositivo;
 
