@@ -35,6 +35,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'alerts',
+          include: ['ops/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'api',
           include: ['apps/api/src/**/*.test.ts', 'apps/api/test/**/*.test.ts', 'apps/webpay-sim/src/**/*.test.ts', 'apps/core-sim/src/**/*.test.ts'],
           environment: 'node',
