@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { wrongRuntime } from './scripts/runtime.mjs';
+
+// Every suite runs on the Node the product runs on (decision 040), never on whatever Node started vitest.
+const wrong = wrongRuntime();
+if (wrong) throw new Error(`vitest: ${wrong}`);
 
 // One runner for every layer; each project says where its tests live and what they run in.
 export default defineConfig({
@@ -25,6 +30,13 @@ export default defineConfig({
         test: {
           name: 'scripts',
           include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'alerts',
+          include: ['ops/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -12,7 +12,7 @@ export async function bundleServer(packageDir) {
     outfile: join(packageDir, 'dist/server.js'),
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     format: 'esm',
     sourcemap: true,
     external,

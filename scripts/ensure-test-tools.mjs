@@ -1,7 +1,8 @@
 // The end-to-end tests drive Debian's Chromium, the scale-out test puts nginx in front of two API processes, the
 // Redis outage test starts and stops a Redis server of its own, the production-mode test runs the API under
-// libfaketime (and signs an operator in at an identity provider over TLS, openssl), and the high-availability test runs Patroni, etcd, HAProxy and pgBackRest: install them with apt when
-// they are missing (root on these machines).
+// libfaketime (and signs an operator in at an identity provider over TLS, openssl), the high-availability test runs
+// Patroni, etcd, HAProxy and pgBackRest, and the alert rules' tests run promtool (Debian's prometheus package):
+// install them with apt when they are missing (root on these machines).
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -17,6 +18,8 @@ const tools = [
   { path: '/usr/bin/pgbackrest', pkg: 'pgbackrest', env: 'PATH' },
   // The production-mode test's identity provider speaks TLS with a certificate made for the run.
   { path: '/usr/bin/openssl', pkg: 'openssl', env: 'PATH' },
+  // The alert rules (ops/prometheus): promtool checks and tests them.
+  { path: process.env.PROMTOOL_PATH ?? '/usr/bin/promtool', pkg: 'prometheus', env: 'PROMTOOL_PATH' },
 ];
 const missing = tools.filter((t) => !existsSync(t.path));
 if (missing.length > 0) {

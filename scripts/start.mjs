@@ -13,6 +13,10 @@ if (env.SANDBOX === '1' && !env.SANDBOX_CLOCK) {
   const { businessNoon } = await tsImport('../packages/domain/src/business-time.ts', import.meta.url);
   env.SANDBOX_CLOCK = businessNoon().toISOString();
 }
+// The runtime first: npm puts node_modules/.bin/node (decision 040) before the machine's Node for this script and
+// the three processes it starts.
+const lts = process.release.lts ? ` LTS '${process.release.lts}'` : '';
+console.log(`Pago Online on Node ${process.version}${lts}: http://localhost:${env.PORT ?? '3000'}`);
 const { result } = concurrently(
   [
     { command: 'node apps/api/dist/server.js', name: 'api', env },

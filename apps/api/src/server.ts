@@ -76,7 +76,7 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port });
   const operator = config.operatorListener ? await app.operator.listen(config.operatorListener) : address;
-  logger.info({ address, operator, database: database.kind, sandbox: config.sandbox }, 'Pago Online listening');
+  logger.info({ address, operator, database: database.kind, sandbox: config.sandbox, node: process.version }, 'Pago Online listening');
 }
 
 main().catch((error: unknown) => {

@@ -24,7 +24,7 @@ export async function bundleApi(): Promise<{ script: string; remove(): void }> {
     outfile: script,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     format: 'esm',
     external: Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@pago/')),
     logLevel: 'warning',

@@ -22,6 +22,19 @@ beforeEach(() => {
   });
 });
 
+/**
+ * The bytes of a saved Blob, read the way a page reads one. Under jsdom, Node's `Response.blob()` builds the Blob
+ * with the page's (jsdom's) constructor, which has no arrayBuffer(); FileReader reads it.
+ */
+function blobBytes(blob: Blob): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(blob);
+  });
+}
+
 /** The value (dd) of the voucher's term (dt) `term`. */
 function detail(term: string): string | null | undefined {
   return screen.getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
@@ -139,7 +152,7 @@ describe('voucher actions', () => {
     expect(sentBody(fetch, 1)).toEqual({ token: 'token-de-sesion', idTransaccion: ID });
     const saved = vi.mocked(URL.createObjectURL).mock.calls[0]?.[0] as Blob;
     expect(saved.type).toBe('application/pdf');
-    expect(new Uint8Array(await saved.arrayBuffer())).toEqual(new Uint8Array([0x25, 0x50, 0x44, 0x46]));
+    expect(await blobBytes(saved)).toEqual(new Uint8Array([0x25, 0x50, 0x44, 0x46]));
     expect(clicked[0]?.download).toBe('download.pdf');
     expect(clicked[0]?.href).toBe('blob:http://localhost/voucher');
     expect(screen.getAllByRole('status').map((s) => s.textContent)).not.toContain(
