@@ -469,7 +469,7 @@ export const captchaUses = pgTable(
 );
 
 /**
- * Sandbox mail sink: without SMTP_URL the voucher e-mails land here and /sandbox/outbox shows them, as an SMTP
+ * Sandbox mail sink: without SMTP_URL the e-mails to members land here and /sandbox/outbox shows them, as an SMTP
  * server's mailbox would. Never used when SMTP is configured.
  */
 export const outbox = pgTable('outbox', {

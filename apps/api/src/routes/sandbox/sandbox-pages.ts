@@ -249,7 +249,7 @@ export async function sandboxRoutes(app: FastifyInstance, options: { clock: Cloc
     return page(
       reply,
       'Correos enviados',
-      `<h1>Correos enviados</h1><p class="note">Sin SMTP_URL, los comprobantes por correo quedan aquí.</p>` +
+      `<h1>Correos enviados</h1><p class="note">Sin SMTP_URL, los correos a los socios (comprobantes y avisos) quedan aquí.</p>` +
         (items ? `<ul class="plain">${items}</ul>` : '<p>No hay correos.</p>'),
     );
   });
