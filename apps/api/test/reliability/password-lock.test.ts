@@ -333,5 +333,5 @@ describe.each(DATABASE_KINDS)('strangers guessing from many clients (%s)', (kind
     // A block set by an operator or the core is not a block by guesses: the browser does not lift it.
     await t.database.db.update(members).set({ passwordBlockedAt: new Date(), passwordLockedUntil: null }).where(eq(members.rut, VICTIM));
     expect((await fromBrowser(VICTIM, '1234', own)).codigo).toBe('45203016');
-  });
+  }, 120_000);
 });
