@@ -12,20 +12,20 @@ import { DATABASE_KINDS } from '../../test/support/test-app';
 import { migrationsFolder, openDatabase, type Database } from './client';
 import { auditLog, authoriserEnrolmentCodes, members } from './schema';
 
-/** The migrations before 0022, in a folder of their own: a database as it was before loads lost enrolment codes. */
-function migrationsBefore0022(): string {
+/** The migrations before 0025, in a folder of their own: a database as it was before loads lost enrolment codes. */
+function migrationsBefore0025(): string {
   const folder = mkdtempSync(join(tmpdir(), 'pago-migrations-'));
   cpSync(migrationsFolder(), folder, { recursive: true });
   const journalFile = join(folder, 'meta', '_journal.json');
   const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const upTo = journal.entries.findIndex((e) => e.tag === '0022_mail_queue');
+  const upTo = journal.entries.findIndex((e) => e.tag === '0025_mail_queue');
   writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
   return folder;
 }
 
-describe.each(DATABASE_KINDS)('migration 0022 on %s', (kind) => {
+describe.each(DATABASE_KINDS)('migration 0025 on %s', (kind) => {
   it('voids the unused enrolment codes loads wrote, leaves the others, and says how many in the trail', async () => {
-    const folder = migrationsBefore0022();
+    const folder = migrationsBefore0025();
     const scratch = kind === 'postgres' ? await createPostgresDatabase(process.env.DATABASE_URL!) : null;
     let database: Database | null = null;
     try {

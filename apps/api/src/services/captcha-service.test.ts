@@ -100,7 +100,7 @@ describe.each(DATABASE_KINDS)('captcha service on %s', (kind) => {
       expect(solution!.counter).toBeGreaterThanOrEqual(10);
       expect(solution!.counter).toBeLessThanOrEqual(14);
       const header = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-      expect(await captcha.verifyAndSpend(header)).toEqual({ ok: true });
+      expect(await captcha.verifyAndSpend(header)).toEqual({ ok: true, work: expect.any(Number) });
     }
   });
 
@@ -122,7 +122,7 @@ describe.each(DATABASE_KINDS)('captcha service on %s', (kind) => {
     const foreign = createCaptchaService(database.db, { secret: 'another-secret-of-another-deployment-01', counter: { min: 1, max: 50 } });
     expect(await foreign.verifyAndSpend(header)).toEqual({ ok: false, reason: 'invalid' });
     expect(await spentSignatures(database)).toEqual([]);
-    expect(await captcha.verifyAndSpend(header)).toEqual({ ok: true });
+    expect(await captcha.verifyAndSpend(header)).toEqual({ ok: true, work: expect.any(Number) });
   });
 
   it('spends a solution once, even when it arrives many times at once', async () => {
@@ -138,7 +138,7 @@ describe.each(DATABASE_KINDS)('captcha service on %s', (kind) => {
   it('prunes only the solutions of challenges expired over a minute ago; a live one stays refused', async () => {
     const captcha = service();
     const live = await solved();
-    expect(await captcha.verifyAndSpend(live.header)).toEqual({ ok: true });
+    expect(await captcha.verifyAndSpend(live.header)).toEqual({ ok: true, work: expect.any(Number) });
     await spentExpired(database, 'expired-long-ago');
     await spentExpired(database, 'expired-just-now', '10 seconds');
     await captcha.pruneSpent();
