@@ -10,6 +10,7 @@ import type { WebpayCall, WebpayResult } from '../services/webpay-client';
 import { actorLabel, type Actor } from './access';
 import { maskEmail } from '@pago/domain/call-consultar-pago';
 import { enqueueMail } from '../repositories/mail-queue-repository';
+import { textMail } from '../services/mail-service';
 import { findMemberById } from '../repositories/member-repository';
 import { approveMachineToken, endSessionsOf, revokeMachineToken, setAssignedRoles, tokensOf } from '../repositories/operator-repository';
 import { isPermission, isRole, permissionsOf, type Permission } from './roles';
@@ -35,17 +36,12 @@ export interface EnrolmentCodes {
 
 /** The e-mail that carries an enrolment code to the member: nobody at the cooperative sees the code. */
 export function enrolmentCodeMail(to: string, cooperative: string, codigo: string, days: number) {
-  const text = [
+  return textMail(to, `${cooperative}: tu código del autorizador móvil`, [
     `${cooperative} - Pago Online`,
     `Tu código para enrolar tu teléfono en el autorizador móvil es: ${codigo}`,
     `Es válido por ${days} días y sirve una sola vez. Escríbelo en la app de ${cooperative}.`,
     'Si no lo pediste, no lo uses y contáctanos: enrolar otro teléfono reemplaza al tuyo.',
-  ].join('\n');
-  const html = text
-    .split('\n')
-    .map((line) => `<p style="font-family:Arial,sans-serif">${line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
-    .join('');
-  return { to, subject: `${cooperative}: tu código del autorizador móvil`, text, html };
+  ]);
 }
 
 /** What a manual refund needs of the card payments: Webpay's status, and the refund path (card-settlement.ts). */
