@@ -12,7 +12,10 @@ import { healthRoutes } from './routes/health';
 import { consultarParametrosRoute } from './routes/prod/parametro/consultar';
 import { registerClient } from './client';
 import { rateLimitGauge, registerRateLimit } from './plugins/external/rate-limit';
-import { pruneTrustedDevices } from './repositories/member-repository';
+import { pruneClientGuards, pruneTrustedDevices } from './repositories/member-repository';
+import { listParameters } from './repositories/parameters-repository';
+import { expireWithoutSession } from './repositories/transaction-repository';
+import { toParameterMap } from '@pago/domain/parameters';
 import { TRUSTED_DEVICE_DAYS } from './services/password-check';
 import { captchaRoutes } from './routes/api/captcha';
 import { disponibilidadRoute } from './routes/api/disponibilidad';
@@ -308,6 +311,14 @@ function backgroundJobs(app: FastifyInstance, clock: Clock): Job[] {
     { name: 'captcha-pruning', everyMs: PRUNE_INTERVAL_MS, run: () => services.captcha.pruneSpent() },
     { name: 'browser-log-pruning', everyMs: 60 * 60_000, run: async () => void (await pruneBrowserReports(database.db, config.browserLogRetentionDays)) },
     { name: 'trusted-device-pruning', everyMs: 60 * 60_000, run: () => pruneTrustedDevices(database.db, TRUSTED_DEVICE_DAYS) },
+    { name: 'password-guard-pruning', everyMs: 60 * 60_000, run: () => pruneClientGuards(database.db) },
+    // Pending transactions nobody can pay any more: their session ended and no Webpay form of theirs is open.
+    {
+      name: 'transaction-expiry',
+      everyMs: 60_000,
+      run: async () => void (await expireWithoutSession(database.db, Number(toParameterMap(await listParameters(database.db)).sessionTimeOut ?? 5))),
+    },
+    { name: 'operator-change-lapse', everyMs: 60_000, run: () => services.fourEyes.lapse() },
   ];
   if (config.authoriser.webhook) jobs.push({ name: 'authoriser-webhook', everyMs: 1000, run: async () => void (await services.authoriserWebhook.deliverDue()) });
   return jobs;

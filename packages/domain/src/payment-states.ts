@@ -1,7 +1,8 @@
 /**
- * The allowed moves of the states that money passes through, in one place. A repository update names the state it
- * moves from in its WHERE clause, so a move that lost a race changes nothing; `assertMove` refuses a move the table
- * does not allow before it is written.
+ * Every state machine of the product, one table of allowed moves each. Each machine has one transition function in
+ * its repository (`moveTransaction`, `moveItems`, …): it checks the move against the table, names the expected state
+ * in its WHERE clause (a move that lost a race changes nothing) and answers what it moved. The columns' CHECK
+ * constraints are built from the same tables (`statesOf`).
  */
 export const TRANSACTION_MOVES = {
   pending: ['posting', 'paid', 'rejected', 'cancelled', 'expired'],
@@ -36,10 +37,10 @@ export const WEBPAY_ATTEMPT_MOVES = {
 } as const satisfies Record<string, readonly string[]>;
 
 /** The states a move to `to` may start from, by the table. */
-export function movesInto<T extends Record<string, readonly string[]>>(table: T, to: string): string[] {
+export function movesInto<T extends Record<string, readonly string[]>>(table: T, to: keyof T & string): (keyof T & string)[] {
   return Object.entries(table)
     .filter(([, targets]) => (targets as readonly string[]).includes(to))
-    .map(([from]) => from);
+    .map(([from]) => from as keyof T & string);
 }
 
 export type WebpayAttemptStatus = keyof typeof WEBPAY_ATTEMPT_MOVES;
@@ -48,4 +49,53 @@ export type CoreOperationStatus = keyof typeof CORE_OPERATION_MOVES;
 
 export function assertMove<T extends Record<string, readonly string[]>>(table: T, from: string, to: string): void {
   if (!(table[from] ?? []).includes(to)) throw new Error(`move not allowed: ${from} → ${to}`);
+}
+
+/** A transaction's frozen lines: paid with it, or left out (a Mall store Webpay did not approve). */
+export const ITEM_MOVES = {
+  pending: ['paid', 'rejected'],
+  paid: [],
+  rejected: [],
+} as const satisfies Record<string, readonly string[]>;
+
+/**
+ * A second factor: a coordinate challenge (answered right: used; wrong, superseded or late: expired) or a push the
+ * payer's phone approves or rejects; an approval pays once (used) or lapses with its device.
+ */
+export const AUTHORIZATION_MOVES = {
+  pending: ['approved', 'rejected', 'used', 'expired'],
+  approved: ['used', 'expired'],
+  rejected: [],
+  used: [],
+  expired: [],
+} as const satisfies Record<string, readonly string[]>;
+
+/** An operator's proposal (decisions 034, 039): decided by another person before it lapses. */
+export const OPERATOR_CHANGE_MOVES = {
+  pendiente: ['aprobado', 'rechazado', 'vencido'],
+  aprobado: [],
+  rechazado: [],
+  vencido: [],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ItemStatus = keyof typeof ITEM_MOVES;
+export type AuthorizationStatus = keyof typeof AUTHORIZATION_MOVES;
+export type OperatorChangeStatus = keyof typeof OPERATOR_CHANGE_MOVES;
+export type Moves = Record<string, readonly string[]>;
+
+/** The states of a machine, in the table's order: what its column's CHECK constraint allows. */
+export function statesOf<T extends Moves>(table: T): (keyof T & string)[] {
+  return Object.keys(table) as (keyof T & string)[];
+}
+
+/** The states a move may start from, each checked against the table: a move the table does not allow throws. */
+export function checkedFrom<T extends Moves>(table: T, from: keyof T | readonly (keyof T)[], to: keyof T): (keyof T & string)[] {
+  const list = (Array.isArray(from) ? from : [from]) as (keyof T & string)[];
+  for (const state of list) assertMove(table, state, to as string);
+  return list;
+}
+
+/** Whether a state has no way out (its row is settled). */
+export function isFinal<T extends Moves>(table: T, state: keyof T): boolean {
+  return (table[state] ?? []).length === 0;
 }

@@ -1,4 +1,19 @@
 import { FAMILIES, type Family } from '@pago/domain/families';
+import {
+  AUTHORIZATION_MOVES,
+  CORE_OPERATION_MOVES,
+  ITEM_MOVES,
+  OPERATOR_CHANGE_MOVES,
+  statesOf,
+  TRANSACTION_MOVES,
+  WEBPAY_ATTEMPT_MOVES,
+  type AuthorizationStatus,
+  type CoreOperationStatus,
+  type ItemStatus,
+  type OperatorChangeStatus,
+  type TransactionStatus,
+  type WebpayAttemptStatus,
+} from '@pago/domain/payment-states';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -22,6 +37,8 @@ import {
  * checked to stay within Number.MAX_SAFE_INTEGER (`MAX_AMOUNT` in the domain), so no value ever loses a peso.
  */
 const money = (name: string) => bigint(name, { mode: 'number' });
+/** A CHECK constraint's list of allowed values, written from the domain's table (no value holds a quote). */
+const oneOf = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(','));
 
 export const members = pgTable('members', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -119,7 +136,7 @@ export const products = pgTable(
   (t) => [
     index('products_member_idx').on(t.memberId),
     // From the family table: a new family changes this CHECK, and `npm run db:generate` writes its migration.
-    check('products_family_chk', sql`${t.family} in (${sql.raw(FAMILIES.map((f) => `'${f}'`).join(','))})`),
+    check('products_family_chk', sql`${t.family} in (${oneOf(FAMILIES)})`),
     check('products_saldo_chk', sql`${t.saldo} >= 0`),
   ],
 );
@@ -268,7 +285,7 @@ export const transactions = pgTable(
       .references(() => members.id),
     family: text('family').$type<Family>().notNull(),
     total: money('total').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<TransactionStatus>().notNull().default('pending'),
     /** 'CUENTA VISTA' or 'WEBPAY' once a method is chosen. */
     medioPago: text('medio_pago'),
     /** Who pays with the own account (may differ from the member: a third party), once logged in. */
@@ -286,7 +303,7 @@ export const transactions = pgTable(
     index('transactions_member_idx').on(t.memberId),
     index('transactions_status_idx').on(t.status, t.createdAt),
     // posting: call 6 asked the core to debit the account and has not yet heard that it did (core-operations.ts).
-    check('transactions_status_chk', sql`${t.status} in ('pending','posting','paid','rejected','cancelled','expired')`),
+    check('transactions_status_chk', sql`${t.status} in (${oneOf(statesOf(TRANSACTION_MOVES))})`),
     check('transactions_total_chk', sql`${t.total} > 0`),
   ],
 );
@@ -308,11 +325,12 @@ export const transactionItems = pgTable(
     fechaVencimiento: date('fecha_vencimiento', { mode: 'string' }),
     /** The authorisation number the voucher shows for this line (Webpay's per store, or our own). */
     authorizationCode: text('authorization_code'),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<ItemStatus>().notNull().default('pending'),
   },
   (t) => [
     index('transaction_items_trx_idx').on(t.idTransaccion),
     check('transaction_items_monto_chk', sql`${t.monto} > 0`),
+    check('transaction_items_status_chk', sql`${t.status} in (${oneOf(statesOf(ITEM_MOVES))})`),
   ],
 );
 
@@ -333,7 +351,7 @@ export const authorizations = pgTable(
     factor: integer('factor').notNull(),
     /** Factor 1: the three cells asked, e.g. ["B3","F1","J5"]. */
     cells: jsonb('cells').$type<string[]>(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<AuthorizationStatus>().notNull().default('pending'),
     /** Factor 2: what the push shows the payer. */
     amount: money('amount').notNull(),
     /** Factor 2: the rest of what the device shows and signs (the debited account, the products, the payer). */
@@ -351,7 +369,7 @@ export const authorizations = pgTable(
     index('authorizations_trx_idx').on(t.idTransaccion, t.createdAt),
     index('authorizations_member_idx').on(t.memberId, t.status),
     check('authorizations_factor_chk', sql`${t.factor} in (1, 2)`),
-    check('authorizations_status_chk', sql`${t.status} in ('pending','approved','rejected','used','expired')`),
+    check('authorizations_status_chk', sql`${t.status} in (${oneOf(statesOf(AUTHORIZATION_MOVES))})`),
   ],
 );
 
@@ -369,7 +387,7 @@ export const webpayAttempts = pgTable(
     buyOrder: text('buy_order').notNull().unique(),
     /** The stores sent: [{ productId, numeroProducto, amount, commerceCode, buyOrder }]. */
     stores: jsonb('stores').$type<WebpayStore[]>().notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<WebpayAttemptStatus>().notNull().default('pending'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     checkedAt: timestamp('checked_at', { withTimezone: true }),
     /** The reconciliation does not take it again before this (back-off after a failed or unanswered try). */
@@ -385,7 +403,7 @@ export const webpayAttempts = pgTable(
     index('webpay_attempts_pending_idx').on(t.status, t.createdAt),
     // refund_due: money Webpay took that cannot be applied, being given back (card-settlement.ts refundDue).
     // set_aside: money Webpay took that could be neither applied nor given back; an operator settles it.
-    check('webpay_attempts_status_chk', sql`${t.status} in ('pending','committed','rejected','cancelled','expired','refund_due','refunded','set_aside')`),
+    check('webpay_attempts_status_chk', sql`${t.status} in (${oneOf(statesOf(WEBPAY_ATTEMPT_MOVES))})`),
   ],
 );
 
@@ -410,7 +428,7 @@ export const coreOperations = pgTable(
       .notNull()
       .references(() => transactions.idTransaccion),
     kind: text('kind').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<CoreOperationStatus>().notNull().default('pending'),
     amount: money('amount').notNull(),
     /** The products credited: [{ productId, numeroProducto, family, amount }]. */
     lines: jsonb('lines').$type<CoreLineRow[]>().notNull(),
@@ -429,7 +447,7 @@ export const coreOperations = pgTable(
     index('core_operations_trx_idx').on(t.idTransaccion),
     index('core_operations_due_idx').on(t.status, t.nextAttemptAt),
     check('core_operations_kind_chk', sql`${t.kind} in ('cuenta_vista','abono_webpay')`),
-    check('core_operations_status_chk', sql`${t.status} in ('pending','booked','refused')`),
+    check('core_operations_status_chk', sql`${t.status} in (${oneOf(statesOf(CORE_OPERATION_MOVES))})`),
     check('core_operations_amount_chk', sql`${t.amount} > 0`),
   ],
 );
@@ -587,7 +605,7 @@ export const operatorChanges = pgTable(
     kind: text('kind').notNull(),
     target: text('target').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
-    status: text('status').notNull().default('pendiente'),
+    status: text('status').$type<OperatorChangeStatus>().notNull().default('pendiente'),
     makerSubject: text('maker_subject').notNull(),
     makerName: text('maker_name').notNull(),
     checkerSubject: text('checker_subject'),
@@ -601,6 +619,6 @@ export const operatorChanges = pgTable(
     uniqueIndex('operator_changes_pending_target_idx').on(t.kind, t.target).where(sql`${t.status} = 'pendiente'`),
     index('operator_changes_status_idx').on(t.status, t.createdAt),
     check('operator_changes_kind_chk', sql`${t.kind} in ('parametro','reposteo_core','devolucion_webpay','token','roles_operador','codigo_autorizador')`),
-    check('operator_changes_status_chk', sql`${t.status} in ('pendiente','aprobado','rechazado','vencido','fallido')`),
+    check('operator_changes_status_chk', sql`${t.status} in (${oneOf(statesOf(OPERATOR_CHANGE_MOVES))})`),
   ],
 );

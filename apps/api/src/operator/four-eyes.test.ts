@@ -82,8 +82,11 @@ describe.each(DATABASE_KINDS)('four eyes on %s', (kind) => {
     const late = await decide(await operatorSession(op(), 'operaciones2'), cambio.id, 'aprobar');
     expect(late.statusCode).toBe(409);
     expect(await valueOf('pagoWPDebito')).not.toBe('597055555599');
+    // The scheduler's job records the lapse, with its audit line.
+    await t.app.scheduler.runNow('operator-change-lapse');
     const [row] = await t.database.db.select().from(operatorChanges).where(eq(operatorChanges.id, cambio.id));
     expect(row?.status).toBe('vencido');
+    expect(await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'cambio.vencido'))).toHaveLength(1);
   });
 
   it('applies texts and the session time-out at once, naming the operator', async () => {

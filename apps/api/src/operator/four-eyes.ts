@@ -1,7 +1,5 @@
 import { hasName, TEXT_NAMES } from '@pago/domain/parameters';
-import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { operatorChanges } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { checkRepost, insertOperation } from '../repositories/core-operation-repository';
 import { askWebpay, markForRefund, REFUND_REFUSALS, type WebpayHolding } from '../services/card-manual-refund';
@@ -14,8 +12,9 @@ import { textMail } from '../services/mail-service';
 import { findMemberById } from '../repositories/member-repository';
 import { approveMachineToken, endSessionsOf, revokeMachineToken, setAssignedRoles, tokensOf } from '../repositories/operator-repository';
 import { isPermission, isRole, permissionsOf, type Permission } from './roles';
+import { findChange, insertChange, lapseExpired, listChanges, lockChange, moveOperatorChange, pendingChangeOf, type ChangeRow } from '../repositories/operator-change-repository';
 
-export type ChangeRow = typeof operatorChanges.$inferSelect;
+export type { ChangeRow } from '../repositories/operator-change-repository';
 export type ChangeKind = 'parametro' | 'reposteo_core' | 'devolucion_webpay' | 'token' | 'roles_operador' | 'codigo_autorizador';
 
 /** Who may decide each kind of change (and propose it, but for a token, which any operator asks for themselves). */
@@ -79,14 +78,9 @@ type Applied = { ok: true; result: Record<string, unknown>; after?: () => Promis
  * what it sets off (the refund, reaching the replicas) runs after it commits.
  */
 export function createFourEyes(db: Db, parameters: ParametersService, card: CardRefunds, codes: EnrolmentCodes, options: { hours: number }) {
-  /** Lapses what waited too long (called before every read and decision, so no job is needed). */
+  /** Lapses what waited too long (the scheduler's `operator-change-lapse`; a decision checks the time itself). */
   async function lapse(): Promise<void> {
-    const lapsed = await db
-      .update(operatorChanges)
-      .set({ status: 'vencido', decidedAt: sql`now()` })
-      .where(and(eq(operatorChanges.status, 'pendiente'), lt(operatorChanges.expiresAt, sql`now()`)))
-      .returning();
-    for (const change of lapsed) {
+    for (const change of await lapseExpired(db)) {
       await appendAudit(db, { kind: 'cambio.vencido', detail: { cambio: change.id, tipo: change.kind, objetivo: change.target, operador: change.makerName } });
     }
   }
@@ -156,15 +150,8 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
 
   async function proposeWithin(tx: Tx, actor: Actor, kind: ChangeKind, target: string, payload: Record<string, unknown>, requestId: string): Promise<ProposeResult> {
     const maker = actorLabel(actor);
-    const [change] = await tx
-      .insert(operatorChanges)
-      .values({ kind, target, payload, makerSubject: actor.persona, makerName: maker, expiresAt: sql`now() + make_interval(hours => ${options.hours})` })
-      .onConflictDoNothing()
-      .returning();
-    if (!change) {
-      const [pending] = await tx.select().from(operatorChanges).where(and(eq(operatorChanges.kind, kind), eq(operatorChanges.target, target), eq(operatorChanges.status, 'pendiente')));
-      return { ok: false, reason: 'pending', change: pending ?? null };
-    }
+    const change = await insertChange(tx, { kind, target, payload, makerSubject: actor.persona, makerName: maker }, options.hours);
+    if (!change) return { ok: false, reason: 'pending', change: await pendingChangeOf(tx, kind, target) };
     await appendAudit(tx, { kind: 'cambio.propuesto', requestId, detail: { cambio: change.id, tipo: kind, objetivo: target, ...payload, operador: maker } });
     return { ok: true, change };
   }
@@ -173,6 +160,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
     lapse,
 
     async propose(actor: Actor, kind: ChangeKind, target: string, payload: Record<string, unknown>, requestId: string): Promise<ProposeResult> {
+      // One of its kind and target that lapsed makes room for this one.
       await lapse();
       return db.transaction((tx) => proposeWithin(tx, actor, kind, target, payload, requestId));
     },
@@ -181,7 +169,6 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
     proposeWithin,
 
     async decide(actor: Actor, id: string, approve: boolean, requestId: string): Promise<DecideResult> {
-      await lapse();
       // A machine never checks: four eyes are two people.
       if (actor.kind !== 'operador') return { ok: false, reason: 'machine' };
       const person = actor.persona;
@@ -189,7 +176,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       let holding: WebpayHolding | null = null;
       if (approve) {
         // A refund asks Webpay what it still holds first, with no transaction open; the checks are made again below.
-        const [peek] = await db.select().from(operatorChanges).where(eq(operatorChanges.id, id));
+        const peek = await findChange(db, id);
         if (peek?.kind === 'devolucion_webpay' && peek.status === 'pendiente' && peek.makerSubject !== person && actor.permisos.has('webpay.devolver')) {
           const asked = await askWebpay(db, peek.target, card.webpayStatus);
           if (!asked.ok) return asked.reason === 'unavailable' ? { ok: false, reason: 'unavailable' } : { ok: false, reason: 'apply_failed', message: REFUND_REFUSALS[asked.reason] };
@@ -198,32 +185,25 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       }
       const then: { after?: () => Promise<void> } = {};
       const outcome = await db.transaction(async (tx): Promise<DecideResult> => {
-        const [change] = await tx.select().from(operatorChanges).where(eq(operatorChanges.id, id)).for('update');
-        if (!change) return { ok: false, reason: 'not_found' };
+        const locked = await lockChange(tx, id);
+        if (!locked) return { ok: false, reason: 'not_found' };
+        const { change } = locked;
         if (!actor.permisos.has(CHANGE_PERMISSION[change.kind as ChangeKind])) return { ok: false, reason: 'forbidden' };
-        // lapse() just moved what is past its time (by the database's clock, as expires_at was set).
-        if (change.status === 'vencido') return { ok: false, reason: 'expired' };
+        // Past its time is lapsed, whether or not the scheduler has moved it yet.
+        if (change.status === 'vencido' || (change.status === 'pendiente' && locked.lapsed)) return { ok: false, reason: 'expired' };
         if (change.status !== 'pendiente') return { ok: false, reason: 'decided' };
         // The maker is the person behind the proposal, their machine tokens included.
         if (change.makerSubject === person) return { ok: false, reason: 'own' };
         if (change.kind === 'roles_operador' && change.target === person) return { ok: false, reason: 'own_roles' };
         if (!approve) {
-          const [rejected] = await tx
-            .update(operatorChanges)
-            .set({ status: 'rechazado', checkerSubject: person, checkerName: checker, decidedAt: sql`now()` })
-            .where(eq(operatorChanges.id, id))
-            .returning();
+          const [rejected] = await moveOperatorChange(tx, id, 'pendiente', 'rechazado', { checkerSubject: person, checkerName: checker });
           await appendAudit(tx, { kind: 'cambio.rechazado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, rechazadoPor: checker } });
           return { ok: true, change: rejected! };
         }
         const applied = await apply(tx, change, checker, requestId, holding);
         if (!applied.ok) return { ok: false, reason: 'apply_failed', message: applied.message };
         then.after = applied.after;
-        const [approved] = await tx
-          .update(operatorChanges)
-          .set({ status: 'aprobado', checkerSubject: person, checkerName: checker, decidedAt: sql`now()`, result: applied.result })
-          .where(eq(operatorChanges.id, id))
-          .returning();
+        const [approved] = await moveOperatorChange(tx, id, 'pendiente', 'aprobado', { checkerSubject: person, checkerName: checker, result: applied.result });
         await appendAudit(tx, { kind: 'cambio.aprobado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, aprobadoPor: checker } });
         return { ok: true, change: approved! };
       });
@@ -232,11 +212,8 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
     },
 
     /** Pending changes first (oldest first), then the latest decided ones. */
-    async list(limit = 100): Promise<ChangeRow[]> {
-      await lapse();
-      const pending = await db.select().from(operatorChanges).where(eq(operatorChanges.status, 'pendiente')).orderBy(asc(operatorChanges.createdAt));
-      const decided = await db.select().from(operatorChanges).where(sql`${operatorChanges.status} <> 'pendiente'`).orderBy(desc(operatorChanges.decidedAt)).limit(limit);
-      return [...pending, ...decided];
+    list(limit = 100): Promise<ChangeRow[]> {
+      return listChanges(db, limit);
     },
   };
 }

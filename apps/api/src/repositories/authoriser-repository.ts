@@ -88,10 +88,6 @@ export async function lockPush(tx: Tx, id: string) {
   return row ?? null;
 }
 
-export async function recordDecision(tx: Tx, id: string, values: { status: 'approved' | 'rejected'; deviceId: string; signature: string }): Promise<void> {
-  await tx.update(authorizations).set({ ...values, decidedAt: sql`now()` }).where(eq(authorizations.id, id));
-}
-
 // ---- Webhook deliveries ----
 
 export async function enqueueWebhook(tx: Tx, values: { authorizationId: string; body: Record<string, unknown>; expiresAt: Date }): Promise<void> {

@@ -1,17 +1,33 @@
-import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
+import { AUTHORIZATION_MOVES, checkedFrom, type AuthorizationStatus } from '@pago/domain/payment-states';
+import { and, asc, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { authorizations } from '../db/schema';
 
 export type AuthorizationRow = typeof authorizations.$inferSelect;
-/** 'used' when it paid; 'expired' when it was spent or superseded without paying. */
-export type AuthorizationOutcome = 'used' | 'expired';
+
+/**
+ * The one way a second factor's state changes (AUTHORIZATION_MOVES): only from `from`, only where `which` matches (its
+ * id, or a condition); the moment of the first decision is kept (a phone's). Answers how many moved.
+ */
+export async function moveAuthorization(
+  tx: Tx,
+  which: string | SQL,
+  from: AuthorizationStatus | readonly AuthorizationStatus[],
+  to: AuthorizationStatus,
+  also: { deviceId?: string; signature?: string } = {},
+): Promise<number> {
+  const states = checkedFrom(AUTHORIZATION_MOVES, from, to);
+  const moved = await tx
+    .update(authorizations)
+    .set({ ...also, status: to, decidedAt: sql`coalesce(${authorizations.decidedAt}, now())` })
+    .where(and(typeof which === 'string' ? eq(authorizations.id, which) : which, inArray(authorizations.status, states)))
+    .returning({ id: authorizations.id });
+  return moved.length;
+}
 
 /** Expires the transaction's unanswered challenge or push: a new request supersedes it. */
 export async function supersedePending(tx: Tx, idTransaccion: string): Promise<void> {
-  await tx
-    .update(authorizations)
-    .set({ status: 'expired', decidedAt: sql`now()` })
-    .where(and(eq(authorizations.idTransaccion, idTransaccion), eq(authorizations.status, 'pending')));
+  await moveAuthorization(tx, eq(authorizations.idTransaccion, idTransaccion), 'pending', 'expired');
 }
 
 export async function insertAuthorization(
@@ -54,11 +70,6 @@ export async function lockLatestOfTransaction(tx: Tx, idTransaccion: string): Pr
 /** How many coordinate challenges (factor 1) the transaction was given since `since` (its login). */
 export function countChallengesSince(tx: Tx, idTransaccion: string, since: Date): Promise<number> {
   return tx.$count(authorizations, and(eq(authorizations.idTransaccion, idTransaccion), eq(authorizations.factor, 1), gte(authorizations.createdAt, since)));
-}
-
-/** Closes a challenge or push; a push the phone decided keeps the moment of that decision. */
-export async function decideAuthorization(tx: Tx, id: string, status: AuthorizationOutcome): Promise<void> {
-  await tx.update(authorizations).set({ status, decidedAt: sql`coalesce(${authorizations.decidedAt}, now())` }).where(eq(authorizations.id, id));
 }
 
 /** A transaction's challenges and pushes, oldest first, without their cells. */

@@ -1,7 +1,7 @@
 import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '@pago/domain/voucher-verification';
-import { and, asc, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
-import { assertMove, TRANSACTION_MOVES, type TransactionStatus } from '@pago/domain/payment-states';
+import { and, asc, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import { checkedFrom, isFinal, ITEM_MOVES, TRANSACTION_MOVES, type ItemStatus, type TransactionStatus } from '@pago/domain/payment-states';
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
 import { products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
@@ -9,8 +9,7 @@ import { liveCondition } from './session-repository';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type ItemRow = typeof transactionItems.$inferSelect;
-export type NewItem = Omit<typeof transactionItems.$inferInsert, 'idTransaccion'>;
-export type ClosedStatus = 'rejected' | 'cancelled' | 'expired';
+export type NewItem = Omit<typeof transactionItems.$inferInsert, 'idTransaccion' | 'status'>;
 
 /** A pending transaction and its frozen items, written together in the caller's database transaction. */
 export async function createTransaction(tx: Tx, trx: Pick<typeof transactions.$inferInsert, 'idTransaccion' | 'sessionId' | 'memberId' | 'family' | 'total'>, items: NewItem[]): Promise<void> {
@@ -63,30 +62,24 @@ export async function setHostToken(tx: Tx, idTransaccion: string, hostTokenHash:
   await tx.update(transactions).set({ hostTokenHash, medioPago: 'WEBPAY', updatedAt: sql`now()` }).where(eq(transactions.idTransaccion, idTransaccion));
 }
 
-/** Closes a transaction that is still pending; one that is not pending is left as it is. */
-export async function closeIfPending(db: DbOrTx, idTransaccion: string, status: ClosedStatus): Promise<void> {
-  await db
+/**
+ * The one way a transaction's state changes (TRANSACTION_MOVES): only from `from`, only where `which` matches (its id,
+ * or a condition for a batch); a final state records when it settled. Answers how many moved: none when it lost a race.
+ */
+export async function moveTransaction(
+  db: DbOrTx,
+  which: string | SQL,
+  from: TransactionStatus | readonly TransactionStatus[],
+  to: TransactionStatus,
+  also: { medioPago?: string } = {},
+): Promise<number> {
+  const states = checkedFrom(TRANSACTION_MOVES, from, to);
+  const moved = await db
     .update(transactions)
-    .set({ status, settledAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.status, 'pending')));
-}
-
-export async function markPaid(tx: Tx, idTransaccion: string, medioPago: string): Promise<void> {
-  await tx
-    .update(transactions)
-    .set({ status: 'paid', medioPago, settledAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(transactions.idTransaccion, idTransaccion), inArray(transactions.status, ['pending', 'posting'])));
-}
-
-/** A move of the transaction's state that TRANSACTION_MOVES allows: made only from `from`; answers whether it was. */
-export async function moveTransaction(tx: Tx, idTransaccion: string, from: TransactionStatus, to: TransactionStatus): Promise<boolean> {
-  assertMove(TRANSACTION_MOVES, from, to);
-  const moved = await tx
-    .update(transactions)
-    .set({ status: to, updatedAt: sql`now()` })
-    .where(and(eq(transactions.idTransaccion, idTransaccion), eq(transactions.status, from)))
+    .set({ ...also, status: to, updatedAt: sql`now()`, ...(isFinal(TRANSACTION_MOVES, to) ? { settledAt: sql`now()` } : {}) })
+    .where(and(typeof which === 'string' ? eq(transactions.idTransaccion, which) : which, inArray(transactions.status, states)))
     .returning({ id: transactions.idTransaccion });
-  return moved.length > 0;
+  return moved.length;
 }
 
 export function itemsOf(db: DbOrTx, idTransaccion: string): Promise<ItemRow[]> {
@@ -108,8 +101,15 @@ export async function productNumbersOf(db: DbOrTx, idTransaccion: string): Promi
   return rows.map((r) => r.numero);
 }
 
-export async function settleItem(tx: Tx, itemId: string, outcome: { status: 'paid'; authorizationCode: string } | { status: 'rejected' }): Promise<void> {
-  await tx.update(transactionItems).set(outcome).where(eq(transactionItems.id, itemId));
+/** The one way an item's state changes (ITEM_MOVES): a pending line paid, with its authorisation number, or left out. */
+export async function moveItem(tx: Tx, itemId: string, to: Exclude<ItemStatus, 'pending'>, also: { authorizationCode?: string } = {}): Promise<number> {
+  checkedFrom(ITEM_MOVES, 'pending', to);
+  const moved = await tx
+    .update(transactionItems)
+    .set({ ...also, status: to })
+    .where(and(eq(transactionItems.id, itemId), eq(transactionItems.status, 'pending')))
+    .returning({ id: transactionItems.id });
+  return moved.length;
 }
 
 export async function findTransaction(db: DbOrTx, idTransaccion: string): Promise<TransactionRow | null> {
@@ -171,17 +171,14 @@ export async function latestPaidOfSession(db: DbOrTx, sessionId: string): Promis
  * Expires the pending transactions whose session has ended and that have no Webpay form open: nobody can pay them
  * any more (every call of a payment needs the session). Answers how many.
  */
-export async function expireWithoutSession(db: DbOrTx, timeoutMinutes: number): Promise<number> {
-  const expired = await db
-    .update(transactions)
-    .set({ status: 'expired', settledAt: sql`now()`, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(transactions.status, 'pending'),
-        notExists(db.select({ one: sql`1` }).from(sessions).where(and(eq(sessions.id, transactions.sessionId), liveCondition(timeoutMinutes)))),
-        notExists(db.select({ one: sql`1` }).from(webpayAttempts).where(and(eq(webpayAttempts.idTransaccion, transactions.idTransaccion), eq(webpayAttempts.status, 'pending')))),
-      ),
-    )
-    .returning({ id: transactions.idTransaccion });
-  return expired.length;
+export function expireWithoutSession(db: DbOrTx, timeoutMinutes: number): Promise<number> {
+  return moveTransaction(
+    db,
+    and(
+      notExists(db.select({ one: sql`1` }).from(sessions).where(and(eq(sessions.id, transactions.sessionId), liveCondition(timeoutMinutes)))),
+      notExists(db.select({ one: sql`1` }).from(webpayAttempts).where(and(eq(webpayAttempts.idTransaccion, transactions.idTransaccion), eq(webpayAttempts.status, 'pending')))),
+    )!,
+    'pending',
+    'expired',
+  );
 }

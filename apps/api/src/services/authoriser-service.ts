@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import * as devices from '../repositories/authoriser-repository';
-import type { AuthorizationRow } from '../repositories/authorization-repository';
+import { moveAuthorization, type AuthorizationRow } from '../repositories/authorization-repository';
 import { findMemberById, findMemberByRut } from '../repositories/member-repository';
 import { devicePublicKey, enrolmentCodeHash, signatureMatches } from './device-signature';
 import { refuse, type Refusal } from './refusal';
@@ -136,7 +136,8 @@ export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
           return refuse('522');
         }
         const status = request.decision === 'aprobar' ? 'approved' : 'rejected';
-        await devices.recordDecision(tx, auth.id, { status, deviceId: device.id, signature: request.firma });
+        // Under the push's lock and checked pending above: it moves.
+        await moveAuthorization(tx, auth.id, 'pending', status, { deviceId: device.id, signature: request.firma });
         await audit(tx, status === 'approved' ? 'autorizador.aprobada' : 'autorizador.rechazada', rut, requestId, detail);
         return { ok: true as const, decision: request.decision };
       });

@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
-import { toParameterMap } from '@pago/domain/parameters';
-import { listParameters } from '../repositories/parameters-repository';
-import { closeIfPending, expireWithoutSession, lockTransaction } from '../repositories/transaction-repository';
+import { lockTransaction, moveTransaction } from '../repositories/transaction-repository';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
 import { claimNextToReconcile, countOverdue, countPendingOf, lockAttempt, moveAttempt, recheckDone, recordReconciliationFailure, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
@@ -47,7 +45,7 @@ export function createCardReconciliationService(db: Db, settlement: CardSettleme
       await moveAttempt(tx, attempt.token, 'expired');
       // A reload of the card screen opened a newer form for this transaction: it may still be paid there, so the
       // transaction expires only with its last open form (the transaction's lock orders the replicas).
-      if ((await countPendingOf(tx, trx.idTransaccion)) === 0) await closeIfPending(tx, trx.idTransaccion, 'expired');
+      if ((await countPendingOf(tx, trx.idTransaccion)) === 0) await moveTransaction(tx, trx.idTransaccion, 'pending', 'expired');
       return false;
     });
     if (refund) await settlement.refundDue(attempt.token, null);
@@ -92,10 +90,9 @@ export function createCardReconciliationService(db: Db, settlement: CardSettleme
   return {
     /**
      * Settles up to `limit` attempts, each in a transaction of its own: one that fails is counted and backs off, and
-     * the run goes on with the next. Then expires the pending transactions nobody can pay any more (their session
-     * ended, no form open). Returns how many were settled, failed and expired, and the backlog left.
+     * the run goes on with the next. Returns how many were settled and failed, and the backlog left.
      */
-    async reconcileOnce(limit = 20): Promise<{ settled: number; failed: number; backlog: number; expired: number }> {
+    async reconcileOnce(limit = 20): Promise<{ settled: number; failed: number; backlog: number }> {
       let settled = 0;
       let failed = 0;
       for (let taken = 0; taken < limit; taken++) {
@@ -112,10 +109,8 @@ export function createCardReconciliationService(db: Db, settlement: CardSettleme
         }
       }
       const backlog = await countOverdue(db, options.settleAfterSeconds);
-      const params = toParameterMap(await listParameters(db));
-      const expired = await expireWithoutSession(db, Number(params.sessionTimeOut ?? 5));
-      if (settled > 0 || failed > 0 || backlog > 0 || expired > 0) log.info({ settled, failed, backlog, expired }, 'webpay reconciliation');
-      return { settled, failed, backlog, expired };
+      if (settled > 0 || failed > 0 || backlog > 0) log.info({ settled, failed, backlog }, 'webpay reconciliation');
+      return { settled, failed, backlog };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
-import { closeIfPending, findTransaction, lockTransaction } from '../repositories/transaction-repository';
+import { findTransaction, lockTransaction, moveTransaction } from '../repositories/transaction-repository';
 import { cancelAndRecheck, countPendingOf, countRefusedReturn, findAttempt, lockAttempt, markChecked, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
 import { estadoOf, type CardSettlement, type ReturnOutcome } from './card-settlement';
 import { isApproved, type WebpayClient, type WebpayResult } from './webpay-client';
@@ -93,7 +93,7 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
       const { trx } = locked;
       if (locked.attempt.status !== 'pending') return { idTransaccion: id, estado: estadoOf(locked.attempt.status, trx.status) };
       await cancelAndRecheck(tx, attempt.token);
-      if ((await countPendingOf(tx, id)) === 0) await closeIfPending(tx, id, 'cancelled');
+      if ((await countPendingOf(tx, id)) === 0) await moveTransaction(tx, id, 'pending', 'cancelled');
       await appendAudit(tx, { kind: 'webpay.anulado', requestId, detail: { idTransaccion: id } });
       return { idTransaccion: id, estado: trx.status === 'paid' ? ('aprobado' as const) : ('anulado' as const) };
     });

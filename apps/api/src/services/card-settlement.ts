@@ -3,9 +3,9 @@ import type { Clock } from '../clock';
 import type { Db, Tx } from '../db/client';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
-import { closeIfPending, type TransactionRow } from '../repositories/transaction-repository';
+import { moveTransaction, type TransactionRow } from '../repositories/transaction-repository';
 import { lockAttempt, markChecked, moveAttempt, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
-import { applyPayment, PaymentRefused } from './payment-service';
+import { applyPayment } from './payment-service';
 import { isApproved, type WebpayCall, type WebpayClient, type WebpayResult } from './webpay-client';
 
 /**
@@ -103,7 +103,7 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
       }
       if (approved.length === 0) {
         await moveAttempt(tx, attempt.token, 'rejected');
-        await closeIfPending(tx, trx.idTransaccion, 'rejected');
+        await moveTransaction(tx, trx.idTransaccion, 'pending', 'rejected');
         return { estado: trx.status === 'paid' ? 'aprobado' : 'rechazado', refund: false };
       }
       // Already paid (another tab, another method) or closed: this money must go back.
@@ -114,18 +114,21 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
       const card = result.card_detail?.card_number ?? '';
       // Each store line's credit goes to the core under the line's own buy order: one key per line, end to end.
       const coreKeys = new Map(approved.map((d) => [storeOf(d).productId, storeOf(d).buyOrder]));
-      try {
-        // A savepoint: if the instalments were paid meanwhile, only the application rolls back, not the bookkeeping.
-        await tx.transaction((sp) =>
+      // A savepoint for faults only (a refusal writes nothing): a fault applying it must not lose the bookkeeping below.
+      const applied = await tx
+        .transaction((sp) =>
           applyPayment(sp, trx, { medioPago: 'WEBPAY', cuentaPago: card ? `**** ${card}` : 'Webpay', authorizationCodes: codes, productIds: approvedProducts, coreKeys }, clock()),
-        );
-      } catch (error) {
-        // The database gone decides nothing: the attempt stays as it was and is asked about again.
-        if (databaseFailure(error) === 'unavailable') throw error;
+        )
+        .catch((error: unknown) => {
+          // The database gone decides nothing: the attempt stays as it was and is asked about again.
+          if (databaseFailure(error) === 'unavailable') throw error;
+          logFor(requestId).error({ idTransaccion: trx.idTransaccion, error: loggableError(error) }, 'card payment could not be applied: giving it back');
+          return null;
+        });
+      if (!applied?.ok) {
         // Paid meanwhile (442), or a fault applying it: either way Webpay's money goes back, with the reason.
-        if (!(error instanceof PaymentRefused)) logFor(requestId).error({ idTransaccion: trx.idTransaccion, error: loggableError(error) }, 'card payment could not be applied: giving it back');
-        await closeIfPending(tx, trx.idTransaccion, 'rejected');
-        return giveBack(error instanceof PaymentRefused ? error.codigo : 'no aplicable', 'rechazado');
+        await moveTransaction(tx, trx.idTransaccion, 'pending', 'rejected');
+        return giveBack(applied ? applied.codigo : 'no aplicable', 'rechazado');
       }
       await moveAttempt(tx, attempt.token, 'committed');
       await appendAudit(tx, { kind: 'pago.webpay', requestId, detail: { idTransaccion: trx.idTransaccion, tiendas: approved.length, de: result.details.length } });

@@ -15,6 +15,7 @@ import {
   type CoreOperationRow,
 } from '../repositories/core-operation-repository';
 import { lockTransaction, moveTransaction, voucherOf } from '../repositories/transaction-repository';
+import { expectMoved } from '../repositories/moves';
 import type { CoreAnswer, CoreBanking, CoreLine } from './core-banking';
 import { applyPayment, maskAccount } from './payment-service';
 
@@ -63,7 +64,7 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
       const rutMasked = trx.payerRut ? maskRut(trx.payerRut) : null;
       if (answer.outcome === 'refused') {
         await settleOperation(tx, op.key, 'refused', { lastError: answer.reason });
-        await moveTransaction(tx, trx.idTransaccion, 'posting', 'pending');
+        expectMoved(await moveTransaction(tx, trx.idTransaccion, 'posting', 'pending'), 'transaction back to pending');
         await appendAudit(tx, { kind: 'core.debito.rechazado', rutMasked, requestId, detail: { idTransaccion: trx.idTransaccion, clave: op.key, motivo: answer.reason } });
         if (answer.reason === 'refused') log.error({ idTransaccion: trx.idTransaccion, detail: answer.detail }, 'the core refused an own-account debit');
         return { ok: false, codigo: answer.reason === 'insufficient_funds' ? '47203' : '502' };
@@ -71,14 +72,16 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
       await settleOperation(tx, op.key, 'booked', { coreRefs: answer.refs });
       // The voucher's authorisation number is the core's own id of what it booked (at least six digits, as Webpay's).
       const codes = Object.fromEntries(Object.entries(answer.refs).filter(([, ref]) => ref !== '').map(([n, ref]) => [n, ref.padStart(6, '0')]));
-      const pagos = await applyPayment(
+      const applied = await applyPayment(
         tx,
         trx,
         { medioPago: 'CUENTA VISTA', accountId: trx.accountId!, cuentaPago: maskAccount(op.sourceAccount!), authorizationCodes: codes, bookedByCore: true },
         clock(),
       );
+      // What the core booked is applied unchecked: only the debited account's row gone could refuse it.
+      if (!applied.ok) throw new Error(`a debit the core booked could not be applied: ${applied.codigo}`);
       await appendAudit(tx, { kind: 'pago.cuentavista', rutMasked, requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total, clave: op.key } });
-      return { ok: true, pagos };
+      return { ok: true, pagos: applied.pagos };
     });
   }
 

@@ -29,11 +29,12 @@ import {
   passwordLockMinutes,
   passwordMatches,
 } from './password-check';
-import { checkPayable, coreLinesOf, PaymentRefused, toProductosPagados, voucherOf } from './payment-service';
+import { checkPayable, coreLinesOf, toProductosPagados, voucherOf } from './payment-service';
 import type { CorePostings } from './core-postings';
 import { insertOperation, ownAccountTriesOf, type CoreOperationRow } from '../repositories/core-operation-repository';
 import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
+import { expectMoved } from '../repositories/moves';
 import { touchSession, type SessionRow } from './session-service';
 
 /** After the password, the second factor must be asked for within this time (else 440). */
@@ -198,8 +199,6 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
       });
       // Sent once the block is committed; a mail server that fails leaves the block, and the audit line, in place.
       if (blockMail) await options.sendMail(blockMail).catch(() => undefined);
-      // Now and then, guards forgotten for a day go (one login in a hundred does it).
-      if (Math.random() < 0.01) await members.pruneClientGuards(db);
       return result;
     },
 
@@ -234,7 +233,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         }
         // A new request supersedes any earlier one of this transaction, also when it is refused.
         if (open) {
-          await authorizations.decideAuthorization(tx, open.auth.id, 'expired');
+          await authorizations.moveAuthorization(tx, open.auth.id, 'pending', 'expired');
           if (open.auth.factor === 1) await countCoordinateFailure(tx, open.auth.memberId, payerRut, requestId, 'sin respuesta');
         }
         if (request.factor === 1) {
@@ -266,14 +265,10 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
       if (!s) return refuse('476');
       const payerRut = canonicalRut(request.rutPago);
       const factor = request.factor ?? 1;
-      let idTransaccion: string | null = null;
       // The debit to ask the core about: written now, or written by an earlier call 6 still without an answer.
-      let next: { debit: CoreOperationRow } | PayResult;
-      try {
-        next = await db.transaction(async (tx): Promise<typeof next> => {
+      const next = await db.transaction(async (tx): Promise<{ debit: CoreOperationRow } | PayResult> => {
           const trx = await transactions.lockLatestOfSession(tx, s.id);
           if (!trx) return refuse('515');
-          idTransaccion = trx.idTransaccion;
           if (trx.status === 'paid') {
             const pagos = await voucherOf(tx, trx.idTransaccion);
             return pagos ? { ok: true as const, pagados: toProductosPagados(pagos) } : refuse('500');
@@ -299,7 +294,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
             if (last?.status === 'refused' && last.createdAt >= auth.createdAt) return refuse(last.lastError === 'insufficient_funds' ? '47203' : '502');
           }
           if (auth.status === 'pending' && expired) {
-            await authorizations.decideAuthorization(tx, auth.id, 'expired');
+            await authorizations.moveAuthorization(tx, auth.id, 'pending', 'expired');
             if (factor === 1 && (await countCoordinateFailure(tx, auth.memberId, payerRut, requestId, 'vencido'))) return refuse('5203017');
             return refuse('999');
           }
@@ -312,7 +307,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
             const expected = (auth.cells ?? []).map((cell) => card.cells[cell]);
             const matches = answers.length === CHALLENGE_CELLS && expected.every((value, i) => value === answers[i]);
             // One answer per challenge: a wrong one spends it, and the member asks for new cells.
-            await authorizations.decideAuthorization(tx, auth.id, matches ? 'used' : 'expired');
+            await authorizations.moveAuthorization(tx, auth.id, 'pending', matches ? 'used' : 'expired');
             if (!matches) {
               const blocked = await countCoordinateFailure(tx, auth.memberId, payerRut, requestId, 'incorrecto');
               return refuse(blocked ? '5203017' : '5203007');
@@ -321,33 +316,33 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           } else {
             // A revoked device approves nothing, before or after its decision: the member enrols again ('7').
             if (!(await pushDeviceActive(tx, auth))) {
-              await authorizations.decideAuthorization(tx, auth.id, 'expired');
+              await authorizations.moveAuthorization(tx, auth.id, ['pending', 'approved'], 'expired');
               return refuse('7');
             }
             // Still waiting for the payer's phone: the browser polls every second and ignores 25.
             if (auth.status === 'pending') return refuse('25');
             if (auth.status === 'rejected') return refuse('8');
             if (auth.status !== 'approved' || auth.amount !== trx.total) return refuse('485');
-            await authorizations.decideAuthorization(tx, auth.id, 'used');
+            await authorizations.moveAuthorization(tx, auth.id, 'approved', 'used');
           }
 
           const items = await transactions.itemsOf(tx, trx.idTransaccion);
-          const { productRows } = await checkPayable(tx, trx, items);
+          const payable = await checkPayable(tx, trx, items);
+          if (!payable.ok) {
+            // Its instalments were paid by another transaction: this one can never be paid, and closes with the refusal.
+            if (payable.codigo === '442') await transactions.moveTransaction(tx, trx.idTransaccion, 'pending', 'rejected');
+            return payable;
+          }
+          const { productRows } = payable;
           const tries = await ownAccountTriesOf(tx, trx.idTransaccion);
           const lines = coreLinesOf(productRows, items);
           const key = `${trx.idTransaccion}-${tries.length + 1}`;
           // The request asks the core itself; the background job waits a lease before it asks too.
           const op = await insertOperation(tx, { key, idTransaccion: trx.idTransaccion, kind: 'cuenta_vista', amount: trx.total, lines, sourceAccount: accountNumber, firstTryAfterSeconds: options.coreLeaseSeconds });
-          await transactions.moveTransaction(tx, trx.idTransaccion, 'pending', 'posting');
+          expectMoved(await transactions.moveTransaction(tx, trx.idTransaccion, 'pending', 'posting'), 'transaction to posting');
           await appendAudit(tx, { kind: 'pago.cuentavista.enviado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, total: trx.total, clave: key } });
           return { debit: op };
-        });
-      } catch (error) {
-        if (!(error instanceof PaymentRefused)) throw error;
-        // A transaction whose instalments were paid by another one can never be paid: close it.
-        if (error.codigo === '442' && idTransaccion) await transactions.closeIfPending(db, idTransaccion, 'rejected');
-        return refuse(error.codigo);
-      }
+      });
       if ('ok' in next) return next;
       const outcome = await postings.payOwnAccount(next.debit, requestId);
       return outcome.ok ? { ok: true as const, pagados: toProductosPagados(outcome.pagos) } : refuse(outcome.codigo);

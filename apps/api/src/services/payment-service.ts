@@ -4,7 +4,6 @@ import { santiagoParts } from '@pago/domain/business-time';
 import { maskEmail } from '@pago/domain/call-consultar-pago';
 import { type DetallePago, type Pago } from '@pago/domain/schemas/call-consultar-pago';
 import type { ProductoPagado } from '@pago/domain/schemas/call-cuenta-vista';
-import type { ErrorCode } from '@pago/domain/errors';
 import { MAX_AMOUNT } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
@@ -14,24 +13,13 @@ import type { CoreLineRow } from '../db/schema';
 import { findMemberById, lockAccount, setAccountBalance } from '../repositories/member-repository';
 import { insertOperation, reservedByPosting } from '../repositories/core-operation-repository';
 import { applyToProduct, lockInstalments, lockProducts, payInstalment } from '../repositories/product-repository';
-import {
-  insertVoucher,
-  itemsOf,
-  markPaid,
-  settleItem,
-  type ItemRow,
-  type TransactionRow,
-} from '../repositories/transaction-repository';
+import { insertVoucher, itemsOf, moveItem, moveTransaction, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
+import { expectMoved } from '../repositories/moves';
+import { refuse, type Refusal } from './refusal';
 
 export type { TransactionRow } from '../repositories/transaction-repository';
 export { voucherOf } from '../repositories/transaction-repository';
 
-/** An expected refusal inside a payment: thrown to roll the whole database transaction back. */
-export class PaymentRefused extends Error {
-  constructor(readonly codigo: ErrorCode) {
-    super(`payment refused: ${codigo}`);
-  }
-}
 
 export interface PaymentMethod {
   medioPago: 'CUENTA VISTA' | 'WEBPAY';
@@ -64,23 +52,25 @@ async function lockForPayment(tx: Tx, items: ItemRow[]) {
   return { productRows, instalmentRows, instalmentIds, owedByInstalment, credits };
 }
 
+type Locked = Awaited<ReturnType<typeof lockForPayment>>;
+
 /**
- * Checks, under the locks of lockForPayment, that a transaction's items can still be paid: refuses (PaymentRefused)
- * an item no longer owed (442: paid since the selection, or held by another transaction whose debit is at the core)
- * or a deposit past what a number holds (463).
+ * Checks, under the locks of lockForPayment and before anything is written, that a transaction's items can still be
+ * paid: refuses an item no longer owed (442: paid since the selection, or held by another transaction whose debit is
+ * at the core) or a deposit past what a number holds (463).
  */
-export async function checkPayable(tx: Tx, trx: TransactionRow, items: ItemRow[]) {
+export async function checkPayable(tx: Tx, trx: TransactionRow, items: ItemRow[]): Promise<({ ok: true } & Locked) | Refusal<'442' | '463'>> {
   const locked = await lockForPayment(tx, items);
   const { productRows, instalmentRows, instalmentIds, owedByInstalment, credits } = locked;
   // A deposit that would take a balance past what a number holds exactly is refused, never stored rounded.
-  if (productRows.some((p) => p.saldo + (credits.get(p.id) ?? 0) > MAX_AMOUNT)) throw new PaymentRefused('463');
+  if (productRows.some((p) => p.saldo + (credits.get(p.id) ?? 0) > MAX_AMOUNT)) return refuse('463');
   const reserved = await reservedByPosting(tx, instalmentIds, trx.idTransaccion);
   for (const [instalmentId, monto] of owedByInstalment) {
     const row = instalmentRows.find((r) => r.id === instalmentId);
     // Paid or reduced since the selection (another tab, another transaction): money must not move twice.
-    if (!row || row.montoPendiente - (reserved.get(instalmentId) ?? 0) < monto) throw new PaymentRefused('442');
+    if (!row || row.montoPendiente - (reserved.get(instalmentId) ?? 0) < monto) return refuse('442');
   }
-  return locked;
+  return { ok: true, ...locked };
 }
 
 /** What an operation asks the core to credit: each product of `items` with the sum of its items. */
@@ -93,19 +83,21 @@ export function coreLinesOf(productRows: { id: string; numeroProducto: string; f
  * Applies a transaction's frozen items exactly once. Must run inside the database transaction that holds the
  * transaction row's lock (`FOR UPDATE`). Locks the account, then checks the items (checkPayable), debits our copy of
  * the account, reduces instalments or card debt or credits savings, writes the voucher, marks the transaction paid
- * and, for a card payment, writes each product's credit to the core's outbox. Throws PaymentRefused (and so rolls
- * back) when an item is no longer owed (442). The account's balance is the core's to judge (core-postings.ts): here it
- * is our copy, lowered by what the core took.
+ * and, for a card payment, writes each product's credit to the core's outbox. Refuses, having written nothing, when
+ * the account is gone (440) or an item is no longer owed (442, 463). The account's balance is the core's to judge
+ * (core-postings.ts): here it is our copy, lowered by what the core took.
  */
-export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentMethod, now: Date): Promise<Pago[]> {
+export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentMethod, now: Date): Promise<{ ok: true; pagos: Pago[] } | Refusal<'440' | '442' | '463'>> {
   const allItems = await itemsOf(tx, trx.idTransaccion);
   const items = method.productIds ? allItems.filter((i) => method.productIds!.has(i.productId)) : allItems;
   const total = items.reduce((sum, i) => sum + i.monto, 0);
 
   const account = method.accountId ? await lockAccount(tx, method.accountId) : null;
-  if (method.accountId && !account) throw new PaymentRefused('440');
+  if (method.accountId && !account) return refuse('440');
   // What the core booked is applied whatever changed meanwhile; anything else is checked still payable first.
-  const { productRows, instalmentRows, owedByInstalment, credits } = method.bookedByCore ? await lockForPayment(tx, items) : await checkPayable(tx, trx, items);
+  const payable = method.bookedByCore ? { ok: true as const, ...(await lockForPayment(tx, items)) } : await checkPayable(tx, trx, items);
+  if (!payable.ok) return payable;
+  const { productRows, instalmentRows, owedByInstalment, credits } = payable;
   // Instalments paid in part stay partly owed: the voucher says so (cantidadCuotas 0, 'Abono parcial').
   const partial = new Set(instalmentRows.filter((r) => (owedByInstalment.get(r.id) ?? 0) < r.montoPendiente).map((r) => r.id));
 
@@ -116,7 +108,8 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
 
   const codes = new Map(productRows.map((p) => [p.id, method.authorizationCodes?.[p.numeroProducto] ?? String(randomInt(100_000, 1_000_000))]));
   for (const item of allItems) {
-    await settleItem(tx, item.id, items.includes(item) ? { status: 'paid', authorizationCode: codes.get(item.productId)! } : { status: 'rejected' });
+    const moved = items.includes(item) ? await moveItem(tx, item.id, 'paid', { authorizationCode: codes.get(item.productId)! }) : await moveItem(tx, item.id, 'rejected');
+    expectMoved(moved, 'transaction item');
   }
 
   const member = await findMemberById(tx, trx.memberId);
@@ -142,7 +135,7 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
     email: member?.email ? maskEmail(member.email) : '',
   }));
   await insertVoucher(tx, trx.idTransaccion, pagos);
-  await markPaid(tx, trx.idTransaccion, method.medioPago);
+  expectMoved(await moveTransaction(tx, trx.idTransaccion, ['pending', 'posting'], 'paid', { medioPago: method.medioPago }), 'transaction to paid');
   if (method.coreKeys) {
     for (const line of coreLinesOf(productRows, items)) {
       const key = method.coreKeys.get(line.productId);
@@ -150,7 +143,7 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
       await insertOperation(tx, { key, idTransaccion: trx.idTransaccion, kind: 'abono_webpay', amount: line.amount, lines: [line] });
     }
   }
-  return pagos;
+  return { ok: true, pagos };
 }
 
 /** The items' amounts summed by a key (an instalment, a product); items without one are left out. */

@@ -101,10 +101,10 @@ describe.each(DATABASE_KINDS)('payments under way and the operator’s switches 
     const onForm = (await postSeleccionar(t.app, token, RUT, pm)).json().seleccionarProductoResponse.idTransaccion as string;
     const started = await startCard(target, { token, rut: RUT }, { idTransaccion: onForm, producto: pm });
 
-    await t.app.services.card.reconcileOnce();
+    await t.app.scheduler.runNow('transaction-expiry');
     expect(await statusOf(abandoned)).toBe('pending');
     await t.database.db.update(sessions).set({ lastSeenAt: sql`now() - interval '1 hour'` }).where(and(eq(sessions.rut, RUT)));
-    expect((await t.app.services.card.reconcileOnce()).expired).toBe(1);
+    await t.app.scheduler.runNow('transaction-expiry');
     expect(await statusOf(abandoned)).toBe('expired');
     expect(await statusOf(onForm)).toBe('pending');
     // Money Webpay takes is applied whatever happened to the session: the member pays on the open form.

@@ -15,7 +15,7 @@ interface Change {
   tipo: string;
   objetivo: string;
   propuesta: Record<string, unknown>;
-  estado: 'pendiente' | 'aprobado' | 'rechazado' | 'vencido' | 'fallido';
+  estado: 'pendiente' | 'aprobado' | 'rechazado' | 'vencido';
   propuestoPor: string;
   decididoPor: string | null;
   creado: string;
@@ -24,7 +24,7 @@ interface Change {
   propio: boolean;
 }
 
-const ESTADOS: Record<Change['estado'], string> = { pendiente: 'Pendiente', aprobado: 'Aprobado', rechazado: 'Rechazado', vencido: 'Vencido', fallido: 'Fallido' };
+const ESTADOS: Record<Change['estado'], string> = { pendiente: 'Pendiente', aprobado: 'Aprobado', rechazado: 'Rechazado', vencido: 'Vencido' };
 const DECIDERS: Record<string, string> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar', devolucion_webpay: 'webpay.devolver', token: 'tokens.gestionar', roles_operador: 'operadores.roles', codigo_autorizador: 'autorizador.gestionar' };
 
 function describe(c: Change): string {

@@ -14,7 +14,7 @@ export const changeSchema = z.object({
   tipo: z.string(),
   objetivo: z.string(),
   propuesta: z.record(z.string(), z.unknown()),
-  estado: z.enum(['pendiente', 'aprobado', 'rechazado', 'vencido', 'fallido']),
+  estado: z.enum(['pendiente', 'aprobado', 'rechazado', 'vencido']),
   propuestoPor: z.string(),
   decididoPor: z.string().nullable(),
   creado: z.iso.datetime(),
