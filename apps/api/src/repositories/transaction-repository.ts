@@ -4,7 +4,7 @@ import { and, asc, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-o
 import { checkedFrom, isFinal, ITEM_MOVES, TRANSACTION_MOVES, type ItemStatus, type TransactionStatus } from '@pago/domain/payment-states';
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
-import { products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
+import { members, products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
 import { liveCondition } from './session-repository';
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -134,6 +134,17 @@ export async function voucherByCode(db: DbOrTx, code: string): Promise<{ pagos: 
     .innerJoin(transactions, eq(transactions.idTransaccion, vouchers.idTransaccion))
     .where(eq(vouchers.verificationCode, code));
   return row ? { pagos: row.payload as Pago[], payerRut: row.payerRut } : null;
+}
+
+/** A paid transaction's voucher with its member's e-mail and RUT (an operator's resend). */
+export async function voucherWithOwner(db: DbOrTx, idTransaccion: string): Promise<{ pagos: Pago[]; verificationCode: string | null; email: string | null; rut: string } | null> {
+  const [row] = await db
+    .select({ payload: vouchers.payload, verificationCode: vouchers.verificationCode, email: members.email, rut: members.rut })
+    .from(vouchers)
+    .innerJoin(transactions, eq(transactions.idTransaccion, vouchers.idTransaccion))
+    .innerJoin(members, eq(members.id, transactions.memberId))
+    .where(eq(vouchers.idTransaccion, idTransaccion));
+  return row ? { pagos: row.payload as Pago[], verificationCode: row.verificationCode, email: row.email, rut: row.rut } : null;
 }
 
 /** The voucher written for a paid transaction. */

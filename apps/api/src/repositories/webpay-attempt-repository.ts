@@ -161,3 +161,23 @@ export async function countRefusedReturn(db: DbOrTx, token: string): Promise<boo
     .returning({ refusedReturns: webpayAttempts.refusedReturns });
   return row?.refusedReturns === 1;
 }
+
+/**
+ * The business day's card payments (Santiago's day when Webpay's answer was recorded, or the form opened when there is
+ * none yet): each Webpay attempt with its payment's state, and card payments with no committed attempt.
+ */
+export async function cardPaymentsOfDay(db: DbOrTx, fecha: string) {
+  const { rows } = (await db.execute(sql`
+      select a.buy_order, t.id_transaccion, a.status as attempt, t.status as payment,
+             coalesce((select sum((s->>'amount')::bigint) from jsonb_array_elements(a.stores) s), t.total) as amount
+        from webpay_attempts a join transactions t on t.id_transaccion = a.id_transaccion
+       where (coalesce(a.settled_at, a.created_at) at time zone 'America/Santiago')::date = ${fecha}::date
+      union all
+      select null, t.id_transaccion, null, t.status, t.total
+        from transactions t
+       where t.medio_pago = 'WEBPAY' and t.status = 'paid'
+         and (t.settled_at at time zone 'America/Santiago')::date = ${fecha}::date
+         and not exists (select 1 from webpay_attempts a where a.id_transaccion = t.id_transaccion and a.status = 'committed')
+       order by 1 nulls last`)) as unknown as { rows: { buy_order: string | null; id_transaccion: string; attempt: string | null; payment: string; amount: string | number }[] };
+  return rows;
+}

@@ -97,9 +97,6 @@ export interface ImportReport {
 
 export type ImportService = ReturnType<typeof createImportService>;
 
-/** A row the business rules refuse: its message is for the operator. */
-class RowRefused extends Error {}
-
 /**
  * The nightly load from the core system: each member is validated on its own and written in its own database
  * transaction (a bad row is reported, never half-written, and never stops the others). Upserts by natural keys
@@ -130,22 +127,33 @@ export function createImportService(db: Db, options: { cooperative: string }) {
     return { id: current.id, outcome: 'cambiado' };
   }
 
-  async function upsert(member: ImportedMember, unreflected: Unreflected, requestId: string): Promise<'creado' | 'cambiado' | null> {
+  /** Why the row cannot be loaded, read before anything is written: an account or product that is another member's. */
+  async function ownershipRefusal(tx: Tx, rut: string, member: ImportedMember): Promise<string | null> {
+    const memberId = (await members.findMemberByRut(tx, rut))?.id ?? null;
+    if (member.cuenta) {
+      const owner = await members.ownerOfAccount(tx, member.cuenta.numeroCuenta);
+      if (owner && owner !== memberId) return `la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`;
+    }
+    for (const p of member.productos) {
+      const existing = await products.productByNumber(tx, p.numeroProducto);
+      if (existing && (existing.memberId !== memberId || existing.family !== p.familia)) return `el producto ${p.numeroProducto} pertenece a otro socio o familia`;
+    }
+    return null;
+  }
+
+  async function upsert(member: ImportedMember, unreflected: Unreflected, requestId: string): Promise<{ ok: true; outcome: 'creado' | 'cambiado' | null } | { ok: false; motivo: string }> {
     const rut = canonicalRut(member.rut)!;
     return db.transaction(async (tx) => {
+      const refused = await ownershipRefusal(tx, rut, member);
+      if (refused) return { ok: false as const, motivo: refused };
       const { id: memberId, outcome } = await writeMember(tx, rut, { name: member.nombre, email: member.correo ?? null }, requestId);
       if (member.cuenta) {
-        const owner = await members.ownerOfAccount(tx, member.cuenta.numeroCuenta);
-        if (owner && owner !== memberId) throw new RowRefused(`la cuenta ${member.cuenta.numeroCuenta} pertenece a otro socio`);
         // A debit made here that the extract cannot show yet stays made.
         const saldo = Math.max(0, member.cuenta.saldo - (unreflected.accounts.get(member.cuenta.numeroCuenta) ?? 0));
         await members.upsertAccount(tx, { memberId, numeroCuenta: member.cuenta.numeroCuenta, saldo });
       }
       for (const p of member.productos) {
         const existing = await products.productByNumber(tx, p.numeroProducto);
-        if (existing && (existing.memberId !== memberId || existing.family !== p.familia)) {
-          throw new RowRefused(`el producto ${p.numeroProducto} pertenece a otro socio o familia`);
-        }
         const moved = existing ? unreflected.products.get(existing.id) : undefined;
         const deudaTotal = p.deudaTotal ?? p.cuotas.reduce((sum, c) => sum + (c.montoPendiente ?? c.monto), 0);
         const productId = await products.upsertProduct(tx, {
@@ -176,7 +184,7 @@ export function createImportService(db: Db, options: { cooperative: string }) {
           });
         }
       }
-      return outcome;
+      return { ok: true as const, outcome };
     });
   }
 
@@ -199,7 +207,12 @@ export function createImportService(db: Db, options: { cooperative: string }) {
           continue;
         }
         try {
-          const outcome = await upsert(parsed.data, unreflected, requestId);
+          const result = await upsert(parsed.data, unreflected, requestId);
+          if (!result.ok) {
+            report.rechazados.push({ fila: index + 1, rut: masked, motivos: [result.motivo] });
+            continue;
+          }
+          const { outcome } = result;
           report.aceptados++;
           if (outcome === 'creado') socios.creados++;
           if (outcome === 'cambiado') socios.cambiados++;
@@ -207,12 +220,10 @@ export function createImportService(db: Db, options: { cooperative: string }) {
           // With the database gone every later row would fail too: the call fails (503) and the idempotent load is
           // sent again.
           if (databaseFailure(error) === 'unavailable') throw error;
-          if (!(error instanceof RowRefused)) {
-            // A failed query's message carries the SQL and the row's values (the RUT among them): the log gets it
-            // scrubbed, the operator a plain reason.
-            log?.error({ fila: index + 1, error: loggableError(error) }, 'import row not saved');
-          }
-          report.rechazados.push({ fila: index + 1, rut: masked, motivos: [error instanceof RowRefused ? error.message : 'la fila no se pudo guardar'] });
+          // A failed query's message carries the SQL and the row's values (the RUT among them): the log gets it
+          // scrubbed, the operator a plain reason.
+          log?.error({ fila: index + 1, error: loggableError(error) }, 'import row not saved');
+          report.rechazados.push({ fila: index + 1, rut: masked, motivos: ['la fila no se pudo guardar'] });
         }
       }
       await appendAudit(db, { kind: 'admin.importacion', requestId, detail: { corte: corte.toISOString(), recibidos: report.recibidos, aceptados: report.aceptados, rechazados: report.rechazados.length, ...socios } });

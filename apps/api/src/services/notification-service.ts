@@ -10,14 +10,12 @@ import type { Db } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import type { Mailer } from './mail-service';
-import { latestPaidOfSession, ofSessionWithVoucher } from '../repositories/transaction-repository';
+import { latestPaidOfSession, ofSessionWithVoucher, voucherWithOwner } from '../repositories/transaction-repository';
 import { refuse, type Refusal } from './refusal';
 import { touchSession } from './session-service';
 import { renderVoucherPdf, verificationOf, VOUCHER_FILENAME, voucherText } from './voucher-document';
 import { authorisedWithName, VOUCHER_LABELS } from '@pago/domain/voucher';
 import { usedFactorOf } from '../repositories/authorization-repository';
-import { eq } from 'drizzle-orm';
-import { members, transactions, vouchers } from '../db/schema';
 
 export type SendResult = { ok: true; descripcion: string } | Refusal;
 
@@ -82,15 +80,10 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
   return {
     /** The operator's resend: the voucher of a paid transaction, to the e-mail the member has on file. */
     async resendVoucher(idTransaccion: string, requestId: string): Promise<'sent' | 'not_found' | 'no_email' | 'failed'> {
-      const [row] = await db
-        .select({ payload: vouchers.payload, verificationCode: vouchers.verificationCode, email: members.email, rut: members.rut })
-        .from(vouchers)
-        .innerJoin(transactions, eq(transactions.idTransaccion, vouchers.idTransaccion))
-        .innerJoin(members, eq(members.id, transactions.memberId))
-        .where(eq(vouchers.idTransaccion, idTransaccion));
+      const row = await voucherWithOwner(db, idTransaccion);
       if (!row) return 'not_found';
       if (!row.email || !isValidVoucherEmail(row.email)) return 'no_email';
-      if (!(await mailVoucher(row.payload as Pago[], row.verificationCode, row.email, idTransaccion, requestId))) return 'failed';
+      if (!(await mailVoucher(row.pagos, row.verificationCode, row.email, idTransaccion, requestId))) return 'failed';
       await appendAudit(db, { kind: 'comprobante.reenviado', rutMasked: maskRut(row.rut), requestId, detail: { idTransaccion, correo: maskEmail(row.email) } });
       return 'sent';
     },

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { cardPaymentsOfDay } from '../repositories/webpay-attempt-repository';
 import { toCsv } from './csv';
 
 export type WebpayResult = 'conciliada' | 'pendiente' | 'sin cobro' | 'por devolver' | 'devuelta' | 'apartada' | 'cobrada sin pago' | 'pagada sin cobro';
@@ -38,18 +38,7 @@ function resultOf(attempt: string | null, payment: string): WebpayResult {
  * opened when there is none yet): each Webpay attempt against its payment, and card payments with no charge.
  */
 export async function webpayReport(db: DbOrTx, fecha: string): Promise<WebpayReport> {
-  const { rows } = (await db.execute(sql`
-      select a.buy_order, t.id_transaccion, a.status as attempt, t.status as payment,
-             coalesce((select sum((s->>'amount')::bigint) from jsonb_array_elements(a.stores) s), t.total) as amount
-        from webpay_attempts a join transactions t on t.id_transaccion = a.id_transaccion
-       where (coalesce(a.settled_at, a.created_at) at time zone 'America/Santiago')::date = ${fecha}::date
-      union all
-      select null, t.id_transaccion, null, t.status, t.total
-        from transactions t
-       where t.medio_pago = 'WEBPAY' and t.status = 'paid'
-         and (t.settled_at at time zone 'America/Santiago')::date = ${fecha}::date
-         and not exists (select 1 from webpay_attempts a where a.id_transaccion = t.id_transaccion and a.status = 'committed')
-       order by 1 nulls last`)) as unknown as { rows: { buy_order: string | null; id_transaccion: string; attempt: string | null; payment: string; amount: string | number }[] };
+  const rows = await cardPaymentsOfDay(db, fecha);
   const lineas = rows.map((row) => ({
     ordenCompra: row.buy_order,
     idTransaccion: row.id_transaccion,
