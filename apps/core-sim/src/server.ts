@@ -13,7 +13,14 @@ const host = process.env.HOST ?? '0.0.0.0';
 // Members besides the demo members (the benchmark's), as a JSON list in the demo members' shape.
 const members = process.env.CORE_SIM_MEMBERS_FILE ? (JSON.parse(readFileSync(process.env.CORE_SIM_MEMBERS_FILE, 'utf8')) as DemoMember[]) : undefined;
 
+// The core's payment types, `id:name` comma-separated (e.g. `1:Webpay,2:Transferencia`); the defaults otherwise.
+const paymentTypes = process.env.CORE_SIM_PAYMENT_TYPES?.split(',').map((entry) => {
+  const [id, ...name] = entry.split(':');
+  return { id: Number(id), name: name.join(':') || `Tipo ${id}` };
+});
+
 const app = buildCoreSim({
+  ...(paymentTypes ? { paymentTypes } : {}),
   ...(process.env.CORE_SIM_DATA_FILE ? { dataFile: process.env.CORE_SIM_DATA_FILE } : {}),
   ...(process.env.CORE_SIM_TODAY ? { today: process.env.CORE_SIM_TODAY } : {}),
   ...(members ? { members } : {}),

@@ -429,7 +429,7 @@ export const coreOperations = pgTable(
     index('core_operations_trx_idx').on(t.idTransaccion),
     index('core_operations_due_idx').on(t.status, t.nextAttemptAt),
     check('core_operations_kind_chk', sql`${t.kind} in ('cuenta_vista','abono_webpay')`),
-    check('core_operations_status_chk', sql`${t.status} in ('pending','booked','refused')`),
+    check('core_operations_status_chk', sql`${t.status} in ('pending','booked','refused','failed')`),
     check('core_operations_amount_chk', sql`${t.amount} > 0`),
   ],
 );
