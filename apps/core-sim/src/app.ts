@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { businessToday } from '@pago/domain/business-time';
-import { FineractError, notFound, serverError, serviceUnavailable, type Json } from './fineract';
+import { domainRuleViolation, FineractError, notFound, parameterError, parseJavaDate, serverError, serviceUnavailable, validationError, type Json } from './fineract';
 import * as ledger from './ledger';
 import { DEMO_MEMBERS, type DemoMember } from '@pago/domain/demo-members';
 import { loadBooks, planOutstanding, saveBooks, savingsBalance, seedBooks, statementOwed, type Books, type IdempotencyRecord } from './store';
@@ -114,6 +114,21 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
    * PaymentDetailWritePlatformServiceJpaRepositoryImpl.createPaymentDetail looks the type up with not-found
    * detection: PaymentTypeNotFoundException, 404 `error.msg.payment.type.invalid`.
    */
+  /**
+   * No transaction dated after the core's business day: savings (and a transfer's withdrawal) answer 400
+   * `error.msg.savingsaccount.transaction.in.the.future` (SavingsAccount.java, the deposit and withdrawal checks); loans 403 `error.msg.loan.transaction.cannot.be.a.future.date`
+   * (LoanTransactionValidator.validateTransactionShouldNotBeInTheFuture). A date that does not parse is left to the
+   * command's own validation.
+   */
+  const checkNotInTheFuture = (route: WriteRoute, body: unknown) => {
+    const json = (body ?? {}) as Json;
+    const value = json.transactionDate ?? json.transferDate;
+    if (typeof value !== 'string' || typeof json.dateFormat !== 'string' || typeof json.locale !== 'string') return;
+    const wire = parseJavaDate(value, json.dateFormat, json.locale);
+    if (!wire || wire <= today()) return;
+    if (route.scope.endsWith(':LOAN')) throw domainRuleViolation('error.msg.loan.transaction.cannot.be.a.future.date', 'The transaction date cannot be in the future.', [value]);
+    throw validationError([parameterError('error.msg.savingsaccount.transaction.in.the.future', 'Transaction date cannot be in the future.', 'transactionDate', value)]);
+  };
   const checkPaymentType = (body: unknown) => {
     const id = (body as { paymentTypeId?: unknown } | null)?.paymentTypeId;
     if (id === undefined || id === null) return;
@@ -211,6 +226,7 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
         faults.failNext--;
         throw serverError('Simulated failure: nothing was applied.');
       }
+      checkNotInTheFuture(route, body);
       if (route.paymentDetail) checkPaymentType(body);
       const result = route.run(books, body);
       if (running) Object.assign(running, { state: 'done', statusCode: 200, body: result });

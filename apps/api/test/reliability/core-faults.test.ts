@@ -93,7 +93,7 @@ describe.each(DATABASE_KINDS)('core banking faults (%s)', (kind) => {
   const statusOf = async (id: string) => (await t.database.db.select({ s: transactions.status }).from(transactions).where(eq(transactions.idTransaccion, id)))[0]?.s;
 
   it('core down: own-account payments get the general failure and nothing moves; card payments are taken and posted when it returns', async () => {
-    await core.faults({ failNext: 10_000 });
+    await core.faults({ unavailableNext: 10_000 });
     faults++;
     const own = await ownAccount('11111111-1', '410012345678');
     expect(own.outcome).toBe('503');
