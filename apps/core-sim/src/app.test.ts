@@ -326,6 +326,19 @@ describe('core banking simulator (Fineract subset)', () => {
       expect((await call('POST', withdrawalOf(cv), body({ paymentTypeId: 7 }))).status).toBe(200);
     });
 
+    it('reads a batch item’s key only under the exact header name Idempotency-Key (IdempotencyStoreBatchFilter)', async () => {
+      const { call } = await start();
+      const { cv } = await camila(call);
+      const item = (name: string) => [{ requestId: 1, relativeUrl: `savingsaccounts/${cv.id}/transactions?command=withdrawal`, method: 'POST', headers: [{ name, value: 'hb-1' }], body: JSON.stringify(body()) }];
+      await call('POST', '/batches?enclosingTransaction=true', item('idempotency-key'));
+      await call('POST', '/batches?enclosingTransaction=true', item('idempotency-key'));
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_998_000);
+      await call('POST', '/batches?enclosingTransaction=true', item('Idempotency-Key'));
+      const repeat = await call('POST', '/batches?enclosingTransaction=true', item('Idempotency-Key'));
+      expect(repeat.body[0].headers).toContainEqual({ name: 'x-served-from-cache', value: 'true' });
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_997_000);
+    });
+
     it('refuses a key longer than the command source column (VARCHAR(50), 0061_add_idempotency_key_to_command_source.xml) and applies nothing', async () => {
       const { call } = await start();
       const { cv } = await camila(call);

@@ -284,7 +284,9 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     let failed = false;
     for (const item of [...items].sort((a, b) => Number(a.requestId) - Number(b.requestId))) {
       const headers = Array.isArray(item.headers) ? (item.headers as { name?: string; value?: string }[]) : [];
-      const key = headers.find((h) => String(h.name).toLowerCase() === 'idempotency-key')?.value ?? null;
+      // IdempotencyStoreBatchFilter finds the item's key by the header's exact name (equals, not ignoring case); an item
+      // without it gets a generated key, so a repeat is a new command.
+      const key = headers.find((h) => h.name === 'Idempotency-Key')?.value ?? null;
       const [rawPath, rawQuery] = String(item.relativeUrl ?? '').replace(/^\/?(v1\/)?/, '').split('?');
       const route = matchWrite(String(item.method ?? '').toUpperCase(), rawPath!, new URLSearchParams(rawQuery ?? ''), true);
       if (!route) {
