@@ -254,6 +254,9 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
     expect(tries.at(-1)).toEqual([`${op!.key}.r${CARD_CREDIT_TRIES - 1}`, 'refused']);
     expect(tries.slice(0, -1).every(([, status]) => status === 'failed')).toBe(true);
     expect(coreOutstanding(await t.core.books(), '630055667788')).toEqual([9, 10]);
+    // The console lists the last try alone, for an operator to re-post (its next key) or refund.
+    const listed = await t.app.inject({ method: 'GET', url: '/admin/core/rechazadas', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect((listed.json().consolaResponse.abonos as { clave: string }[]).map((a) => a.clave)).toEqual([`${op!.key}.r${CARD_CREDIT_TRIES - 1}`]);
   });
 
   it('tells the member when the core records a failure of the debit, makes the instalment payable again, and debits once on the next try', async () => {
