@@ -20,6 +20,8 @@ export interface CoreSimOptions {
   logger?: boolean;
   /** Members to seed besides the demo members (load tests), in the demo members' shape. */
   members?: readonly DemoMember[];
+  /** The pauses of Fineract's retry of a command whose key is still running, before it answers 425 (1 s, 2 s). */
+  retryWaitsMs?: readonly number[];
   /** The core's payment types (GET /paymenttypes); a write naming another answers 404 as Fineract does. */
   paymentTypes?: readonly { id: number; name: string }[];
 }
@@ -110,6 +112,7 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
   let books: Books = (options.dataFile && loadBooks(options.dataFile)) || seedBooks(today(), [...DEMO_MEMBERS, ...(options.members ?? [])]);
   const faults: Faults = { latencyMs: 0, failNext: 0, loseNext: 0, unavailableNext: 0 };
   const paymentTypes = options.paymentTypes ?? DEFAULT_PAYMENT_TYPES;
+  const retryWaitsMs = options.retryWaitsMs ?? [1_000, 2_000];
   /**
    * PaymentDetailWritePlatformServiceJpaRepositoryImpl.createPaymentDetail looks the type up with not-found
    * detection: PaymentTypeNotFoundException, 404 `error.msg.payment.type.invalid`.
@@ -208,6 +211,13 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     const record = key ? books.idempotency.find((r) => r.scope === route.scope && r.key === key) : undefined;
     if (record) {
       const cached = { 'x-served-from-cache': 'true' };
+      // executeCommand is retried by resilience4j on IdempotentCommandProcessUnderProcessingException (3 attempts,
+      // 1 s doubling: application.properties, resilience4j.retry.instances.executeCommand): a repeat waits for the
+      // first, and answers 425 only when it is still running after that.
+      for (const wait of retryWaitsMs) {
+        if (record.state !== 'running') break;
+        await sleep(wait);
+      }
       if (record.state === 'running') return { status: 425, body: record.request, headers: cached };
       return { status: record.statusCode, body: record.body, headers: cached };
     }
