@@ -381,6 +381,20 @@ describe('core banking simulator (Fineract subset)', () => {
       expect((await call('POST', withdrawalOf(cv), body({ transactionDate: '09 March 2026' }))).status).toBe(200);
     });
 
+    it('refuses a loan repayment on a non-working day or a holiday when the tenant does not allow them (Loan.validateRepaymentDateIsOnNonWorkingDay, validateRepaymentDateIsOnHoliday)', async () => {
+      // 8 March 2026 is a Sunday; 9 March a holiday here; 10 March (the business day) a working Tuesday.
+      const { call } = await start({ calendar: { workingWeekdays: [1, 2, 3, 4, 5], holidays: ['20260309'] } });
+      const { pc, cv } = await camila(call);
+      const repay = (transactionDate: string) => call('POST', `/loans/${pc.id}/transactions?command=repayment`, body({ transactionDate }));
+      const sunday = await repay('08 March 2026');
+      expect([sunday.status, sunday.body.errors[0].userMessageGlobalisationCode]).toEqual([403, 'error.msg.loan.application.repayment.date.on.non.working.day']);
+      const holiday = await repay('09 March 2026');
+      expect([holiday.status, holiday.body.errors[0].userMessageGlobalisationCode]).toEqual([403, 'error.msg.loan.application.repayment.date.on.holiday']);
+      expect((await repay('10 March 2026')).status).toBe(200);
+      // Savings transactions are not checked by Fineract on these days.
+      expect((await call('POST', withdrawalOf(cv), body({ transactionDate: '08 March 2026' }))).status).toBe(200);
+    });
+
     it('answers a second undo and an undo below zero as Fineract does (SavingsAccountWritePlatformServiceJpaRepositoryImpl.undoTransaction, SavingsAccount.validateAccountBalanceDoesNotBecomeNegative)', async () => {
       const { call } = await start();
       const { cv } = await camila(call);

@@ -20,6 +20,11 @@ export interface CoreSimOptions {
   logger?: boolean;
   /** Members to seed besides the demo members (load tests), in the demo members' shape. */
   members?: readonly DemoMember[];
+  /**
+   * The tenant's working days (ISO weekdays, 1 = Monday) and holidays (yyyymmdd), with transactions not allowed on
+   * the others: a loan repayment dated on one is refused as Fineract refuses it. Unset: every day is a working day.
+   */
+  calendar?: { workingWeekdays: readonly number[]; holidays: readonly string[] };
   /** The pauses of Fineract's retry of a command whose key is still running, before it answers 425 (1 s, 2 s). */
   retryWaitsMs?: readonly number[];
   /** The core's payment types (GET /paymenttypes); a write naming another answers 404 as Fineract does. */
@@ -132,6 +137,23 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     if (route.scope.endsWith(':LOAN')) throw domainRuleViolation('error.msg.loan.transaction.cannot.be.a.future.date', 'The transaction date cannot be in the future.', [value]);
     throw validationError([parameterError('error.msg.savingsaccount.transaction.in.the.future', 'Transaction date cannot be in the future.', 'transactionDate', value)]);
   };
+  /**
+   * Loan.validateRepaymentDateIsOnNonWorkingDay and validateRepaymentDateIsOnHoliday (LoanApplicationDateException,
+   * 403 `error.msg.loan.application.repayment.date.on.non.working.day` / `…on.holiday`) when the tenant's settings
+   * do not allow transactions on them. Savings transactions are not checked by Fineract.
+   */
+  const checkWorkingDay = (route: WriteRoute, body: unknown) => {
+    if (!options.calendar || route.scope !== 'REPAYMENT:LOAN') return;
+    const json = (body ?? {}) as Json;
+    if (typeof json.transactionDate !== 'string' || typeof json.dateFormat !== 'string' || typeof json.locale !== 'string') return;
+    const wire = parseJavaDate(json.transactionDate, json.dateFormat, json.locale);
+    if (!wire) return;
+    const weekday = new Date(Date.UTC(Number(wire.slice(0, 4)), Number(wire.slice(4, 6)) - 1, Number(wire.slice(6, 8)))).getUTCDay() || 7;
+    if (!options.calendar.workingWeekdays.includes(weekday)) {
+      throw domainRuleViolation('error.msg.loan.application.repayment.date.on.non.working.day', 'Repayment date cannot be on a non working day', [json.transactionDate]);
+    }
+    if (options.calendar.holidays.includes(wire)) throw domainRuleViolation('error.msg.loan.application.repayment.date.on.holiday', 'Repayment date cannot be on a holiday', [json.transactionDate]);
+  };
   const checkPaymentType = (body: unknown) => {
     const id = (body as { paymentTypeId?: unknown } | null)?.paymentTypeId;
     if (id === undefined || id === null) return;
@@ -237,6 +259,7 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
         throw serverError('Simulated failure: nothing was applied.');
       }
       checkNotInTheFuture(route, body);
+      checkWorkingDay(route, body);
       if (route.paymentDetail) checkPaymentType(body);
       const result = route.run(books, body);
       if (running) Object.assign(running, { state: 'done', statusCode: 200, body: result });

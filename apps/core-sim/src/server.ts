@@ -19,8 +19,15 @@ const paymentTypes = process.env.CORE_SIM_PAYMENT_TYPES?.split(',').map((entry) 
   return { id: Number(id), name: name.join(':') || `Tipo ${id}` };
 });
 
+// Fineract's working days and holidays, with repayments not allowed on the others: `1,2,3,4,5` and `yyyymmdd,…`.
+const list = (value: string | undefined) => value?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+const weekdays = list(process.env.CORE_SIM_WORKING_WEEKDAYS);
+const holidays = list(process.env.CORE_SIM_HOLIDAYS);
+const calendar = weekdays || holidays ? { workingWeekdays: (weekdays ?? ['1', '2', '3', '4', '5', '6', '7']).map(Number), holidays: holidays ?? [] } : undefined;
+
 const app = buildCoreSim({
   ...(paymentTypes ? { paymentTypes } : {}),
+  ...(calendar ? { calendar } : {}),
   ...(process.env.CORE_SIM_DATA_FILE ? { dataFile: process.env.CORE_SIM_DATA_FILE } : {}),
   ...(process.env.CORE_SIM_TODAY ? { today: process.env.CORE_SIM_TODAY } : {}),
   ...(members ? { members } : {}),
