@@ -52,6 +52,7 @@ import { pruneBrowserReports } from './repositories/audit-repository';
 import type { CoreBanking } from './services/core-banking';
 import { createCorePostings, type CorePostings } from './services/core-postings';
 import { createFineractClient } from './services/fineract-client';
+import { createPaymentTypeCheck } from './services/core-payment-types';
 import { createCoreReconciliationService } from './services/core-reconciliation-service';
 import type { CustomFetch } from 'openid-client';
 import { createFourEyes, type FourEyes } from './operator/four-eyes';
@@ -180,7 +181,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const rateLimits = await registerRateLimit(app, config.redisUrl);
   rateLimitGauge(app.metrics.registry, rateLimits);
 
-  await app.register(healthRoutes, { rateLimits });
+  const paymentTypes = createPaymentTypeCheck(core, app.log);
+  void paymentTypes.refresh();
+  await app.register(healthRoutes, { rateLimits, paymentTypes });
   await app.register(consultarParametrosRoute);
   await app.register(captchaRoutes);
   await app.register(disponibilidadRoute, { clock });
@@ -207,7 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await registerOpenApi(operator);
     headers.register(operator);
     await registerRateLimit(operator, config.redisUrl);
-    await operator.register(healthRoutes, { rateLimits });
+    await operator.register(healthRoutes, { rateLimits, paymentTypes });
     operator.setNotFoundHandler(notFound);
     app.addHook('onClose', async () => operator.close());
   }

@@ -213,13 +213,24 @@ describe('core banking simulator (Fineract subset)', () => {
     expect(first.headers.get('x-served-from-cache')).toBeNull();
     expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_999_000);
 
+    // A repeat while the first runs waits as Fineract's retry of executeCommand does (1 s, then 2 s): the first
+    // finishing within that, the repeat answers its outcome; still running after it, 425.
     await call('POST', '/__sim/faults', { latencyMs: 300 });
     const [a, b] = await Promise.all([
       call('POST', path, body, { 'Idempotency-Key': 'k-2' }),
       new Promise((r) => setTimeout(r, 50)).then(() => call('POST', path, body, { 'Idempotency-Key': 'k-2' })),
     ]);
-    expect([a.status, b.status]).toEqual([200, 425]);
+    expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.headers.get('x-served-from-cache')).toBe('true');
+    await call('POST', '/__sim/faults', { latencyMs: 3_500 });
+    const started = Date.now();
+    const [c, d] = await Promise.all([
+      call('POST', path, body, { 'Idempotency-Key': 'k-4' }),
+      new Promise((r) => setTimeout(r, 50)).then(() => call('POST', path, body, { 'Idempotency-Key': 'k-4' })),
+    ]);
+    expect([c.status, d.status]).toEqual([200, 425]);
+    expect(d.headers.get('x-served-from-cache')).toBe('true');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
     await call('POST', '/__sim/faults', { reset: true });
 
     const tooMuch = { ...body, transactionAmount: 90_000_000 };
@@ -232,14 +243,28 @@ describe('core banking simulator (Fineract subset)', () => {
     expect((await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, body, { 'Idempotency-Key': 'k-1' })).headers.get('x-served-from-cache')).toBeNull();
   });
 
-  it('fault switches: failNext answers 500 without booking; loseNext books, records and drops the answer, and the repeat is served from cache', async () => {
+  it('fault switches: failNext fails the command and records it under the key; unavailableNext records nothing; loseNext books, records and drops the answer', async () => {
     const { call } = await start();
     const { cv } = await camila(call);
     const body = { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1_000, paymentTypeId: 1 };
     const path = `/savingsaccounts/${cv.id}/transactions?command=withdrawal`;
-    expect((await call('POST', '/__sim/faults', { failNext: 1 })).body).toEqual({ latencyMs: 0, failNext: 1, loseNext: 0 });
-    expect((await call('POST', path, body, { 'Idempotency-Key': 'f-1' })).status).toBe(500);
+    expect((await call('POST', '/__sim/faults', { failNext: 1 })).body).toEqual({ latencyMs: 0, failNext: 1, loseNext: 0, unavailableNext: 0 });
+    // SynchronousCommandProcessingService.executeCommand keeps a failed command's answer under its key
+    // (saveResultNewTransaction), and IdempotentCommandExceptionMapper answers it to every repeat, served from cache.
+    const failed = await call('POST', path, body, { 'Idempotency-Key': 'f-1' });
+    expect(failed.status).toBe(500);
+    expect(failed.headers.get('x-served-from-cache')).toBeNull();
+    const replayed = await call('POST', path, body, { 'Idempotency-Key': 'f-1' });
+    expect([replayed.status, replayed.headers.get('x-served-from-cache')]).toEqual([500, 'true']);
+    expect(replayed.body).toEqual(failed.body);
     expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000);
+
+    // A core that is down never reached Fineract's pipeline: nothing recorded, the repeat runs.
+    await call('POST', '/__sim/faults', { unavailableNext: 1 });
+    expect((await call('POST', path, body, { 'Idempotency-Key': 'u-1' })).status).toBe(503);
+    const ran = await call('POST', path, body, { 'Idempotency-Key': 'u-1' });
+    expect([ran.status, ran.headers.get('x-served-from-cache')]).toEqual([200, null]);
+    expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_999_000);
 
     await call('POST', '/__sim/faults', { loseNext: 1 });
     await expect(call('POST', path, body, { 'Idempotency-Key': 'f-2' })).rejects.toThrow();
@@ -247,7 +272,7 @@ describe('core banking simulator (Fineract subset)', () => {
     const repeat = await call('POST', path, body, { 'Idempotency-Key': 'f-2' });
     expect(repeat.status).toBe(200);
     expect(repeat.headers.get('x-served-from-cache')).toBe('true');
-    expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_999_000);
+    expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_998_000);
     const writes = (await call('GET', '/__sim/books')).body.writes;
     expect(writes.filter((w: Loose) => w.idempotencyKey === 'f-2').map((w: Loose) => w.statusCode)).toEqual([200, 200]);
   });
@@ -294,5 +319,95 @@ describe('core banking simulator (Fineract subset)', () => {
     const page = await fetch(`${base}/`);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('<caption>Socios (clientes)</caption>');
+  });
+
+  describe('as strict as Fineract (apache/fineract 1.10.0-214)', () => {
+    const withdrawalOf = (cv: Loose) => `/savingsaccounts/${cv.id}/transactions?command=withdrawal`;
+    const body = (extra: Record<string, unknown> = {}) => ({ ...DATE, transactionDate: '10 March 2026', transactionAmount: 1_000, paymentTypeId: 1, ...extra });
+
+    it('lists its payment types and refuses another with 404 error.msg.payment.type.invalid (PaymentDetailWritePlatformServiceJpaRepositoryImpl, PaymentTypeNotFoundException)', async () => {
+      const { call } = await start({ paymentTypes: [{ id: 7, name: 'Webpay' }] });
+      const { cv, pc } = await camila(call);
+      expect((await call('GET', '/paymenttypes')).body).toMatchObject([{ id: 7, name: 'Webpay' }]);
+      const refused = await call('POST', withdrawalOf(cv), body({ paymentTypeId: 1 }), { 'Idempotency-Key': 'pt-1' });
+      expect(refused.status).toBe(404);
+      expect(refused.body.errors[0]).toMatchObject({ userMessageGlobalisationCode: 'error.msg.payment.type.invalid' });
+      const repayment = await call('POST', `/loans/${pc.id}/transactions?command=repayment`, body({ paymentTypeId: 999 }));
+      expect(repayment.status).toBe(404);
+      expect((await call('POST', withdrawalOf(cv), body({ paymentTypeId: 7 }))).status).toBe(200);
+    });
+
+    it('reads a batch item’s key only under the exact header name Idempotency-Key (IdempotencyStoreBatchFilter)', async () => {
+      const { call } = await start();
+      const { cv } = await camila(call);
+      const item = (name: string) => [{ requestId: 1, relativeUrl: `savingsaccounts/${cv.id}/transactions?command=withdrawal`, method: 'POST', headers: [{ name, value: 'hb-1' }], body: JSON.stringify(body()) }];
+      await call('POST', '/batches?enclosingTransaction=true', item('idempotency-key'));
+      await call('POST', '/batches?enclosingTransaction=true', item('idempotency-key'));
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_998_000);
+      await call('POST', '/batches?enclosingTransaction=true', item('Idempotency-Key'));
+      const repeat = await call('POST', '/batches?enclosingTransaction=true', item('Idempotency-Key'));
+      expect(repeat.body[0].headers).toContainEqual({ name: 'x-served-from-cache', value: 'true' });
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_997_000);
+    });
+
+    it('refuses a key longer than the command source column (VARCHAR(50), 0061_add_idempotency_key_to_command_source.xml) and applies nothing', async () => {
+      const { call } = await start();
+      const { cv } = await camila(call);
+      expect((await call('POST', withdrawalOf(cv), body(), { 'Idempotency-Key': 'k'.repeat(51) })).status).toBe(500);
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000);
+      expect((await call('POST', withdrawalOf(cv), body(), { 'Idempotency-Key': 'k'.repeat(50) })).status).toBe(200);
+    });
+
+    it('takes only ISO language and country codes as locale: 400 validation.msg.invalid.locale.format (JsonParserHelper.localeFromString)', async () => {
+      const { call } = await start();
+      const { cv } = await camila(call);
+      for (const locale of ['xx', 'english', 'en_XX']) {
+        const res = await call('POST', withdrawalOf(cv), body({ locale }));
+        expect(res.status).toBe(400);
+        expect(res.body.errors[0].userMessageGlobalisationCode).toBe('validation.msg.invalid.locale.format');
+      }
+      expect((await call('POST', withdrawalOf(cv), body({ locale: 'en_US' }))).status).toBe(200);
+    });
+
+    it('refuses a transaction dated after the business day (SavingsAccount.java 400, LoanTransactionValidator.validateTransactionShouldNotBeInTheFuture 403)', async () => {
+      const { call } = await start();
+      const { cv, pc } = await camila(call);
+      const savings = await call('POST', withdrawalOf(cv), body({ transactionDate: '11 March 2026' }));
+      expect(savings.status).toBe(400);
+      expect(savings.body.errors[0].userMessageGlobalisationCode).toBe('error.msg.savingsaccount.transaction.in.the.future');
+      const loan = await call('POST', `/loans/${pc.id}/transactions?command=repayment`, body({ transactionDate: '11 March 2026' }));
+      expect(loan.status).toBe(403);
+      expect(loan.body.errors[0].userMessageGlobalisationCode).toBe('error.msg.loan.transaction.cannot.be.a.future.date');
+      expect((await call('POST', withdrawalOf(cv), body({ transactionDate: '09 March 2026' }))).status).toBe(200);
+    });
+
+    it('refuses a loan repayment on a non-working day or a holiday when the tenant does not allow them (Loan.validateRepaymentDateIsOnNonWorkingDay, validateRepaymentDateIsOnHoliday)', async () => {
+      // 8 March 2026 is a Sunday; 9 March a holiday here; 10 March (the business day) a working Tuesday.
+      const { call } = await start({ calendar: { workingWeekdays: [1, 2, 3, 4, 5], holidays: ['20260309'] } });
+      const { pc, cv } = await camila(call);
+      const repay = (transactionDate: string) => call('POST', `/loans/${pc.id}/transactions?command=repayment`, body({ transactionDate }));
+      const sunday = await repay('08 March 2026');
+      expect([sunday.status, sunday.body.errors[0].userMessageGlobalisationCode]).toEqual([403, 'error.msg.loan.application.repayment.date.on.non.working.day']);
+      const holiday = await repay('09 March 2026');
+      expect([holiday.status, holiday.body.errors[0].userMessageGlobalisationCode]).toEqual([403, 'error.msg.loan.application.repayment.date.on.holiday']);
+      expect((await repay('10 March 2026')).status).toBe(200);
+      // Savings transactions are not checked by Fineract on these days.
+      expect((await call('POST', withdrawalOf(cv), body({ transactionDate: '08 March 2026' }))).status).toBe(200);
+    });
+
+    it('answers a second undo and an undo below zero as Fineract does (SavingsAccountWritePlatformServiceJpaRepositoryImpl.undoTransaction, SavingsAccount.validateAccountBalanceDoesNotBecomeNegative)', async () => {
+      const { call } = await start();
+      const { cv } = await camila(call);
+      const deposit = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, body({ transactionAmount: 10_000 }));
+      await call('POST', withdrawalOf(cv), body({ transactionAmount: 5_005_000 }));
+      const below = await call('POST', `/savingsaccounts/${cv.id}/transactions/${deposit.body.resourceId}?command=undo`, {});
+      expect(below.status).toBe(400);
+      expect(below.body.errors[0].userMessageGlobalisationCode).toBe('validation.msg.savingsaccount.undotransaction.results.in.balance.going.negative');
+      const small = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, body({ transactionAmount: 1 }));
+      expect((await call('POST', `/savingsaccounts/${cv.id}/transactions/${small.body.resourceId}?command=undo`, {})).status).toBe(200);
+      const again = await call('POST', `/savingsaccounts/${cv.id}/transactions/${small.body.resourceId}?command=undo`, {});
+      expect(again.status).toBe(503);
+      expect(again.body.errors[0].userMessageGlobalisationCode).toBe('error.msg.saving.account.trasaction.update.notallowed');
+    });
   });
 });

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { businessToday } from '@pago/domain/business-time';
-import { FineractError, serverError, type Json } from './fineract';
+import { domainRuleViolation, FineractError, notFound, parameterError, parseJavaDate, serverError, serviceUnavailable, validationError, type Json } from './fineract';
 import * as ledger from './ledger';
 import { DEMO_MEMBERS, type DemoMember } from '@pago/domain/demo-members';
 import { loadBooks, planOutstanding, saveBooks, savingsBalance, seedBooks, statementOwed, type Books, type IdempotencyRecord } from './store';
@@ -20,14 +20,36 @@ export interface CoreSimOptions {
   logger?: boolean;
   /** Members to seed besides the demo members (load tests), in the demo members' shape. */
   members?: readonly DemoMember[];
+  /**
+   * The tenant's working days (ISO weekdays, 1 = Monday) and holidays (yyyymmdd), with transactions not allowed on
+   * the others: a loan repayment dated on one is refused as Fineract refuses it. Unset: every day is a working day.
+   */
+  calendar?: { workingWeekdays: readonly number[]; holidays: readonly string[] };
+  /** The pauses of Fineract's retry of a command whose key is still running, before it answers 425 (1 s, 2 s). */
+  retryWaitsMs?: readonly number[];
+  /** The core's payment types (GET /paymenttypes); a write naming another answers 404 as Fineract does. */
+  paymentTypes?: readonly { id: number; name: string }[];
 }
+
+/** The payment types the API's defaults name (CORE_WEBPAY_PAYMENT_TYPE_ID 1, CORE_TRANSFER_PAYMENT_TYPE_ID 2), and the tellers'. */
+export const DEFAULT_PAYMENT_TYPES = [
+  { id: 1, name: 'Webpay' },
+  { id: 2, name: 'Transferencia Pago Online' },
+  { id: 3, name: 'Caja' },
+] as const;
+
+/** Fineract's m_portfolio_command_source.idempotency_key is VARCHAR(50) (0061_add_idempotency_key_to_command_source.xml). */
+export const MAX_KEY_LENGTH = 50;
 
 export const DEFAULT_CORE_SIM_OPTIONS: CoreSimOptions = { username: 'mifos', password: 'password', tenant: 'default' };
 
 export interface Faults {
   latencyMs: number;
+  /** The next N commands fail inside Fineract (500): nothing applied, the failure recorded under the key. */
   failNext: number;
   loseNext: number;
+  /** The next N writes meet a core that is down (503 from before Fineract): nothing applied or recorded. */
+  unavailableNext: number;
 }
 
 interface WriteAnswer {
@@ -51,6 +73,8 @@ const springError = (status: number, error: string, path: string) => ({ timestam
 interface WriteRoute {
   scope: string;
   run: (books: Books, body: unknown) => Json;
+  /** The command takes a payment detail (`paymentTypeId`), checked against the core's payment types. */
+  paymentDetail?: boolean;
 }
 
 /** Finds the write for a path relative to /v1 (also how batch items name it) and its query. */
@@ -62,7 +86,7 @@ function matchWrite(method: string, path: string, query: URLSearchParams, inBatc
   if (path === 'accounttransfers' && !inBatch) return { scope: 'CREATE:ACCOUNTTRANSFER', run: (b, body) => ledger.createTransfer(b, body) };
   if ((m = path.match(/^savingsaccounts\/(\d+)\/transactions$/)) && (command === 'deposit' || command === 'withdrawal')) {
     const id = Number(m[1]);
-    return { scope: `${command.toUpperCase()}:SAVINGSACCOUNT`, run: (b, body) => ledger.savingsTransaction(b, id, command, body) };
+    return { scope: `${command.toUpperCase()}:SAVINGSACCOUNT`, paymentDetail: true, run: (b, body) => ledger.savingsTransaction(b, id, command, body) };
   }
   if ((m = path.match(/^savingsaccounts\/(\d+)\/transactions\/(\d+)$/)) && command === 'undo') {
     const [id, tx] = [Number(m[1]), Number(m[2])];
@@ -70,11 +94,11 @@ function matchWrite(method: string, path: string, query: URLSearchParams, inBatc
   }
   if ((m = path.match(/^loans\/(\d+)\/transactions$/)) && command === 'repayment') {
     const id = Number(m[1]);
-    return { scope: 'REPAYMENT:LOAN', run: (b, body) => ledger.loanRepayment(b, ledger.loanById(b, id), body) };
+    return { scope: 'REPAYMENT:LOAN', paymentDetail: true, run: (b, body) => ledger.loanRepayment(b, ledger.loanById(b, id), body) };
   }
   if ((m = path.match(/^loans\/external-id\/([\w-]+)\/transactions$/)) && command === 'repayment') {
     const ext = m[1]!;
-    return { scope: 'REPAYMENT:LOAN', run: (b, body) => ledger.loanRepayment(b, ledger.loanByExternalId(b, ext), body) };
+    return { scope: 'REPAYMENT:LOAN', paymentDetail: true, run: (b, body) => ledger.loanRepayment(b, ledger.loanByExternalId(b, ext), body) };
   }
   if ((m = path.match(/^loans\/(\d+)\/transactions\/(\d+)$/)) && command === '') {
     const [id, tx] = [Number(m[1]), Number(m[2])];
@@ -91,7 +115,50 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
   const options = { ...DEFAULT_CORE_SIM_OPTIONS, ...partial };
   const today = () => (options.today ? options.today.replaceAll('-', '') : businessToday(new Date()));
   let books: Books = (options.dataFile && loadBooks(options.dataFile)) || seedBooks(today(), [...DEMO_MEMBERS, ...(options.members ?? [])]);
-  const faults: Faults = { latencyMs: 0, failNext: 0, loseNext: 0 };
+  const faults: Faults = { latencyMs: 0, failNext: 0, loseNext: 0, unavailableNext: 0 };
+  const paymentTypes = options.paymentTypes ?? DEFAULT_PAYMENT_TYPES;
+  const retryWaitsMs = options.retryWaitsMs ?? [1_000, 2_000];
+  /**
+   * PaymentDetailWritePlatformServiceJpaRepositoryImpl.createPaymentDetail looks the type up with not-found
+   * detection: PaymentTypeNotFoundException, 404 `error.msg.payment.type.invalid`.
+   */
+  /**
+   * No transaction dated after the core's business day: savings (and a transfer's withdrawal) answer 400
+   * `error.msg.savingsaccount.transaction.in.the.future` (SavingsAccount.java, the deposit and withdrawal checks); loans 403 `error.msg.loan.transaction.cannot.be.a.future.date`
+   * (LoanTransactionValidator.validateTransactionShouldNotBeInTheFuture). A date that does not parse is left to the
+   * command's own validation.
+   */
+  const checkNotInTheFuture = (route: WriteRoute, body: unknown) => {
+    const json = (body ?? {}) as Json;
+    const value = json.transactionDate ?? json.transferDate;
+    if (typeof value !== 'string' || typeof json.dateFormat !== 'string' || typeof json.locale !== 'string') return;
+    const wire = parseJavaDate(value, json.dateFormat, json.locale);
+    if (!wire || wire <= today()) return;
+    if (route.scope.endsWith(':LOAN')) throw domainRuleViolation('error.msg.loan.transaction.cannot.be.a.future.date', 'The transaction date cannot be in the future.', [value]);
+    throw validationError([parameterError('error.msg.savingsaccount.transaction.in.the.future', 'Transaction date cannot be in the future.', 'transactionDate', value)]);
+  };
+  /**
+   * Loan.validateRepaymentDateIsOnNonWorkingDay and validateRepaymentDateIsOnHoliday (LoanApplicationDateException,
+   * 403 `error.msg.loan.application.repayment.date.on.non.working.day` / `…on.holiday`) when the tenant's settings
+   * do not allow transactions on them. Savings transactions are not checked by Fineract.
+   */
+  const checkWorkingDay = (route: WriteRoute, body: unknown) => {
+    if (!options.calendar || route.scope !== 'REPAYMENT:LOAN') return;
+    const json = (body ?? {}) as Json;
+    if (typeof json.transactionDate !== 'string' || typeof json.dateFormat !== 'string' || typeof json.locale !== 'string') return;
+    const wire = parseJavaDate(json.transactionDate, json.dateFormat, json.locale);
+    if (!wire) return;
+    const weekday = new Date(Date.UTC(Number(wire.slice(0, 4)), Number(wire.slice(4, 6)) - 1, Number(wire.slice(6, 8)))).getUTCDay() || 7;
+    if (!options.calendar.workingWeekdays.includes(weekday)) {
+      throw domainRuleViolation('error.msg.loan.application.repayment.date.on.non.working.day', 'Repayment date cannot be on a non working day', [json.transactionDate]);
+    }
+    if (options.calendar.holidays.includes(wire)) throw domainRuleViolation('error.msg.loan.application.repayment.date.on.holiday', 'Repayment date cannot be on a holiday', [json.transactionDate]);
+  };
+  const checkPaymentType = (body: unknown) => {
+    const id = (body as { paymentTypeId?: unknown } | null)?.paymentTypeId;
+    if (id === undefined || id === null) return;
+    if (!paymentTypes.some((t) => t.id === Number(id))) throw notFound('error.msg.payment.type.invalid', `PaymentType with ${String(id)} does not exist`, Number(id));
+  };
   const persist = () => {
     if (options.dataFile) saveBooks(options.dataFile, books);
   };
@@ -152,6 +219,8 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     return ledger.loanTransactionByExternalId(books, Number(loanId), externalId);
   });
   app.get(`${BASE}/accounttransfers/:id`, async (request) => ledger.transferView(books, Number((request.params as { id: string }).id)));
+  // PaymentTypeApiResource.getAllPaymentTypes: id, name, description, isCashPayment, position.
+  app.get(`${BASE}/paymenttypes`, async () => paymentTypes.map((t, i) => ({ id: t.id, name: t.name, description: t.name, isCashPayment: false, position: i + 1 })));
 
   // ---- Writes
 
@@ -164,6 +233,13 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     const record = key ? books.idempotency.find((r) => r.scope === route.scope && r.key === key) : undefined;
     if (record) {
       const cached = { 'x-served-from-cache': 'true' };
+      // executeCommand is retried by resilience4j on IdempotentCommandProcessUnderProcessingException (3 attempts,
+      // 1 s doubling: application.properties, resilience4j.retry.instances.executeCommand): a repeat waits for the
+      // first, and answers 425 only when it is still running after that.
+      for (const wait of retryWaitsMs) {
+        if (record.state !== 'running') break;
+        await sleep(wait);
+      }
       if (record.state === 'running') return { status: 425, body: record.request, headers: cached };
       return { status: record.statusCode, body: record.body, headers: cached };
     }
@@ -174,8 +250,17 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     }
     if (faults.latencyMs > 0 && !enclosing) await sleep(faults.latencyMs);
     // Every command checks everything before it changes anything (ledger.ts), so a failed one leaves the books as
-    // they were; a batch keeps a copy of its own to roll back (runBatch).
+    // they were; a batch keeps a copy of its own to roll back (runBatch). A failure is recorded under the key and
+    // answered to every repeat (SynchronousCommandProcessingService.executeCommand, saveResultNewTransaction), the
+    // failNext fault's too.
     try {
+      if (faults.failNext > 0) {
+        faults.failNext--;
+        throw serverError('Simulated failure: nothing was applied.');
+      }
+      checkNotInTheFuture(route, body);
+      checkWorkingDay(route, body);
+      if (route.paymentDetail) checkPaymentType(body);
       const result = route.run(books, body);
       if (running) Object.assign(running, { state: 'done', statusCode: 200, body: result });
       return { status: 200, body: result, headers: {} };
@@ -193,11 +278,15 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     books.writes.push({ at: new Date().toISOString(), method, path, idempotencyKey: key, statusCode, ...(note ? { note } : {}) });
   }
 
-  /** Fault switches shared by single writes and batches: failNext before anything, loseNext after booking. */
+  /** Fault switches shared by single writes and batches: unavailableNext before anything, loseNext after booking. */
   async function answerWrite(reply: FastifyReply, path: string, key: string | null, work: () => Promise<WriteAnswer>) {
-    if (faults.failNext > 0) {
-      faults.failNext--;
-      return reply.code(500).send(serverError('Simulated failure: nothing was applied.').body);
+    if (faults.unavailableNext > 0) {
+      faults.unavailableNext--;
+      return reply.code(503).send(serviceUnavailable('error.msg.platform.service.unavailable', 'Simulated outage: the core is down, nothing was applied.', null).body);
+    }
+    // The key is stored in a VARCHAR(50): a longer one fails its insert before the command runs (nothing recorded).
+    if (key !== null && key.length > MAX_KEY_LENGTH) {
+      return reply.code(500).send(serverError(`Idempotency key longer than ${MAX_KEY_LENGTH}: value too long for type character varying(${MAX_KEY_LENGTH})`).body);
     }
     const answer = await work();
     logWrite('POST', path, key, answer.status, answer.headers['x-served-from-cache'] ? 'served from cache' : undefined);
@@ -228,7 +317,9 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     let failed = false;
     for (const item of [...items].sort((a, b) => Number(a.requestId) - Number(b.requestId))) {
       const headers = Array.isArray(item.headers) ? (item.headers as { name?: string; value?: string }[]) : [];
-      const key = headers.find((h) => String(h.name).toLowerCase() === 'idempotency-key')?.value ?? null;
+      // IdempotencyStoreBatchFilter finds the item's key by the header's exact name (equals, not ignoring case); an item
+      // without it gets a generated key, so a repeat is a new command.
+      const key = headers.find((h) => h.name === 'Idempotency-Key')?.value ?? null;
       const [rawPath, rawQuery] = String(item.relativeUrl ?? '').replace(/^\/?(v1\/)?/, '').split('?');
       const route = matchWrite(String(item.method ?? '').toUpperCase(), rawPath!, new URLSearchParams(rawQuery ?? ''), true);
       if (!route) {
@@ -274,8 +365,8 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
   app.get('/__sim/faults', async () => faults);
   app.post('/__sim/faults', async (request, reply) => {
     const body = (request.body ?? {}) as Partial<Faults> & { reset?: boolean };
-    if (body.reset) Object.assign(faults, { latencyMs: 0, failNext: 0, loseNext: 0 });
-    for (const name of ['latencyMs', 'failNext', 'loseNext'] as const) {
+    if (body.reset) Object.assign(faults, { latencyMs: 0, failNext: 0, loseNext: 0, unavailableNext: 0 });
+    for (const name of ['latencyMs', 'failNext', 'loseNext', 'unavailableNext'] as const) {
       const value = body[name];
       if (value === undefined) continue;
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return reply.code(400).send({ error: `${name} must be a whole number ≥ 0` });

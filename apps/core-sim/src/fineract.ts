@@ -131,6 +131,22 @@ export interface ReadBody {
 }
 
 /** Reads a write's body as Fineract's validators do: unsupported keys first, then each field, all errors at once. */
+const languages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/**
+ * JsonParserHelper.localeFromString: `language[_COUNTRY[_variant]]`, the language one of Java's ISO 639 codes and
+ * the country one of its ISO 3166 codes, else 400 `validation.msg.invalid.locale.format`.
+ */
+export function invalidLocale(locale: string): ParameterError | null {
+  const [language = '', country = ''] = locale.split('_');
+  const knownLanguage = /^[a-z]{2}$/i.test(language) && languages.of(language.toLowerCase()) !== undefined;
+  if (!knownLanguage) return parameterError('validation.msg.invalid.locale.format', `The parameter \`locale\` has an invalid language value ${language} .`, 'locale', language);
+  const knownCountry = country === '' || (/^[A-Z]{2}$/.test(country) && regions.of(country) !== undefined);
+  if (!knownCountry) return parameterError('validation.msg.invalid.locale.format', `The parameter \`locale\` has an invalid country value ${country} .`, 'locale', country);
+  return null;
+}
+
 export function readBody(raw: unknown, rules: BodyRules): ReadBody {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw validationError([parameterError('error.msg.invalid.request.body', 'Request body is empty or not a JSON object.', 'body')]);
@@ -160,6 +176,11 @@ export function readBody(raw: unknown, rules: BodyRules): ReadBody {
       errors.push(parameterError('validation.msg.missing.locale.parameter', `The parameter \`${name}\` requires a \`locale\` parameter to be passed with it.`, name));
     }
     if (!dateFormat || !locale) continue;
+    const localeError = invalidLocale(locale);
+    if (localeError) {
+      errors.push(localeError);
+      continue;
+    }
     const wire = typeof value === 'string' ? parseJavaDate(value, dateFormat, locale) : null;
     if (!wire) {
       errors.push(

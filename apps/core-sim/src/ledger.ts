@@ -133,11 +133,14 @@ export function undoSavingsTransaction(books: Books, savingsId: number, txId: nu
   if (tx.transfer) {
     throw serviceUnavailable('error.msg.saving.account.transfer.transaction.update.not.allowed', `Savings account transaction:${txId} update not allowed as it involves in account transfer`, txId);
   }
+  // SavingsAccountWritePlatformServiceJpaRepositoryImpl.undoTransaction: a reversed one is not a deposit or withdrawal
+  // that may change (TransactionUpdateNotAllowedException, 503).
   if (tx.reversed) {
-    throw domainRuleViolation('error.msg.saving.account.transaction.already.reversed', 'Transaction is already reversed.', [txId]);
+    throw serviceUnavailable('error.msg.saving.account.trasaction.update.notallowed', `Savings Account transaction update not allowed with savings identifier ${savingsId} and trasaction identifier ${txId}`, txId);
   }
+  // SavingsAccount.validateAccountBalanceDoesNotBecomeNegative: resource savingsaccount + action undotransaction, 400.
   if (tx.type === 'deposit' && savingsBalance(account) - tx.amount < 0) {
-    throw domainRuleViolation('error.msg.savingsaccount.transaction.insufficient.account.balance', 'Insufficient account balance.', ['transactionAmount', savingsBalance(account), null, tx.amount]);
+    throw validationError([parameterError('validation.msg.savingsaccount.undotransaction.results.in.balance.going.negative', 'The parameter  is invalid.', 'id')]);
   }
   tx.reversed = true;
   const client = clientOf(books, account.clientId);

@@ -15,10 +15,14 @@ export const TRANSACTION_MOVES = {
 } as const satisfies Record<string, readonly string[]>;
 
 export const CORE_OPERATION_MOVES = {
-  // A pending operation may be sent any number of times under its key; the core's answer settles it.
-  pending: ['booked', 'refused'],
+  // A pending try may be sent any number of times under its key; the core's answer settles it (decision 043).
+  pending: ['booked', 'refused', 'failed'],
   booked: [],
+  // Refused by the core (own account: back to the member; card credit: the console re-posts or refunds it).
   refused: [],
+  // The core recorded a failure under this try's key and answers it to every repeat: it applied nothing, and the
+  // operation goes on under a new key (a card credit's next try, or the member's next own-account try).
+  failed: [],
 } as const satisfies Record<string, readonly string[]>;
 
 export const WEBPAY_ATTEMPT_MOVES = {

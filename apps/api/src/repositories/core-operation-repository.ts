@@ -1,12 +1,17 @@
 import { and, asc, count, eq, inArray, isNotNull, lte, min, ne, or, sql } from 'drizzle-orm';
-import { CORE_OPERATION_MOVES, movesInto } from '@pago/domain/payment-states';
+import { assertMove, CORE_OPERATION_MOVES, type CoreOperationStatus } from '@pago/domain/payment-states';
 import type { DbOrTx, Tx } from '../db/client';
 import { coreOperations, transactionItems, transactions, type CoreLineRow } from '../db/schema';
 
 export type CoreOperationRow = typeof coreOperations.$inferSelect;
 
-/** Whether a re-post of `key` (keys `KEY.rN`) is waiting for the core or was booked. */
-const hasLiveRepost = sql`exists (select 1 from core_operations r where starts_with(r.key, ${coreOperations.key} || '.r') and r.status in ('pending', 'booked'))`;
+/**
+ * A card credit's tries share its first key (the store's buy order): the next ones are `KEY.r1`, `KEY.r2`…, whether
+ * the postings job opened them after a failure the core recorded or an operator re-posted a refusal (decision 043).
+ */
+export const firstKeyOf = (key: string) => key.replace(/(\.r\d+)+$/, '');
+/** Whether another try of the same card credit is waiting for the core or was booked. */
+const hasLiveRepost = sql`exists (select 1 from core_operations r where r.key <> ${coreOperations.key} and (r.key = regexp_replace(${coreOperations.key}, '([.]r[0-9]+)+$', '') or starts_with(r.key, regexp_replace(${coreOperations.key}, '([.]r[0-9]+)+$', '') || '.r')) and r.status in ('pending', 'booked'))`;
 export type CoreOperationKind = 'cuenta_vista' | 'abono_webpay';
 
 export async function insertOperation(
@@ -43,19 +48,32 @@ export function operationsOf(db: DbOrTx, idTransaccion: string): Promise<CoreOpe
   return db.select().from(coreOperations).where(eq(coreOperations.idTransaccion, idTransaccion)).orderBy(asc(coreOperations.createdAt));
 }
 
-/** Moves an operation to its outcome, only from a state CORE_OPERATION_MOVES allows that move from. */
-export async function settleOperation(tx: Tx, key: string, to: 'booked' | 'refused', fields: { coreRefs?: Record<string, string>; lastError?: string }): Promise<void> {
-  await tx
+/**
+ * The one way a core operation's status changes: the move must be in CORE_OPERATION_MOVES, the row must still be in
+ * `from` (the WHERE says so), and a row that was not there (another replica moved it first) throws, so the caller's
+ * database transaction writes nothing else.
+ */
+export async function moveOperation(
+  tx: Tx,
+  key: string,
+  from: CoreOperationStatus,
+  to: CoreOperationStatus,
+  fields: { coreRefs?: Record<string, string>; lastError?: string } = {},
+): Promise<void> {
+  assertMove(CORE_OPERATION_MOVES, from, to);
+  const moved = await tx
     .update(coreOperations)
     .set({
       status: to,
       ...(fields.coreRefs && { coreRefs: fields.coreRefs }),
-      ...(fields.lastError !== undefined && { lastError: fields.lastError }),
+      ...(fields.lastError !== undefined && { lastError: fields.lastError.slice(0, 500) }),
       ...(to === 'booked' && { bookedAt: sql`now()` }),
       attempts: sql`${coreOperations.attempts} + 1`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(coreOperations.key, key), inArray(coreOperations.status, movesInto(CORE_OPERATION_MOVES, to))));
+    .where(and(eq(coreOperations.key, key), eq(coreOperations.status, from)))
+    .returning({ key: coreOperations.key });
+  if (moved.length !== 1) throw new Error(`core operation ${key} was not ${from}: not moved to ${to}`);
 }
 
 /** The core gave no answer: asked again after a back-off that doubles from 5 s up to 10 minutes. */
@@ -183,7 +201,7 @@ export function refusedCredits(db: DbOrTx) {
 export type RepostCheck = { ok: true; op: CoreOperationRow; nextKey: string } | { ok: false; reason: 'not_found' | 'not_refused' | 'reposted' };
 
 /**
- * Whether a refused card credit may be sent to the core again, and under which key: a new one (`KEY.rN`), since the
+ * Whether a refused card credit may be sent to the core again, and under which key: the credit's next try, since the
  * core keeps its refusal under the old key and would answer it again. Locks the row inside a transaction.
  */
 export async function checkRepost(db: DbOrTx, key: string): Promise<RepostCheck> {
@@ -191,7 +209,19 @@ export async function checkRepost(db: DbOrTx, key: string): Promise<RepostCheck>
   const [op] = 'rollback' in db ? await query.for('update') : await query;
   if (!op) return { ok: false, reason: 'not_found' };
   if (op.kind !== 'abono_webpay' || op.status !== 'refused') return { ok: false, reason: 'not_refused' };
-  const reposts = await db.select({ key: coreOperations.key, status: coreOperations.status }).from(coreOperations).where(sql`starts_with(${coreOperations.key}, ${`${key}.r`})`);
-  if (reposts.some((r) => r.status !== 'refused')) return { ok: false, reason: 'reposted' };
-  return { ok: true, op, nextKey: `${key}.r${reposts.length + 1}` };
+  const tries = await triesOf(db, key);
+  if (tries.some((r) => r.status === 'pending' || r.status === 'booked')) return { ok: false, reason: 'reposted' };
+  return { ok: true, op, nextKey: nextTryKey(key, tries) };
 }
+
+/** Every try of the card credit `key` belongs to (its first key and each `.rN`), whatever became of them. */
+export function triesOf(db: DbOrTx, key: string): Promise<Pick<CoreOperationRow, 'key' | 'status'>[]> {
+  const first = firstKeyOf(key);
+  return db
+    .select({ key: coreOperations.key, status: coreOperations.status })
+    .from(coreOperations)
+    .where(or(eq(coreOperations.key, first), sql`starts_with(${coreOperations.key}, ${`${first}.r`})`));
+}
+
+/** The key of a card credit's next try: `KEY.rN`, N one more than the tries after the first. */
+export const nextTryKey = (key: string, tries: readonly unknown[]) => `${firstKeyOf(key)}.r${tries.length}`;

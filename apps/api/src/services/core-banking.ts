@@ -10,19 +10,21 @@ export const isLoanInCore = (family: Family) => kindOf(family) === 'credit';
  * with the same key never books twice.
  */
 export interface CoreBanking {
-  /** The member's accounts and products as the core holds them now; null when the core does not know the RUT. */
-  memberProducts(rut: string): Promise<CoreCall<CoreMemberView | null>>;
   /** Own-account payment: debits the cuenta vista and credits each line's product, all or nothing. */
   payFromAccount(key: string, payment: { numeroCuenta: string; lines: CoreLine[]; date: Date }): Promise<CoreAnswer>;
   /** Money Webpay took for one product: a loan repayment or a deposit, booked once per key. */
   credit(key: string, line: CoreLine, date: Date): Promise<CoreAnswer>;
-  /** Undoes a credit booked with `key` (an operator's refund): the core's own undo. */
-  reverse(key: string, line: CoreLine, date: Date): Promise<CoreAnswer>;
-  /** The credit booked with `key`, looked up without writing. */
-  findCredit(key: string, line: CoreLine): Promise<CoreCall<{ id: string; amount: number; reversed: boolean } | null>>;
-  /** What the core booked on these accounts under our channel's keys: how the reconciliation sees the core's books. */
+  /**
+   * What this channel booked on these accounts: only its own payment types and keys, each with its business day.
+   * How the reconciliation sees the core's books; a teller's deposit or another channel's repayment is not here.
+   */
   channelOperations(accounts: CoreAccount[]): Promise<CoreCall<CoreOperationView[]>>;
+  /** The configured payment types the core does not have, by the setting's name (empty: all there). */
+  missingPaymentTypes(): Promise<CoreCall<string[]>>;
 }
+
+/** Our keys: an own-account try (`{idTransaccion}-{n}`) or a card credit (the store's buy order, `.rN` per new try). */
+export const CHANNEL_KEY = /^(?:[0-9a-f]{32}-\d+|PO[0-9a-f]{16}-\d+(?:\.r\d+)*)$/;
 
 /** An account in the core by our number: a cuenta vista or a product. */
 export interface CoreAccount {
@@ -34,6 +36,8 @@ export interface CoreAccount {
 /** One movement the core booked under one of our keys. */
 export interface CoreOperationView {
   key: string;
+  /** The core's transaction date, yyyymmdd: the business day it was booked for. */
+  date: string;
   account: string;
   direction: 'debit' | 'credit';
   amount: number;
@@ -52,12 +56,12 @@ export type CoreAnswer =
   | { outcome: 'booked'; refs: Record<string, string> }
   /** The core answered no: nothing was booked. */
   | { outcome: 'refused'; reason: 'insufficient_funds' | 'refused'; detail: string }
-  /** No answer the core gave (a timeout, a lost answer, a 5xx, still running): ask again with the same key. */
+  /**
+   * The core recorded a failure under this key (Fineract serves it from its idempotency record to every repeat):
+   * nothing was booked, and this key will never book. The operation goes on under a new key (decision 043).
+   */
+  | { outcome: 'failed'; detail: string }
+  /** No answer the core gave (a timeout, a lost answer, a first 5xx, still running): ask again with the same key. */
   | { outcome: 'unknown'; detail: string };
 
 export type CoreCall<T> = { ok: true; data: T } | { ok: false; detail: string };
-
-export interface CoreMemberView {
-  savings: { externalId: string; productName: string; balance: number }[];
-  loans: { externalId: string; productName: string; outstanding: number }[];
-}

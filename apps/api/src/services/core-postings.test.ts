@@ -8,7 +8,8 @@ import type { Config } from '../config';
 import { accounts, coreOperations, instalments, members, products, transactions } from '../db/schema';
 import { listProducts, oldest, postAutentica, postAutorizar, postConsultarPago, postPagar, postSeleccionar, productNumbered } from '../../test/support/member-calls';
 import { anotherReplica, appPerTest, coreClientFor, DATABASE_KINDS, TEST_ADMIN_TOKEN, type CoreBooks } from '../../test/support/test-app';
-import { createCorePostings } from './core-postings';
+import { CARD_CREDIT_TRIES, createCorePostings } from './core-postings';
+import { fineractDate } from './fineract-client';
 import { reconciliationCsv, type CoreReconciliation } from './core-reconciliation-service';
 import { businessToday } from '@pago/domain/business-time';
 
@@ -125,7 +126,7 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
 
   it('with the core down refuses with the general failure, keeps the debit pending, and books it once when the core returns', async () => {
     const { idTransaccion, total, pay } = await readyToPay('11111111-1', '630055667788', 1);
-    await t.core.faults({ failNext: 1_000 });
+    await t.core.faults({ unavailableNext: 1_000 });
     const res = await pay();
     expect(res.json()[PAG].error.errores.detalleError.codigo).toBe('503');
     expect(await statusOf(idTransaccion)).toBe('posting');
@@ -144,13 +145,13 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
 
   it('finishes a debit left without an answer in the background, with its voucher, when the member never comes back', async () => {
     const { idTransaccion, token: session, pay } = await readyToPay('11111111-1', '630055667788', 1);
-    await t.core.faults({ failNext: 1_000 });
+    await t.core.faults({ unavailableNext: 1_000 });
     await pay();
     await t.core.faults({ reset: true });
     // The lease the call took has not passed: the job leaves the debit alone.
-    expect(await t.app.services.corePostings.postDue()).toEqual({ booked: 0, refused: 0, unanswered: 0 });
+    expect(await t.app.services.corePostings.postDue()).toEqual({ booked: 0, refused: 0, unanswered: 0, failed: 0 });
     await t.database.db.update(coreOperations).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(coreOperations.idTransaccion, idTransaccion));
-    expect(await t.app.services.corePostings.postDue()).toEqual({ booked: 1, refused: 0, unanswered: 0 });
+    expect(await t.app.services.corePostings.postDue()).toEqual({ booked: 1, refused: 0, unanswered: 0, failed: 0 });
     expect(await statusOf(idTransaccion)).toBe('paid');
     const voucher = (await postConsultarPago(t.app, session, idTransaccion)).json().consultarPagoResponse.listaPago.pago;
     expect(voucher).toMatchObject({ medioPago: 'CUENTA VISTA', idTransaccion });
@@ -170,7 +171,7 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
     });
     const webpayToken = init.json().token as string;
     await sim.inject({ method: 'POST', url: '/webpayserver/pay', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token: webpayToken, card: VISA, expiry: '12/29', cvv: '123' }).toString() });
-    await t.core.faults({ failNext: 1 });
+    await t.core.faults({ unavailableNext: 1 });
     const back = await t.app.inject({ method: 'POST', url: '/api/pagoexpress/webpay/return', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token_ws: webpayToken }).toString() });
     expect(back.headers.location).toContain('estado=aprobado');
     const [op] = await opsOf(sel.idTransaccion);
@@ -189,6 +190,105 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
 
     const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toMatch(/pago_online_core_postings_pending 0/);
+  });
+
+  /** Pays the oldest instalment of a product by card and returns from Webpay: the credit waits in the outbox. */
+  async function paidByCard(rut: string, numeroProducto: string) {
+    const { token, productos } = await listProducts(t.app, rut);
+    const product = productNumbered(productos, numeroProducto);
+    const sel = (await postSeleccionar(t.app, token, rut, [oldest(product, 1)])).json().seleccionarProductoResponse;
+    const auth = await t.app.inject({ method: 'POST', url: '/api/pagoexpress/auth', headers: { authorization: `Bearer ${token}` }, payload: { idTransaction: sel.idTransaccion } });
+    const init = await t.app.inject({
+      method: 'POST',
+      url: '/api/pagoexpress/initMall',
+      headers: { authorization: `Bearer ${auth.json().token as string}` },
+      payload: { sessionId: `${token}${rut}`, transactionId: sel.idTransaccion, storesTransaction: [{ amount: sel.montoTotal, commerceCode: '597055555536', transactionId: product.numeroProducto }] },
+    });
+    const webpayToken = init.json().token as string;
+    await sim.inject({ method: 'POST', url: '/webpayserver/pay', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token: webpayToken, card: VISA, expiry: '12/29', cvv: '123' }).toString() });
+    const back = await t.app.inject({ method: 'POST', url: '/api/pagoexpress/webpay/return', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ token_ws: webpayToken }).toString() });
+    expect(back.headers.location).toContain('estado=aprobado');
+    return { idTransaccion: sel.idTransaccion as string };
+  }
+  const dueNow = (idTransaccion: string) => t.database.db.update(coreOperations).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(coreOperations.idTransaccion, idTransaccion));
+  const triesOfTransaction = async (idTransaccion: string) => (await opsOf(idTransaccion)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map((o) => [o.key, o.status]);
+
+  it('goes on under a new key when the core records a failure of a card credit and answers it to every repeat: booked once', async () => {
+    const { idTransaccion } = await paidByCard('11111111-1', '630055667788');
+    const [op] = await opsOf(idTransaccion);
+    await t.core.faults({ failNext: 1 });
+    await dueNow(idTransaccion);
+    // The first 500 may come from outside the core's record: asked again under the same key.
+    expect(await t.app.services.corePostings.postDue()).toMatchObject({ unanswered: 1 });
+    await dueNow(idTransaccion);
+    // The repeat is served from the core's record: that key will never book, the credit goes on under the next one.
+    expect(await t.app.services.corePostings.postDue()).toMatchObject({ failed: 1 });
+    expect(await triesOfTransaction(idTransaccion)).toEqual([[op!.key, 'failed'], [`${op!.key}.r1`, 'pending']]);
+    // The next try waits its back-off, then books.
+    expect(await t.app.services.corePostings.postDue()).toMatchObject({ booked: 0 });
+    await dueNow(idTransaccion);
+    expect(await t.app.services.corePostings.postDue()).toMatchObject({ booked: 1 });
+    expect(await triesOfTransaction(idTransaccion)).toEqual([[op!.key, 'failed'], [`${op!.key}.r1`, 'booked']]);
+    const books = await t.core.books();
+    expect(coreOutstanding(books, '630055667788')).toEqual([10]);
+    expect(books.writes.filter((w) => w.idempotencyKey === op!.key).map((w) => [w.statusCode, w.note ?? null])).toEqual([
+      [500, null],
+      [500, 'served from cache'],
+    ]);
+    expect(bookedWrites(books, `${op!.key}.r1`)).toHaveLength(1);
+    // Nothing is left for the console: the credit is booked.
+    const consola = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(consola.body).toMatch(/pago_online_core_postings_pending 0/);
+  });
+
+  it('hands a card credit to the console once the core has failed it under each of its tries', async () => {
+    const { idTransaccion } = await paidByCard('11111111-1', '630055667788');
+    const [op] = await opsOf(idTransaccion);
+    await t.core.faults({ failNext: CARD_CREDIT_TRIES });
+    for (let i = 0; i < CARD_CREDIT_TRIES * 2; i++) {
+      await dueNow(idTransaccion);
+      await t.app.services.corePostings.postDue();
+    }
+    const tries = await triesOfTransaction(idTransaccion);
+    expect(tries).toHaveLength(CARD_CREDIT_TRIES);
+    expect(tries.at(-1)).toEqual([`${op!.key}.r${CARD_CREDIT_TRIES - 1}`, 'refused']);
+    expect(tries.slice(0, -1).every(([, status]) => status === 'failed')).toBe(true);
+    expect(coreOutstanding(await t.core.books(), '630055667788')).toEqual([9, 10]);
+    // The console lists the last try alone, for an operator to re-post (its next key) or refund.
+    const listed = await t.app.inject({ method: 'GET', url: '/admin/core/rechazadas', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect((listed.json().consolaResponse.abonos as { clave: string }[]).map((a) => a.clave)).toEqual([`${op!.key}.r${CARD_CREDIT_TRIES - 1}`]);
+  });
+
+  it('tells the member when the core records a failure of the debit, makes the instalment payable again, and debits once on the next try', async () => {
+    const first = await readyToPay('11111111-1', '630055667788', 1);
+    const before = coreSavings(await t.core.books(), '000031245601').balance;
+    await t.core.faults({ failNext: 1 });
+    const res = await first.pay();
+    expect(res.json()[PAG].error.errores.detalleError).toMatchObject({ codigo: '502', descripcion: expect.stringContaining('No pudimos comunicarnos') });
+    expect(await statusOf(first.idTransaccion)).toBe('pending');
+    expect(await localPending('630055667788')).toEqual([9, 10]);
+    expect(await triesOfTransaction(first.idTransaccion)).toEqual([[`${first.idTransaccion}-1`, 'failed']]);
+    // A repeat of the same call answers the same and asks nothing of the core.
+    expect((await first.pay()).json()[PAG].error.errores.detalleError.codigo).toBe('502');
+    let books = await t.core.books();
+    expect(coreSavings(books, '000031245601').balance).toBe(before);
+    expect(books.writes.filter((w) => w.idempotencyKey === `${first.idTransaccion}-1`).map((w) => [w.statusCode, w.note ?? null])).toEqual([
+      [500, null],
+      [500, 'served from cache'],
+    ]);
+
+    // The member authorises again: the next try, under its own key, is debited once.
+    const cells = (await postAutorizar(t.app, first.token, '11111111-1', '11111111-1', 1)).json()[AUZ].desafio.item as { valor: string }[];
+    const card = demoCoordinateCard('11111111-1');
+    const paid = await postPagar(t.app, { token: first.token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta: first.numeroCuenta, factor: 1, valores: cells.map((c) => card[c.valor]!) });
+    expect(paid.json()[PAG].productoPagadoCV).toMatchObject({ idTransaccion: first.idTransaccion, montoPagado: first.total });
+    books = await t.core.books();
+    expect(coreSavings(books, '000031245601').balance).toBe(before - first.total);
+    expect(coreOutstanding(books, '630055667788')).toEqual([10]);
+    expect(await triesOfTransaction(first.idTransaccion)).toEqual([
+      [`${first.idTransaccion}-1`, 'failed'],
+      [`${first.idTransaccion}-2`, 'booked'],
+    ]);
   });
 
   it('keeps a payment made here when the core’s pre-payment extract is loaded afterwards', async () => {
@@ -212,29 +312,36 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
     expect(await statusOf(idTransaccion)).toBe('paid');
   });
 
-  it('reconciles the day with the core by key: matched, pending, missing in the core, missing here, another amount; as CSV too', async () => {
+  it('reconciles the day with the core by key, this channel’s only: matched, pending, missing in the core, missing here, another amount; as CSV too', async () => {
     const own = await readyToPay('11111111-1', '630055667788', 1);
     expect((await own.pay()).json()[PAG].productoPagadoCV).toBeDefined();
     // A card credit still in the outbox is pending, not a difference.
     const productId = (await t.database.db.select({ id: products.id }).from(products).where(eq(products.numeroProducto, '800012340001')))[0]!.id;
-    await t.database.db.insert(coreOperations).values({ key: 'PO-en-camino-1', idTransaccion: own.idTransaccion, kind: 'abono_webpay', amount: 1_000, lines: [{ productId, numeroProducto: '800012340001', family: 'AH', amount: 1_000 }] });
+    await t.database.db.insert(coreOperations).values({ key: 'PO00000000000000e1-1', idTransaccion: own.idTransaccion, kind: 'abono_webpay', amount: 1_000, lines: [{ productId, numeroProducto: '800012340001', family: 'AH', amount: 1_000 }] });
     // Ours says booked, the core never saw it.
-    await t.database.db.insert(coreOperations).values({ key: 'PO-perdida-1', idTransaccion: own.idTransaccion, kind: 'abono_webpay', status: 'booked', amount: 2_000, lines: [{ productId, numeroProducto: '800012340001', family: 'AH', amount: 2_000 }] });
+    await t.database.db.insert(coreOperations).values({ key: 'PO00000000000000e2-1', idTransaccion: own.idTransaccion, kind: 'abono_webpay', status: 'booked', amount: 2_000, lines: [{ productId, numeroProducto: '800012340001', family: 'AH', amount: 2_000 }] });
     // The core holds a deposit under a key of ours that we do not have.
     const auth = { authorization: `Basic ${Buffer.from('mifos:password').toString('base64')}`, 'fineract-platform-tenantid': 'default', 'content-type': 'application/json' };
     const ah = (await (await fetch(`${t.core.origin}/fineract-provider/api/v1/savingsaccounts/external-id/800012340001`, { headers: auth })).json()) as { id: number };
-    const deposit = await fetch(`${t.core.origin}/fineract-provider/api/v1/savingsaccounts/${ah.id}/transactions?command=deposit`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ transactionDate: '01 January 2026', transactionAmount: 3_000, paymentTypeId: 1, receiptNumber: 'PO-fantasma-1', locale: 'en', dateFormat: 'dd MMMM yyyy' }),
-    });
-    expect(deposit.status).toBe(200);
+    const post = (path: string, body: Record<string, unknown>) =>
+      fetch(`${t.core.origin}/fineract-provider/api/v1/${path}`, { method: 'POST', headers: auth, body: JSON.stringify({ locale: 'en', dateFormat: 'dd MMMM yyyy', ...body }) });
+    const today = fineractDate(t.clock());
+    expect((await post(`savingsaccounts/${ah.id}/transactions?command=deposit`, { transactionDate: today, transactionAmount: 3_000, paymentTypeId: 1, receiptNumber: 'PO00000000000000f1-1' })).status).toBe(200);
+    // On the same accounts and day, other channels' money is not ours: a teller's deposit (its own payment type, even
+    // with a receipt that looks like our key), another channel's loan repayment, an external id Fineract generated
+    // under our payment type, and our payment type and key format on another day.
+    expect((await post(`savingsaccounts/${ah.id}/transactions?command=deposit`, { transactionDate: today, transactionAmount: 4_000, paymentTypeId: 3, receiptNumber: 'PO00000000000000f2-1' })).status).toBe(200);
+    expect((await post(`savingsaccounts/${ah.id}/transactions?command=deposit`, { transactionDate: today, transactionAmount: 5_000, paymentTypeId: 3, receiptNumber: 'CAJA-0042' })).status).toBe(200);
+    const loan = (await (await fetch(`${t.core.origin}/fineract-provider/api/v1/loans/external-id/630055667788`, { headers: auth })).json()) as { id: number };
+    expect((await post(`loans/${loan.id}/transactions?command=repayment`, { transactionDate: today, transactionAmount: 1_000, paymentTypeId: 3, externalId: 'OTRO-CANAL-77' })).status).toBe(200);
+    expect((await post(`loans/${loan.id}/transactions?command=repayment`, { transactionDate: today, transactionAmount: 1_000, paymentTypeId: 1, externalId: '6f1c2b9e-4d0a-4b7e-9a51-3c2d8e7f0a11' })).status).toBe(200);
+    expect((await post(`savingsaccounts/${ah.id}/transactions?command=deposit`, { transactionDate: '01 January 2026', transactionAmount: 6_000, paymentTypeId: 1, receiptNumber: 'PO00000000000000f3-1' })).status).toBe(200);
 
     const fecha = businessToday(t.clock());
     const res = await t.app.inject({ method: 'GET', url: `/admin/conciliacion/core?fecha=${fecha}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     const report = res.json().operacionesResponse as CoreReconciliation;
     const byKey = Object.fromEntries(report.lineas.map((l) => [l.clave, l.resultado]));
-    expect(byKey).toEqual({ [`${own.idTransaccion}-1`]: 'conciliada', 'PO-en-camino-1': 'pendiente', 'PO-perdida-1': 'falta en el core', 'PO-fantasma-1': 'falta aquí' });
+    expect(byKey).toEqual({ [`${own.idTransaccion}-1`]: 'conciliada', 'PO00000000000000e1-1': 'pendiente', 'PO00000000000000e2-1': 'falta en el core', 'PO00000000000000f1-1': 'falta aquí' });
     expect(report).toMatchObject({ fecha, conciliadas: 1, diferencias: 2 });
 
     // Our amount disagrees with the core's.
@@ -243,7 +350,7 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
     expect(again.lineas.find((l) => l.clave === `${own.idTransaccion}-1`)).toMatchObject({ resultado: 'monto distinto', montoAqui: 1, montoCore: 156_300 });
     const csv = reconciliationCsv(again).trim().split('\n');
     expect(csv[0]).toBe('fecha,clave,idTransaccion,tipo,estadoAqui,montoAqui,montoCore,resultado');
-    expect(csv).toContain(`${fecha},PO-fantasma-1,,,,,3000,falta aquí`);
+    expect(csv).toContain(`${fecha},PO00000000000000f1-1,,,,,3000,falta aquí`);
     expect(csv).toHaveLength(5);
 
     // The hourly job keeps the differences as a metric; a malformed date is a 400, the core down a 503.

@@ -9,9 +9,12 @@ import type { CoreLineRow } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import {
   claimDue,
+  insertOperation,
   lockOperation,
+  moveOperation,
+  nextTryKey,
   recordUnanswered,
-  settleOperation,
+  triesOf,
   type CoreOperationRow,
 } from '../repositories/core-operation-repository';
 import { lockTransaction, moveTransaction, voucherOf } from '../repositories/transaction-repository';
@@ -30,6 +33,11 @@ export interface CorePostingsOptions {
   /** Pauses between asking again within call 6 when the core gave no answer. */
   retryPausesMs: readonly number[];
 }
+
+/** Tries of a card credit the core may fail (a failure it records) before it waits for the console's re-posting. */
+export const CARD_CREDIT_TRIES = 5;
+/** Seconds before a card credit's next try after a recorded failure: doubles per try, from 30 s up to 10 minutes. */
+export const nextTryAfterSeconds = (failedTries: number) => Math.min(600, 30 * 2 ** Math.max(0, failedTries - 1));
 
 const toCoreLine = (line: CoreLineRow): CoreLine => ({ numeroProducto: line.numeroProducto, family: line.family as Family, amount: line.amount });
 
@@ -57,19 +65,29 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
         return pagos ? { ok: true, pagos } : { ok: false, codigo: '503' };
       }
       if (current.status === 'refused') return { ok: false, codigo: current.lastError === 'insufficient_funds' ? '47203' : '502' };
+      if (current.status === 'failed') return { ok: false, codigo: '502' };
       if (answer.outcome === 'unknown') {
         await recordUnanswered(tx, op.key, answer.detail);
         return { ok: false, codigo: '503' };
       }
       const rutMasked = trx.payerRut ? maskRut(trx.payerRut) : null;
+      if (answer.outcome === 'failed') {
+        // Nothing was debited under this try, and its key never will be: the member is told, the instalments are
+        // payable again, and the member's next authorised call 6 is the next try, under its own key.
+        await moveOperation(tx, op.key, 'pending', 'failed', { lastError: answer.detail });
+        expectMoved(await moveTransaction(tx, trx.idTransaccion, 'posting', 'pending'), 'transaction back to pending');
+        await appendAudit(tx, { kind: 'core.debito.fallido', rutMasked, requestId, detail: { idTransaccion: trx.idTransaccion, clave: op.key, motivo: answer.detail } });
+        log.error({ idTransaccion: trx.idTransaccion, detail: answer.detail }, 'the core recorded a failure of an own-account debit: nothing was debited');
+        return { ok: false, codigo: '502' };
+      }
       if (answer.outcome === 'refused') {
-        await settleOperation(tx, op.key, 'refused', { lastError: answer.reason });
+        await moveOperation(tx, op.key, 'pending', 'refused', { lastError: answer.reason });
         expectMoved(await moveTransaction(tx, trx.idTransaccion, 'posting', 'pending'), 'transaction back to pending');
         await appendAudit(tx, { kind: 'core.debito.rechazado', rutMasked, requestId, detail: { idTransaccion: trx.idTransaccion, clave: op.key, motivo: answer.reason } });
         if (answer.reason === 'refused') log.error({ idTransaccion: trx.idTransaccion, detail: answer.detail }, 'the core refused an own-account debit');
         return { ok: false, codigo: answer.reason === 'insufficient_funds' ? '47203' : '502' };
       }
-      await settleOperation(tx, op.key, 'booked', { coreRefs: answer.refs });
+      await moveOperation(tx, op.key, 'pending', 'booked', { coreRefs: answer.refs });
       // The voucher's authorisation number is the core's own id of what it booked (at least six digits, as Webpay's).
       const codes = Object.fromEntries(Object.entries(answer.refs).filter(([, ref]) => ref !== '').map(([n, ref]) => [n, ref.padStart(6, '0')]));
       const applied = await applyPayment(
@@ -85,14 +103,30 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
     });
   }
 
-  /** Records the core's answer to a card payment's credit: booked, refused (an operator settles it), or asked again. */
+  /**
+   * Records the core's answer to a card payment's credit: booked; refused (an operator re-posts or refunds it); failed
+   * under this key, so the credit goes on under its next key after a back-off, up to CARD_CREDIT_TRIES, then waits
+   * for the operator as a refusal does; or asked again under the same key.
+   */
   function recordCredit(op: CoreOperationRow, answer: CoreAnswer): Promise<void> {
     return db.transaction(async (tx) => {
       const current = await lockOperation(tx, op.key);
       if (!current || current.status !== 'pending') return;
       if (answer.outcome === 'unknown') return recordUnanswered(tx, op.key, answer.detail);
-      if (answer.outcome === 'booked') return settleOperation(tx, op.key, 'booked', { coreRefs: answer.refs });
-      await settleOperation(tx, op.key, 'refused', { lastError: answer.detail });
+      if (answer.outcome === 'booked') return moveOperation(tx, op.key, 'pending', 'booked', { coreRefs: answer.refs });
+      if (answer.outcome === 'failed') {
+        const tries = await triesOf(tx, op.key);
+        const failed = tries.filter((t) => t.status === 'failed').length + 1;
+        if (failed < CARD_CREDIT_TRIES) {
+          await moveOperation(tx, op.key, 'pending', 'failed', { lastError: answer.detail });
+          const key = nextTryKey(op.key, tries);
+          await insertOperation(tx, { key, idTransaccion: op.idTransaccion, kind: 'abono_webpay', amount: op.amount, lines: op.lines, firstTryAfterSeconds: nextTryAfterSeconds(failed) });
+          await appendAudit(tx, { kind: 'core.abono.fallido', detail: { idTransaccion: op.idTransaccion, clave: op.key, nuevaClave: key, motivo: answer.detail } });
+          log.warn({ idTransaccion: op.idTransaccion, key: op.key, next: key, detail: answer.detail }, 'the core recorded a failure of a card payment credit: the next try goes under a new key');
+          return;
+        }
+      }
+      await moveOperation(tx, op.key, 'pending', 'refused', { lastError: answer.detail });
       await appendAudit(tx, { kind: 'core.abono.rechazado', detail: { idTransaccion: op.idTransaccion, clave: op.key, motivo: answer.detail } });
       log.error({ idTransaccion: op.idTransaccion, key: op.key, detail: answer.detail }, 'the core refused a card payment credit: an operator must post it or refund it');
     });
@@ -107,6 +141,7 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
      */
     async payOwnAccount(op: CoreOperationRow, requestId: string): Promise<OwnAccountOutcome> {
       let answer = await send(op);
+      // A first 5xx is asked again too: the repeat, served from the core's record or not, tells a failure it keeps.
       for (const pause of options.retryPausesMs) {
         if (answer.outcome !== 'unknown') break;
         await sleep(pause);
@@ -120,8 +155,8 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
      * Sends the operations due (the outbox of card credits, and debits left without an answer), each claimed under a
      * lease, up to `limit`. Answers how many were booked, refused and left unanswered.
      */
-    async postDue(limit = 50): Promise<{ booked: number; refused: number; unanswered: number }> {
-      const tally = { booked: 0, refused: 0, unanswered: 0 };
+    async postDue(limit = 50): Promise<{ booked: number; refused: number; unanswered: number; failed: number }> {
+      const tally = { booked: 0, refused: 0, unanswered: 0, failed: 0 };
       for (let i = 0; i < limit; i++) {
         const op = await db.transaction((tx) => claimDue(tx, options.leaseSeconds));
         if (!op) break;
@@ -130,7 +165,7 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
         else await recordCredit(op, answer);
         tally[answer.outcome === 'unknown' ? 'unanswered' : answer.outcome]++;
       }
-      if (tally.booked + tally.refused + tally.unanswered > 0) log.info(tally, 'core postings');
+      if (tally.booked + tally.refused + tally.unanswered + tally.failed > 0) log.info(tally, 'core postings');
       return tally;
     },
   };

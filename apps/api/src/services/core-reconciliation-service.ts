@@ -21,10 +21,10 @@ export interface CoreReconciliation {
   lineas: CoreReconciliationLine[];
 }
 
-
 /**
  * The day's comparison of our operations with the core's books, by key: every own-account debit and card credit
- * written here that day (by business date), against what the core booked under its key on the accounts they touch.
+ * written here that day (by business date), against what this channel booked that day on the accounts they touch
+ * (its payment types and keys: a teller's deposit or another channel's repayment on those accounts is not ours).
  * Matched, missing in the core, missing here (the core moved money under a key we do not have, or that we took as
  * refused), or booked for another amount. The core is read with no database transaction open.
  */
@@ -40,7 +40,8 @@ export function createCoreReconciliationService(db: Db, core: CoreBanking) {
       const booked = await core.channelOperations([...accounts].map(([numero, loan]) => ({ numero, loan })));
       if (!booked.ok) return { unavailable: booked.detail };
       const byKey = new Map<string, { debit: number; credit: number }>();
-      for (const v of booked.data.filter((op) => !op.reversed)) {
+      // Only the day's own: the adapter keeps this channel's payment types and keys; the day is the core's date.
+      for (const v of booked.data.filter((op) => !op.reversed && op.date === fecha)) {
         const sums = byKey.get(v.key) ?? { debit: 0, credit: 0 };
         sums[v.direction] += v.amount;
         byKey.set(v.key, sums);
@@ -53,7 +54,8 @@ export function createCoreReconciliationService(db: Db, core: CoreBanking) {
         // The core's side of an own-account payment is the debit of the cuenta vista; of a card credit, the credit.
         const montoCore = core ? (op.kind === 'cuenta_vista' ? core.debit : core.credit) : null;
         const base = { clave: op.key, idTransaccion: op.idTransaccion, tipo: op.kind as CoreReconciliationLine['tipo'], estadoAqui: op.status, montoAqui: op.amount, montoCore };
-        if (op.status === 'refused') {
+        // A refused or failed try applied nothing: money under its key is a difference.
+        if (op.status === 'refused' || op.status === 'failed') {
           if (montoCore) lineas.push({ ...base, resultado: 'falta aquí' });
           continue;
         }

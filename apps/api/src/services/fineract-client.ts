@@ -1,5 +1,5 @@
 import { santiagoParts } from '@pago/domain/business-time';
-import { isLoanInCore, type CoreAnswer, type CoreBanking, type CoreCall, type CoreLine, type CoreOperationView } from './core-banking';
+import { CHANNEL_KEY, isLoanInCore, type CoreAnswer, type CoreBanking, type CoreCall, type CoreLine, type CoreOperationView } from './core-banking';
 
 export interface FineractOptions {
   /** Up to and including `/api`, e.g. https://core.example.cl/fineract-provider/api. */
@@ -92,10 +92,18 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
     return { ok: true, data };
   }
 
-  /** What an answer to a write means: booked, refused by the core, or no answer the core gave. */
+  /**
+   * What an answer to a write means. Fineract keeps every command's outcome under its Idempotency-Key, failures
+   * included, and answers a repeat with it (`x-served-from-cache: true`; SynchronousCommandProcessingService,
+   * IdempotentCommandExceptionMapper): a 5xx or 409 served from that record is a failure the core keeps, so the key
+   * will never book (failed). A first 5xx or 409 may come from outside that record (a gateway, a failure before the
+   * command ran): the repeat under the same key tells which. 425 is the same key still running.
+   */
   function outcomeOf(answer: Answer, refs: () => Record<string, string>): CoreAnswer {
     if (answer.status === 200) return { outcome: 'booked', refs: refs() };
-    if (answer.status === 0 || answer.status >= 500 || answer.status === 425 || answer.status === 401 || answer.status === 409 || answer.status === 429) {
+    const failure = answer.status >= 500 || answer.status === 409;
+    if (failure && answer.error === undefined && answer.fromCache) return { outcome: 'failed', detail: detailOf(answer) };
+    if (answer.status === 0 || failure || answer.status === 425 || answer.status === 401 || answer.status === 429) {
       return { outcome: 'unknown', detail: detailOf(answer) };
     }
     const codes = codesOf(answer.body);
@@ -122,25 +130,6 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
   const target = (line: CoreLine) => resolve(isLoan(line) ? 'loans' : 'savingsaccounts', line.numeroProducto);
 
   return {
-    async memberProducts(rut) {
-      const client = await call('GET', `clients/external-id/${encodeURIComponent(rut)}`);
-      if (client.status === 404) return { ok: true, data: null };
-      if (client.status !== 200) return { ok: false, detail: detailOf(client) };
-      const accounts = await call('GET', `clients/${(client.body as { id: number }).id}/accounts`);
-      if (accounts.status !== 200) return { ok: false, detail: detailOf(accounts) };
-      const body = accounts.body as {
-        savingsAccounts?: { externalId?: string; productName: string; accountBalance?: number }[];
-        loanAccounts?: { externalId?: string; productName: string; loanBalance?: number }[];
-      };
-      return {
-        ok: true,
-        data: {
-          savings: (body.savingsAccounts ?? []).map((s) => ({ externalId: s.externalId ?? '', productName: s.productName, balance: s.accountBalance ?? 0 })),
-          loans: (body.loanAccounts ?? []).map((l) => ({ externalId: l.externalId ?? '', productName: l.productName, outstanding: l.loanBalance ?? 0 })),
-        },
-      };
-    },
-
     async payFromAccount(key, payment) {
       // The ids are independent reads: asked together, they cost the core's latency once.
       const [from, tos] = await Promise.all([resolve('savingsaccounts', payment.numeroCuenta), Promise.all(payment.lines.map(target))]);
@@ -182,9 +171,14 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
       const answer = await call('POST', 'batches?enclosingTransaction=true', items);
       if (answer.status !== 200 || !Array.isArray(answer.body)) return outcomeOf(answer.status === 200 ? { status: 502, body: answer.body, fromCache: false } : answer, () => ({}));
       // A failed batch answers 200 with the failed item alone, under its own status.
-      const results = answer.body as { requestId: number; statusCode: number; body?: string }[];
+      // Under enclosingTransaction Fineract rolls its record of a failed item back with the batch (it writes nothing
+      // about the key until the batch commits): a failed item is asked again under the same key.
+      const results = answer.body as { requestId: number; statusCode: number; body?: string; headers?: { name?: string; value?: string }[] }[];
       const failed = results.find((r) => r.statusCode !== 200);
-      if (failed) return outcomeOf({ status: failed.statusCode, body: parseBody(failed.body), fromCache: false }, () => ({}));
+      if (failed) {
+        const fromCache = (failed.headers ?? []).some((h) => h.name?.toLowerCase() === 'x-served-from-cache' && h.value === 'true');
+        return outcomeOf({ status: failed.statusCode, body: parseBody(failed.body), fromCache }, () => ({}));
+      }
       if (results.length !== items.length) return { outcome: 'unknown', detail: `batch answered ${results.length} of ${items.length} items` };
       const refs: Record<string, string> = {};
       for (const r of results) {
@@ -209,21 +203,8 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
       return outcomeOf(answer, () => ({ [line.numeroProducto]: resourceIdOf(answer.body) }));
     },
 
-    async reverse(key, line, date) {
-      const to = await target(line);
-      if (!to.ok) return { outcome: 'unknown', detail: to.detail };
-      const found = await this.findCredit(key, line);
-      if (!found.ok) return { outcome: 'unknown', detail: found.detail };
-      if (!found.data) return { outcome: 'refused', reason: 'refused', detail: 'no credit with this key' };
-      const txId = found.data.id;
-      const undoKey = `${key}.undo`;
-      const answer = isLoan(line)
-        ? await call('POST', `loans/${to.data.id}/transactions/${txId}`, { transactionDate: fineractDate(date), transactionAmount: 0, ...DATE_FORMAT }, undoKey)
-        : await call('POST', `savingsaccounts/${to.data.id}/transactions/${txId}?command=undo`, {}, undoKey);
-      return outcomeOf(answer, () => ({ [line.numeroProducto]: String(txId) }));
-    },
-
     async channelOperations(accounts) {
+      const ours = new Set([options.webpayPaymentTypeId, options.transferPaymentTypeId]);
       const found: CoreOperationView[] = [];
       for (const account of accounts) {
         const kind = account.loan ? 'loans' : 'savingsaccounts';
@@ -232,30 +213,32 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
         if (answer.status !== 200) return { ok: false, detail: `${kind} ${detailOf(answer)}` };
         const transactions = (answer.body as { transactions?: FineractTransaction[] }).transactions ?? [];
         for (const t of transactions) {
-          const key = channelKeyOf(t);
-          if (!key) continue;
+          const key = channelKeyOf(t, ours);
+          if (!key || !Array.isArray(t.date)) continue;
+          const [y, m, d] = t.date;
           const withdrawal = t.transactionType?.withdrawal === true;
-          found.push({ key, account: account.numero, direction: withdrawal ? 'debit' : 'credit', amount: t.amount, reversed: t.reversed === true || t.manuallyReversed === true });
+          found.push({
+            key,
+            date: `${y}${String(m).padStart(2, '0')}${String(d).padStart(2, '0')}`,
+            account: account.numero,
+            direction: withdrawal ? 'debit' : 'credit',
+            amount: t.amount,
+            reversed: t.reversed === true || t.manuallyReversed === true,
+          });
         }
       }
       return { ok: true, data: found };
     },
 
-    async findCredit(key, line) {
-      const to = await target(line);
-      if (!to.ok) return { ok: false, detail: to.detail };
-      if (isLoan(line)) {
-        const found = await call('GET', `loans/${to.data.id}/transactions/external-id/${encodeURIComponent(key)}`);
-        if (found.status === 404) return { ok: true, data: null };
-        if (found.status !== 200) return { ok: false, detail: detailOf(found) };
-        const t = found.body as { id: number; amount: number; manuallyReversed?: boolean };
-        return { ok: true, data: { id: String(t.id), amount: t.amount, reversed: t.manuallyReversed === true } };
-      }
-      const account = await call('GET', `savingsaccounts/${to.data.id}?associations=transactions`);
-      if (account.status !== 200) return { ok: false, detail: detailOf(account) };
-      const transactions = (account.body as { transactions?: { id: number; amount: number; reversed?: boolean; paymentDetailData?: { receiptNumber?: string } }[] }).transactions ?? [];
-      const t = transactions.find((tr) => tr.paymentDetailData?.receiptNumber === key);
-      return { ok: true, data: t ? { id: String(t.id), amount: t.amount, reversed: t.reversed === true } : null };
+    async missingPaymentTypes() {
+      const answer = await call('GET', 'paymenttypes');
+      if (answer.status !== 200 || !Array.isArray(answer.body)) return { ok: false, detail: `paymenttypes ${detailOf(answer)}` };
+      const present = new Set((answer.body as { id?: number }[]).map((t) => t.id));
+      const configured = [
+        ['CORE_WEBPAY_PAYMENT_TYPE_ID', options.webpayPaymentTypeId],
+        ['CORE_TRANSFER_PAYMENT_TYPE_ID', options.transferPaymentTypeId],
+      ] as const;
+      return { ok: true, data: configured.filter(([, id]) => !present.has(id)).map(([name, id]) => `${name}=${id}`) };
     },
   };
 }
@@ -263,19 +246,27 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
 /** A savings or loan transaction as Fineract lists it, with what can carry our key. */
 interface FineractTransaction {
   amount: number;
+  /** [year, month, day] */
+  date?: [number, number, number];
   reversed?: boolean;
   manuallyReversed?: boolean;
   externalId?: string;
   transactionType?: { withdrawal?: boolean; deposit?: boolean };
-  paymentDetailData?: { receiptNumber?: string };
+  paymentDetailData?: { receiptNumber?: string; paymentType?: { id?: number } };
   transfer?: { transferDescription?: string };
 }
 
-/** Our key on a core transaction: a transfer's description, a receipt number or a loan transaction's external id. */
-function channelKeyOf(t: FineractTransaction): string | null {
-  const raw = CHANNEL_DESCRIPTION.exec(t.transfer?.transferDescription ?? '')?.[1] ?? t.paymentDetailData?.receiptNumber ?? t.externalId ?? null;
+/**
+ * Our key on a core transaction, or null when another channel booked it: a transfer described `Pago Online {key}`
+ * (an own-account payment of one product), or a receipt number or loan external id under one of our payment types.
+ * Only keys of our format count: a teller's receipt or an external id Fineract generated is never ours.
+ */
+function channelKeyOf(t: FineractTransaction, ours: ReadonlySet<number>): string | null {
+  const described = CHANNEL_DESCRIPTION.exec(t.transfer?.transferDescription ?? '')?.[1];
+  const typed = ours.has(t.paymentDetailData?.paymentType?.id ?? -1) ? (t.paymentDetailData?.receiptNumber ?? t.externalId) : undefined;
   // A batch's items are keyed `{key}.{n}`: they belong to the operation `key`.
-  return raw ? raw.replace(/\.\d+$/, '') : null;
+  const key = (described ?? typed)?.replace(/\.\d+$/, '');
+  return key && CHANNEL_KEY.test(key) ? key : null;
 }
 
 /** The id Fineract gives what a write booked (`resourceId`), or '' when the answer has none. */

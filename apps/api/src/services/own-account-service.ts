@@ -288,10 +288,11 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           const latest = await authorizations.lockLatestOfTransaction(tx, trx.idTransaccion);
           if (!latest || latest.auth.factor !== factor) return refuse('485');
           const { auth, expired } = latest;
-          // This factor was spent on a debit the core refused: a repeat of the call answers that refusal again.
+          // This factor was spent on a debit the core refused or failed: a repeat of the call answers that again.
           if (auth.status === 'used') {
             const last = (await ownAccountTriesOf(tx, trx.idTransaccion)).at(-1);
             if (last?.status === 'refused' && last.createdAt >= auth.createdAt) return refuse(last.lastError === 'insufficient_funds' ? '47203' : '502');
+            if (last?.status === 'failed' && last.createdAt >= auth.createdAt) return refuse('502');
           }
           if (auth.status === 'pending' && expired) {
             await authorizations.moveAuthorization(tx, auth.id, 'pending', 'expired');

@@ -65,7 +65,7 @@ describe.each(DATABASE_KINDS)('core banking faults (%s)', (kind) => {
     for (let i = 0; i < 10; i++) {
       await t.database.db.update(coreOperations).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(coreOperations.status, 'pending'));
       const done = await t.app.services.corePostings.postDue();
-      if (done.unanswered === 0 && done.booked === 0 && done.refused === 0) return;
+      if (done.unanswered === 0 && done.booked === 0 && done.refused === 0 && done.failed === 0) return;
     }
   }
   async function ledgerViolations(options: { drained: boolean }) {
@@ -93,7 +93,7 @@ describe.each(DATABASE_KINDS)('core banking faults (%s)', (kind) => {
   const statusOf = async (id: string) => (await t.database.db.select({ s: transactions.status }).from(transactions).where(eq(transactions.idTransaccion, id)))[0]?.s;
 
   it('core down: own-account payments get the general failure and nothing moves; card payments are taken and posted when it returns', async () => {
-    await core.faults({ failNext: 10_000 });
+    await core.faults({ unavailableNext: 10_000 });
     faults++;
     const own = await ownAccount('11111111-1', '410012345678');
     expect(own.outcome).toBe('503');
@@ -106,6 +106,21 @@ describe.each(DATABASE_KINDS)('core banking faults (%s)', (kind) => {
     await drain();
     // The debit nobody answered was asked again under its key: the core booked it once, and it is paid here too.
     expect(await statusOf(own.idTransaccion)).toBe('paid');
+    expect(await ledgerViolations({ drained: true })).toEqual([]);
+  });
+
+  it('a failure the core records and answers to every repeat: the own-account payment is refused with nothing debited, the card credit goes on under its next key', async () => {
+    await core.faults({ failNext: 1 });
+    faults++;
+    const own = await ownAccount('15432876-9', '630043218765');
+    expect(own.outcome).toBe('502');
+    expect(await statusOf(own.idTransaccion)).toBe('pending');
+    await core.faults({ failNext: 1 });
+    const card = await byCard('11111111-1', '410087654321');
+    expect(card.estado).toBe('aprobado');
+    await drain();
+    const tries = await t.database.db.select({ key: coreOperations.key, status: coreOperations.status }).from(coreOperations).where(eq(coreOperations.idTransaccion, card.idTransaccion));
+    expect(tries.map((o) => o.status).sort()).toEqual(['booked', 'failed']);
     expect(await ledgerViolations({ drained: true })).toEqual([]);
   });
 

@@ -157,7 +157,7 @@ async function coreViolations(tx: Db, core: CoreBooks, noPendingPostings: boolea
     if (op.kind === 'cuenta_vista') {
       if (op.status === 'booked' && (debited.length !== 1 || debited[0] !== amount)) violations.push(`own-account debit ${op.key}: booked here for ${amount}, the core debited [${debited.join(', ')}]`);
       if (op.status === 'booked' && sum(credited) !== amount) violations.push(`own-account debit ${op.key}: booked here for ${amount}, the core credited ${sum(credited)}`);
-      if (op.status === 'refused' && debited.length > 0) violations.push(`own-account debit ${op.key}: refused here, but the core debited [${debited.join(', ')}]`);
+      if ((op.status === 'refused' || op.status === 'failed') && debited.length > 0) violations.push(`own-account debit ${op.key}: ${op.status} here, but the core debited [${debited.join(', ')}]`);
       if (op.status === 'booked' && op.trx_status !== 'paid') violations.push(`own-account debit ${op.key}: booked by the core, but its transaction is ${op.trx_status}`);
     } else {
       if (op.status === 'booked' && (credited.length !== 1 || credited[0] !== amount)) violations.push(`card credit ${op.key}: booked here for ${amount}, the core credited [${credited.join(', ')}]`);

@@ -1,0 +1,2 @@
+ALTER TABLE "core_operations" DROP CONSTRAINT "core_operations_status_chk";--> statement-breakpoint
+ALTER TABLE "core_operations" ADD CONSTRAINT "core_operations_status_chk" CHECK ("core_operations"."status" in ('pending','booked','refused','failed'));
