@@ -49,3 +49,21 @@ export type CoreOperationStatus = keyof typeof CORE_OPERATION_MOVES;
 export function assertMove<T extends Record<string, readonly string[]>>(table: T, from: string, to: string): void {
   if (!(table[from] ?? []).includes(to)) throw new Error(`move not allowed: ${from} → ${to}`);
 }
+
+// The states of the other machines, as their columns' CHECK lists hold them (the console and the vocabulary in
+// state-words.ts are typed by these, so a new state must be named there too).
+
+/** A transaction's line: pending until the transaction pays or closes. */
+export const ITEM_STATES = ['pending', 'paid', 'rejected'] as const;
+export type ItemStatus = (typeof ITEM_STATES)[number];
+
+/** A second-factor request (coordinates, or a push to the mobile authoriser): spent once, 'used' only when it paid. */
+export const AUTHORIZATION_STATES = ['pending', 'approved', 'rejected', 'used', 'expired'] as const;
+export type AuthorizationStatus = (typeof AUTHORIZATION_STATES)[number];
+
+/** A push as the mobile authoriser decides it (factor 2): the same row as its authorization, seen from the phone. */
+export type AuthoriserRequestStatus = AuthorizationStatus;
+
+/** An operator's change waiting for a second person (four eyes). */
+export const OPERATOR_CHANGE_STATES = ['pendiente', 'aprobado', 'rechazado', 'vencido', 'fallido'] as const;
+export type OperatorChangeStatus = (typeof OPERATOR_CHANGE_STATES)[number];

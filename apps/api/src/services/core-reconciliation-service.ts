@@ -1,3 +1,4 @@
+import type { CoreOperationStatus } from '@pago/domain/payment-states';
 import type { Db } from '../db/client';
 import { operationsOfDay } from '../repositories/core-operation-repository';
 import { isLoanInCore, type CoreBanking } from './core-banking';
@@ -7,7 +8,7 @@ export interface CoreReconciliationLine {
   clave: string;
   idTransaccion: string | null;
   tipo: 'cuenta_vista' | 'abono_webpay' | null;
-  estadoAqui: string | null;
+  estadoAqui: CoreOperationStatus | null;
   montoAqui: number | null;
   montoCore: number | null;
   /** 'pendiente': not acknowledged by the core yet (still being posted): not a difference. */
@@ -52,7 +53,7 @@ export function createCoreReconciliationService(db: Db, core: CoreBanking) {
         const core = byKey.get(op.key);
         // The core's side of an own-account payment is the debit of the cuenta vista; of a card credit, the credit.
         const montoCore = core ? (op.kind === 'cuenta_vista' ? core.debit : core.credit) : null;
-        const base = { clave: op.key, idTransaccion: op.idTransaccion, tipo: op.kind as CoreReconciliationLine['tipo'], estadoAqui: op.status, montoAqui: op.amount, montoCore };
+        const base = { clave: op.key, idTransaccion: op.idTransaccion, tipo: op.kind as CoreReconciliationLine['tipo'], estadoAqui: op.status as CoreOperationStatus, montoAqui: op.amount, montoCore };
         if (op.status === 'refused') {
           if (montoCore) lineas.push({ ...base, resultado: 'falta aquí' });
           continue;
