@@ -26,6 +26,14 @@ const OPERATORS = {
 } as const;
 type Usuario = keyof typeof OPERATORS;
 
+/** The console shows states and families in words: none of the server's codes or raw records reach the screen. */
+async function expectNoCodes(page: Page): Promise<void> {
+  const text = await page.locator('main').innerText();
+  for (const code of [/\b(pending|posting|booked|refused|set_aside|refund_due|refunded|committed|used|expired)\b/, /\b(PC|PM|HI|CP|TC|AH)\b/, /motivo \d+/, /[{}]/, /\$NaN/]) {
+    expect(text, String(code)).not.toMatch(code);
+  }
+}
+
 describe('the operator console', () => {
   let product: Product;
   let browser: Browser;
@@ -166,6 +174,10 @@ describe('the operator console', () => {
     await page.getByRole('heading', { level: 1, name: 'Transacción' }).waitFor();
     await page.getByRole('heading', { name: 'Línea de tiempo' }).waitFor();
     await page.getByText('Selección', { exact: true }).waitFor();
+    // The agent reads the member's family names and states in words, never the codes.
+    await page.getByRole('heading', { name: /^Crédito MYPE · \$[\d.]+ · Pendiente de pago$/ }).waitFor();
+    await page.getByRole('heading', { name: /^Crédito MYPE Nº \d+$/ }).first().waitFor();
+    await expectNoCodes(page);
     await look(page, 'transaccion');
 
     expect(await callAs(page, 'GET', '/admin/parametros')).toBe(403);
@@ -287,11 +299,12 @@ describe('the operator console', () => {
     // The charge is given back once; its transaction shows it, with both names in its timeline.
     await checker.goto(`${consoleUrl}transacciones/${idTransaccion}`);
     const cardCharges = checker.getByRole('region', { name: 'Cobros con tarjeta', exact: true }).first();
-    await cardCharges.getByRole('cell', { name: 'Devuelto' }).waitFor();
+    await cardCharges.getByRole('cell', { name: 'Cobrado y devuelto' }).waitFor();
     await cardCharges.getByRole('cell', { name: 'Cobrado y aplicado' }).waitFor();
-    await checker.getByText(/webpay\.devolucion\.manual/).waitFor();
+    await checker.getByText('Devolución manual pedida a Webpay', { exact: true }).waitFor();
     await look(checker, 'transaccion-devolucion');
-    expect(await checker.getByText(/"operador":"Fernanda Finanzas".*"aprobadoPor":"Felipe Finanzas"/).count()).toBeGreaterThan(0);
+    expect(await checker.getByText('por Fernanda Finanzas · aprobado por Felipe Finanzas').count()).toBeGreaterThan(0);
+    await expectNoCodes(checker);
     await maker.getByRole('link', { name: 'Conciliación' }).click();
     await maker.getByText('No hay cobros apartados.').waitFor();
     // Others may not propose a refund.

@@ -1,5 +1,8 @@
 // The console's calls to the operator API: the session cookie goes by itself (same origin), the CSRF token in a
-// header on every state-changing call. Every answer is an envelope { nameResponse: … }.
+// header on every state-changing call. Every answer is an envelope { nameResponse: … }, whose content is parsed with
+// the schema the API's route declares (packages/domain/src/schemas/admin.ts): one contract for both sides.
+import { sessionSchema, type OperatorSession } from '@pago/domain/schemas/admin';
+import * as z from 'zod/mini';
 
 let csrfToken = '';
 
@@ -19,7 +22,10 @@ export class ApiError extends Error {
 /** The session ended (idle, absolute time-out, logout elsewhere): the app shows the sign-in again. */
 export const SESSION_ENDED = 'session-ended';
 
-async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; data: T }> {
+/** An answer's schema; its output (dates as Date) is what a screen reads. */
+export type Answer = z.ZodMiniType;
+
+async function call<S extends Answer>(method: 'GET' | 'POST' | 'PUT', path: string, schema: S, body?: unknown): Promise<{ status: number; data: z.output<S> }> {
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
@@ -40,27 +46,26 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unkn
     const detail = (inner?.error as { errores?: { detalleError?: { descripcion?: string } } } | undefined)?.errores?.detalleError?.descripcion;
     throw new ApiError(response.status, detail ?? `Error ${response.status}`);
   }
-  return { status: response.status, data: inner as T };
+  const parsed = z.safeParse(schema, inner);
+  if (!parsed.success) throw new ApiError(response.status, 'La respuesta del servidor no tiene la forma esperada.');
+  return { status: response.status, data: parsed.data };
 }
 
 export const api = {
-  get: <T>(path: string) => call<T>('GET', path).then((r) => r.data),
-  post: <T>(path: string, body?: unknown) => call<T>('POST', path, body),
-  put: <T>(path: string, body?: unknown) => call<T>('PUT', path, body),
+  get: <S extends Answer>(path: string, schema: S) => call('GET', path, schema).then((r) => r.data),
+  post: <S extends Answer>(path: string, schema: S, body?: unknown) => call('POST', path, schema, body),
+  put: <S extends Answer>(path: string, schema: S, body?: unknown) => call('PUT', path, schema, body),
 };
 
-export interface Session {
-  nombre: string;
-  roles: string[];
-  permisos: string[];
-  csrf: string;
-}
+export type Session = OperatorSession;
 
 /** Who is signed in, or null. */
 export async function loadSession(): Promise<Session | null> {
   const response = await fetch('/operador/api/sesion', { credentials: 'same-origin' });
   if (!response.ok) throw new ApiError(response.status, 'La consola no responde.');
-  const session = ((await response.json()) as { operadorResponse: { sesion: Session | null } }).operadorResponse.sesion;
+  const answer = z.safeParse(z.object({ operadorResponse: sessionSchema }), await response.json());
+  if (!answer.success) throw new ApiError(response.status, 'La consola no responde.');
+  const session = answer.data.operadorResponse.sesion;
   if (session) setCsrf(session.csrf);
   return session;
 }
@@ -70,6 +75,9 @@ export async function signOut(): Promise<void> {
 }
 
 export const clp = (amount: number) => `$${Math.round(amount).toLocaleString('es-CL')}`;
-export const dateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('es-CL', { timeZone: 'America/Santiago', dateStyle: 'short', timeStyle: 'medium' }) : '—');
+/** Every instant the console shows, in one format and in Chile's time: 29-11-2026 14:05:09. */
+export const dateTime = (at: Date | string | null | undefined) => (at ? new Date(at).toLocaleString('es-CL', { timeZone: 'America/Santiago', dateStyle: 'short', timeStyle: 'medium' }) : '—');
+/** A calendar day 'YYYY-MM-DD' (a due date) in the same format as dateTime's days: 29-11-2026. */
+export const day = (iso: string | null | undefined) => (iso && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso.split('-').reverse().join('-') : '—');
 /** Today in Santiago as YYYY-MM-DD. */
 export const todayIso = () => new Date().toLocaleDateString('sv-SE', { timeZone: 'America/Santiago' });

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { createBrowserRouter, NavLink, Outlet, RouterProvider } from 'react-router';
 import { loadSession, SESSION_ENDED, signOut, type Session } from './api';
-import { ROLE_LABELS } from './labels';
+import { ROLE_LABELS, type Permission } from '@pago/domain/operator-roles';
 import { AuditScreen } from './screens/audit';
 import { DashboardScreen } from './screens/dashboard';
 import { LoadScreen } from './screens/load';
@@ -15,7 +15,7 @@ import { Loading, Notice } from './ui';
 
 
 /** The screens, each shown to the roles whose permission it needs (the server checks every call again). */
-const NAV: { to: string; label: string; permiso: string }[] = [
+const NAV: { to: string; label: string; permiso: Permission }[] = [
   { to: '/', label: 'Inicio', permiso: 'resumen.ver' },
   { to: '/socios', label: 'Socios', permiso: 'socios.ver' },
   { to: '/parametros', label: 'Parámetros', permiso: 'parametros.ver' },
@@ -59,7 +59,7 @@ function Layout() {
           <div className="flex items-center gap-3 text-sm">
             <p>
               <span className="font-semibold">{session.nombre}</span>
-              <span className="ml-2 rounded-full bg-white/12 px-3 py-1 font-semibold">{session.roles.map((r) => ROLE_LABELS[r] ?? r).join(', ')}</span>
+              <span className="ml-2 rounded-full bg-white/12 px-3 py-1 font-semibold">{session.roles.map((r) => ROLE_LABELS[r]).join(', ')}</span>
             </p>
             <button
               type="button"

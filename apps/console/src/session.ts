@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { Permission } from '@pago/domain/operator-roles';
 import type { Session } from './api';
 
 export const SessionContext = createContext<Session | null>(null);
@@ -11,4 +12,4 @@ export function useSession(): Session {
 }
 
 /** Whether the operator's roles allow it: the screens hide what the server would refuse anyway. */
-export const can = (session: Session, permiso: string) => session.permisos.includes(permiso);
+export const can = (session: Session, permiso: Permission) => session.permisos.includes(permiso);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { api } from './api';
+import type * as z from 'zod/mini';
+import { api, type Answer } from './api';
 
 /** A screen's title and content; the title also names the browser tab. */
 export function Screen({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
@@ -103,19 +104,20 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 /** GETs `path` from the operator API, again when it changes and on reload(); the last answer stays until the next. */
-export function useLoad<T>(path: string) {
+export function useLoad<S extends Answer>(path: string, schema: S) {
+  type T = z.output<S>;
   const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: true });
   const [version, setVersion] = useState(0);
   useEffect(() => {
     let live = true;
-    api.get<T>(path).then(
-      (data) => live && setState({ data, error: null, loading: false }),
+    api.get(path, schema).then(
+      (data: T) => live && setState({ data, error: null, loading: false }),
       (error: unknown) => live && setState({ data: null, error: error instanceof Error ? error.message : String(error), loading: false }),
     );
     return () => {
       live = false;
     };
-  }, [path, version]);
+  }, [path, schema, version]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   return { ...state, reload };
 }

@@ -103,3 +103,6 @@ export function checkedFrom<T extends Moves>(table: T, from: keyof T | readonly 
 export function isFinal<T extends Moves>(table: T, state: keyof T): boolean {
   return (table[state] ?? []).length === 0;
 }
+
+/** A push as the mobile authoriser decides it (factor 2): the same row as its authorization, seen from the phone. */
+export type AuthoriserRequestStatus = AuthorizationStatus;

@@ -20,22 +20,22 @@ const pago = (over: Partial<Pago> = {}): Pago => ({
 
 describe('what a voucher calls a paid line', () => {
   it('names instalments of credits, counts shares, and gives deposits and card statements as amounts', () => {
-    expect(voucherLineLabel(DESCRIPCION_PRODUCTO.PC, { numeroCuota: 38, cantidadCuotas: 1 })).toBe('Cuota Nº 38');
-    expect(voucherLineLabel(DESCRIPCION_PRODUCTO.HI, { numeroCuota: 3, cantidadCuotas: 2 })).toBe('2 cuotas');
-    expect(voucherLineLabel(DESCRIPCION_PRODUCTO.CP, { numeroCuota: 4, cantidadCuotas: 1 })).toBe('1 cuota');
-    expect(voucherLineLabel(DESCRIPCION_PRODUCTO.CP, { numeroCuota: 4, cantidadCuotas: 3 })).toBe('3 cuotas');
-    expect(voucherLineLabel(DESCRIPCION_PRODUCTO.AH, { numeroCuota: 0, cantidadCuotas: 1 })).toBe('Monto depositado');
-    expect(voucherLineLabel(DESCRIPCION_PRODUCTO.TC, { numeroCuota: 1, cantidadCuotas: 1 })).toBe('Monto pagado');
+    expect(voucherLineLabel('PC', { numeroCuota: 38, cantidadCuotas: 1 })).toBe('Cuota Nº 38');
+    expect(voucherLineLabel('HI', { numeroCuota: 3, cantidadCuotas: 2 })).toBe('2 cuotas');
+    expect(voucherLineLabel('CP', { numeroCuota: 4, cantidadCuotas: 1 })).toBe('1 cuota');
+    expect(voucherLineLabel('CP', { numeroCuota: 4, cantidadCuotas: 3 })).toBe('3 cuotas');
+    expect(voucherLineLabel('AH', { numeroCuota: 0, cantidadCuotas: 1 })).toBe('Monto depositado');
+    expect(voucherLineLabel('TC', { numeroCuota: 1, cantidadCuotas: 1 })).toBe('Monto pagado');
   });
 
   it('keeps a partial payment of an instalment named as one', () => {
-    expect(voucherLineLabel(DESCRIPCION_PRODUCTO.PC, { numeroCuota: 21, cantidadCuotas: 0 })).toBe('Cuota Nº 21 · Abono parcial');
+    expect(voucherLineLabel('PC', { numeroCuota: 21, cantidadCuotas: 0 })).toBe('Cuota Nº 21 · Abono parcial');
   });
 
   it('never calls a card statement an instalment, whatever its number', () => {
     fc.assert(
       fc.property(fc.nat(), fc.integer({ min: 0, max: 60 }), (numeroCuota, cantidadCuotas) => {
-        expect(voucherLineLabel(DESCRIPCION_PRODUCTO.TC, { numeroCuota, cantidadCuotas })).toBe('Monto pagado');
+        expect(voucherLineLabel('TC', { numeroCuota, cantidadCuotas })).toBe('Monto pagado');
       }),
     );
   });
@@ -105,5 +105,30 @@ describe('the voucher of every channel', () => {
 
   it('has nothing to show without a payment', () => {
     expect(voucherOf([])).toBeNull();
+  });
+});
+
+describe('a voucher drawn from its family code', () => {
+  it('draws a stored voucher by its family code, whatever its description says', () => {
+    // A family's voucher description edited after the voucher was stored does not change how it is drawn.
+    const stored = voucherOf([pago({ tipoFamiliaProducto: 'AH', descripcionProducto: 'AHORRO VIVIENDA (texto nuevo)', detallePago: { numeroCuota: 0, montoPagado: 20_000, numeroAutorizacion: '1', cantidadCuotas: 1 } })])!;
+    expect(stored.products[0]).toMatchObject({ name: 'Cuenta de Ahorro', lines: [{ label: 'Monto depositado', amount: 20_000 }], instalments: null });
+  });
+
+  it('still draws a voucher stored before the code, by its description', () => {
+    const old = voucherOf([pago()])!;
+    expect(old.products[0]).toMatchObject({ name: 'Crédito MYPE', lines: [{ label: 'Cuota Nº 9' }], instalments: 1 });
+    expect(voucherOf([pago({ tipoFamiliaProducto: 'PM' })])).toEqual(old);
+  });
+
+  it('draws every family the same from its code as from its description', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...(Object.keys(DESCRIPCION_PRODUCTO) as (keyof typeof DESCRIPCION_PRODUCTO)[])), fc.integer({ min: 0, max: 3 }), (family, cantidadCuotas) => {
+        const detallePago = { numeroCuota: 4, montoPagado: 1_000, numeroAutorizacion: '9', cantidadCuotas };
+        const byCode = voucherOf([pago({ tipoFamiliaProducto: family, descripcionProducto: 'otra', detallePago })]);
+        const byDescription = voucherOf([pago({ descripcionProducto: DESCRIPCION_PRODUCTO[family], detallePago })]);
+        expect(byCode).toEqual(byDescription);
+      }),
+    );
   });
 });

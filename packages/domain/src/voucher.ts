@@ -6,6 +6,8 @@ import { FAMILIES, FAMILY, FAMILY_NAMES, kindOf, type Family } from './families'
 import { maskProductNumber } from './products';
 import { formatRut } from './rut';
 
+export { VOUCHER_TEXTS } from './voucher-texts';
+
 // The voucher, once, for every channel that shows it: the screen, its print, the PDF, the e-mail and (the part it
 // shows) the public verification page. Each channel lays these out; none names a field or formats a value itself.
 
@@ -48,15 +50,18 @@ export function authorisedWithName(factor: 1 | 2 | null, productSlug: string): s
 /** Said beside an instalment paid in part: the rest of it is still owed. */
 export const PARTIAL_PAYMENT = 'Abono parcial';
 
-/** The family a voucher's descripcionProducto names (spec §3), if any. */
+/** The family a voucher's descripcionProducto names (spec §3): how vouchers stored before the family's code are read. */
 const FAMILY_BY_DESCRIPTION: ReadonlyMap<string, Family> = new Map(FAMILIES.map((family) => [FAMILY[family].voucherDescription, family]));
-const kindOfDescription = (descripcionProducto: string) => {
-  const family = FAMILY_BY_DESCRIPTION.get(descripcionProducto);
-  return family && kindOf(family);
-};
+
+/**
+ * The family of one of a voucher's payments: its code, written since vouchers carry it, so that editing a family's
+ * voucher description never changes how a stored voucher is drawn; an older voucher by its description.
+ */
+export const familyOfPago = (pago: Pick<Pago, 'descripcionProducto' | 'tipoFamiliaProducto'>): Family | undefined =>
+  pago.tipoFamiliaProducto ?? FAMILY_BY_DESCRIPTION.get(pago.descripcionProducto);
 
 /** A deposit and a card payment are an amount, not instalments. */
-const paidByAmount = (descripcionProducto: string) => ['savings', 'card'].includes(kindOfDescription(descripcionProducto) ?? '');
+const paidByAmount = (family: Family | undefined) => family !== undefined && ['savings', 'card'].includes(kindOf(family));
 
 /** The family's name for a voucher's descripcionProducto ('CREDITO MYPE' → 'Crédito MYPE'); others as sent. */
 export function productName(descripcionProducto: string): string {
@@ -80,8 +85,8 @@ export function maskedRut(rut: string): string {
  * What one paid line is called: 'Cuota Nº 38', 'Cuota Nº 21 · Abono parcial' (cantidadCuotas 0: the instalment is
  * still partly owed), '3 cuotas' (participation shares), 'Monto depositado', 'Monto pagado'.
  */
-export function voucherLineLabel(descripcionProducto: string, line: { numeroCuota: number; cantidadCuotas: number }): string {
-  const kind = kindOfDescription(descripcionProducto);
+export function voucherLineLabel(family: Family | undefined, line: { numeroCuota: number; cantidadCuotas: number }): string {
+  const kind = family && kindOf(family);
   if (kind === 'savings') return 'Monto depositado';
   // A card's statement is paid by amount: its one "instalment" is not one the member would count.
   if (kind === 'card') return 'Monto pagado';
@@ -141,14 +146,15 @@ export function voucherOf(pagos: readonly Pago[], authorisedWith: string | null 
   if (!first) return null;
   const products = pagos.map((pago): VoucherProduct => {
     const detalles = asArray(pago.detallePago);
-    const lines = detalles.map((d) => ({ label: voucherLineLabel(pago.descripcionProducto, d), amount: d.montoPagado }));
+    const family = familyOfPago(pago);
+    const lines = detalles.map((d) => ({ label: voucherLineLabel(family, d), amount: d.montoPagado }));
     const whole = detalles.reduce((sum, d) => sum + d.cantidadCuotas, 0);
     return {
-      name: productName(pago.descripcionProducto),
+      name: family ? FAMILY_NAMES[family] : pago.descripcionProducto,
       number: maskProductNumber(pago.numeroProducto),
       lines,
       authorisation: [...new Set(detalles.map((d) => d.numeroAutorizacion).filter(Boolean))].join(', '),
-      instalments: paidByAmount(pago.descripcionProducto) || whole === 0 ? null : whole,
+      instalments: paidByAmount(family) || whole === 0 ? null : whole,
       subtotal: lines.reduce((sum, line) => sum + line.amount, 0),
     };
   });

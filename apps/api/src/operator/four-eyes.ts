@@ -11,21 +11,11 @@ import { enqueueMail } from '../repositories/mail-queue-repository';
 import { textMail } from '../services/mail-service';
 import { findMemberById } from '../repositories/member-repository';
 import { approveMachineToken, endSessionsOf, revokeMachineToken, setAssignedRoles, tokensOf } from '../repositories/operator-repository';
-import { isPermission, isRole, permissionsOf, type Permission } from './roles';
+import { CHANGE_PERMISSION, isPermission, isRole, permissionsOf, type ChangeKind } from './roles';
 import { findChange, insertChange, lapseExpired, listChanges, lockChange, moveOperatorChange, pendingChangeOf, type ChangeRow } from '../repositories/operator-change-repository';
 
 export type { ChangeRow } from '../repositories/operator-change-repository';
-export type ChangeKind = 'parametro' | 'reposteo_core' | 'devolucion_webpay' | 'token' | 'roles_operador' | 'codigo_autorizador';
-
-/** Who may decide each kind of change (and propose it, but for a token, which any operator asks for themselves). */
-export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = {
-  parametro: 'parametros.cambiar',
-  reposteo_core: 'core.reenviar',
-  devolucion_webpay: 'webpay.devolver',
-  token: 'tokens.gestionar',
-  roles_operador: 'operadores.roles',
-  codigo_autorizador: 'autorizador.gestionar',
-};
+export { CHANGE_PERMISSION, type ChangeKind } from '@pago/domain/operator-roles';
 
 /** What an approved enrolment code needs: writing the code, and the cooperative's name for the member's e-mail. */
 export interface EnrolmentCodes {

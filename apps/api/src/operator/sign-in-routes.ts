@@ -2,6 +2,7 @@ import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { codigoOkSchema, sessionSchema } from '@pago/domain/schemas/admin';
 import { appendAudit } from '../repositories/audit-repository';
 import { assignedRoles, endSession, insertLogin, insertSession, pruneLogins, takeLogin } from '../repositories/operator-repository';
 import { documentOf, envelopeResponses, errorResponses, redirect } from '../routes/responses';
@@ -15,11 +16,8 @@ const LOGIN_COOKIE = 'operador_ingreso';
 const LOGIN_MAX_AGE_SECONDS = 600;
 
 // Signed out is an answer, not an error: the console asks this first on every load.
-const sessionView = envelopeResponses(
-  RESPONSE,
-  z.object({ sesion: z.object({ nombre: z.string(), roles: z.array(z.string()), permisos: z.array(z.string()), csrf: z.string() }).nullable() }),
-);
-const done = envelopeResponses(RESPONSE, z.object({ codigo: z.literal('OK') }));
+const sessionView = envelopeResponses(RESPONSE, sessionSchema);
+const done = envelopeResponses(RESPONSE, codigoOkSchema);
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

@@ -75,7 +75,7 @@ export function countChallengesSince(tx: Tx, idTransaccion: string, since: Date)
 /** A transaction's challenges and pushes, oldest first, without their cells. */
 export function authorizationsOf(db: DbOrTx, idTransaccion: string) {
   return db
-    .select({ factor: authorizations.factor, status: authorizations.status, createdAt: authorizations.createdAt, decidedAt: authorizations.decidedAt })
+    .select({ factor: authorizations.factor, status: authorizations.status, amount: authorizations.amount, createdAt: authorizations.createdAt, decidedAt: authorizations.decidedAt })
     .from(authorizations)
     .where(eq(authorizations.idTransaccion, idTransaccion))
     .orderBy(asc(authorizations.createdAt));

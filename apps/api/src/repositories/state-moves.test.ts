@@ -11,12 +11,14 @@ const TRANSITIONS: Record<string, string> = {
   transactionItems: 'moveItem',
   authorizations: 'moveAuthorization',
   operatorChanges: 'moveOperatorChange',
+  coreOperations: 'moveOperation',
 };
 const SQL_NAMES: Record<string, string> = {
   transactions: 'transactions',
   transactionItems: 'transaction_items',
   authorizations: 'authorizations',
   operatorChanges: 'operator_changes',
+  coreOperations: 'core_operations',
 };
 
 function sourceFiles(dir: string): string[] {

@@ -90,6 +90,16 @@ export function itemsOf(db: DbOrTx, idTransaccion: string): Promise<ItemRow[]> {
     .orderBy(asc(transactionItems.productId), asc(transactionItems.numeroCuota));
 }
 
+/** A transaction's lines with the number and family of the product each pays, for the operator's view. */
+export function itemsWithProductOf(db: DbOrTx, idTransaccion: string) {
+  return db
+    .select({ item: transactionItems, numeroProducto: products.numeroProducto, family: products.family })
+    .from(transactionItems)
+    .innerJoin(products, eq(products.id, transactionItems.productId))
+    .where(eq(transactionItems.idTransaccion, idTransaccion))
+    .orderBy(asc(products.numeroProducto), asc(transactionItems.numeroCuota));
+}
+
 /** The numbers of the products a transaction pays, each once, in order. */
 export async function productNumbersOf(db: DbOrTx, idTransaccion: string): Promise<string[]> {
   const rows = await db

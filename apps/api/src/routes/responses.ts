@@ -1,3 +1,4 @@
+import { oneChangeSchema } from '@pago/domain/schemas/admin';
 import { answerSchema, errorAnswerSchema } from '@pago/domain/schemas/answers';
 import { z } from 'zod';
 
@@ -24,3 +25,8 @@ export const documentOf = (mediaType: string, description: string) => ({
 
 /** A redirect: no body, a Location header. */
 export const redirect = (description: string) => z.literal('').meta({ description });
+
+/** A change proposed to a second person (four eyes): 202 with the change, applied once another operator approves it. */
+export const proposedResponse = <N extends string>(responseName: N, description: string) => ({
+  202: z.object({ [responseName]: oneChangeSchema } as { [K in N]: typeof oneChangeSchema }).describe(description),
+});

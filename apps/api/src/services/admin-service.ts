@@ -7,7 +7,9 @@ import { maskEmail } from '@pago/domain/call-consultar-pago';
 import { authoriserDevices, coordinateCards, transactions, vouchers } from '../db/schema';
 import { authorizationsOf } from '../repositories/authorization-repository';
 import { findMemberByRut, unblockCardOf, unblockPasswordOf } from '../repositories/member-repository';
-import { findTransaction, itemsOf, voucherRowOf } from '../repositories/transaction-repository';
+import { findTransaction, itemsWithProductOf, voucherRowOf } from '../repositories/transaction-repository';
+import type { AuthorizationStatus, CoreOperationStatus, ItemStatus, TransactionStatus, WebpayAttemptStatus } from '@pago/domain/payment-states';
+import type { TransactionView } from '@pago/domain/schemas/admin';
 import { attemptsOf } from '../repositories/webpay-attempt-repository';
 
 export type AdminService = ReturnType<typeof createAdminService>;
@@ -77,24 +79,65 @@ export function createAdminService(db: Db) {
         claveBloqueadaHasta: lockedUntil,
         tarjeta: !card ? ('sin tarjeta' as const) : card.blockedAt ? ('bloqueada' as const) : ('activa' as const),
         dispositivos: devices,
-        transacciones: trxs.map(({ comprobante, ...t }) => ({ ...t, comprobante: comprobante !== null })),
+        transacciones: trxs.map(({ comprobante, estado, ...t }) => ({ ...t, estado: estado as TransactionStatus, comprobante: comprobante !== null })),
       };
     },
 
-    /** A transaction with its lines, second-factor requests, Webpay attempts, voucher and audit trail. */
-    async transaction(idTransaccion: string) {
+    /** A transaction as the agent reads it: its lines under their products, every attempt, the core, the voucher, the trail. */
+    async transaction(idTransaccion: string): Promise<TransactionView | null> {
       const trx = await findTransaction(db, idTransaccion);
       if (!trx) return null;
       const [items, auths, attempts, core, voucher, audit] = await Promise.all([
-        itemsOf(db, idTransaccion),
+        itemsWithProductOf(db, idTransaccion),
         authorizationsOf(db, idTransaccion),
         attemptsOf(db, idTransaccion),
         operationsOf(db, idTransaccion),
         voucherRowOf(db, idTransaccion),
         auditOfTransaction(db, idTransaccion),
       ]);
-      const { hostTokenHash: _secret, ...visible } = trx;
-      return { transaccion: visible, lineas: items, autorizaciones: auths, webpay: attempts, core, comprobante: voucher, auditoria: audit };
+      // The columns' CHECK lists hold the domain's states (payment-states.ts), so these casts name what is there.
+      return {
+        transaccion: {
+          idTransaccion: trx.idTransaccion,
+          familia: trx.family,
+          total: trx.total,
+          estado: trx.status as TransactionStatus,
+          medioPago: trx.medioPago,
+          pagador: trx.payerRut ? maskRut(trx.payerRut) : null,
+          creada: trx.createdAt,
+          cerrada: trx.settledAt,
+        },
+        lineas: items.map(({ item, numeroProducto, family }) => ({
+          id: item.id,
+          familia: family,
+          numeroProducto,
+          numeroCuota: item.numeroCuota,
+          monto: item.monto,
+          fechaVencimiento: item.fechaVencimiento,
+          autorizacion: item.authorizationCode,
+          estado: item.status as ItemStatus,
+        })),
+        autorizaciones: auths.map((a) => ({ factor: a.factor === 2 ? 2 : 1, estado: a.status as AuthorizationStatus, monto: a.amount, creada: a.createdAt, decidida: a.decidedAt })),
+        webpay: attempts.map((w) => ({
+          ordenCompra: w.buyOrder,
+          estado: w.status as WebpayAttemptStatus,
+          monto: w.stores.reduce((sum, store) => sum + store.amount, 0),
+          creado: w.createdAt,
+          resuelto: w.settledAt,
+        })),
+        core: core.map((op) => ({
+          clave: op.key,
+          tipo: op.kind === 'abono_webpay' ? 'abono_webpay' : 'cuenta_vista',
+          estado: op.status as CoreOperationStatus,
+          monto: op.amount,
+          intentos: op.attempts,
+          motivo: op.lastError,
+          creada: op.createdAt,
+          registrada: op.bookedAt,
+        })),
+        comprobante: voucher ? { emitido: voucher.createdAt } : null,
+        auditoria: audit,
+      };
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { TransactionStatus } from '@pago/domain/payment-states';
 import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { operatorChanges, transactions, webpayAttempts } from '../db/schema';
@@ -106,7 +107,7 @@ export async function setAsideAttempts(db: DbOrTx) {
     ordenCompra: r.attempt.buyOrder,
     idTransaccion: r.attempt.idTransaccion,
     monto: chargedBy(r.attempt),
-    estadoPago: r.estadoPago,
+    estadoPago: r.estadoPago as TransactionStatus,
     apartado: r.attempt.settledAt,
     devolucionPropuesta: r.propuesta !== null,
   }));

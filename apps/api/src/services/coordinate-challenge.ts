@@ -17,13 +17,13 @@ export const MAX_CHALLENGES_PER_LOGIN = 3;
  * One more wrong answer on the payer's coordinate card (locked here, after the transaction and its challenge): a
  * wrong value, or a challenge left unanswered. True when this one blocks the card.
  */
-export async function countCoordinateFailure(tx: Tx, memberId: string, payerRut: string, requestId: string, motivo: string): Promise<boolean> {
+export async function countCoordinateFailure(tx: Tx, memberId: string, payerRut: string, requestId: string, motivo: string, idTransaccion: string): Promise<boolean> {
   const card = await members.lockCoordinateCard(tx, memberId);
   if (!card || card.blockedAt) return false;
   const failures = card.failures + 1;
   const blocked = failures >= MAX_COORDINATE_FAILURES;
   await members.setCardFailures(tx, card.id, failures, blocked);
-  await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, motivo } });
+  await appendAudit(tx, { kind: blocked ? 'coordenadas.bloqueadas' : 'coordenadas.incorrectas', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion, intentos: failures, motivo } });
   return blocked;
 }
 

@@ -1,3 +1,4 @@
+import type { CoreOperationStatus } from '@pago/domain/payment-states';
 import type { Db } from '../db/client';
 import { operationsOfDay } from '../repositories/core-operation-repository';
 import { isLoanInCore, type CoreBanking } from './core-banking';
@@ -7,7 +8,7 @@ export interface CoreReconciliationLine {
   clave: string;
   idTransaccion: string | null;
   tipo: 'cuenta_vista' | 'abono_webpay' | null;
-  estadoAqui: string | null;
+  estadoAqui: CoreOperationStatus | null;
   montoAqui: number | null;
   montoCore: number | null;
   /** 'pendiente': not acknowledged by the core yet (still being posted): not a difference. */

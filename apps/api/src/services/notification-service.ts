@@ -14,7 +14,7 @@ import { latestPaidOfSession, ofSessionWithVoucher, voucherWithOwner } from '../
 import { refuse, type Refusal } from './refusal';
 import { touchSession } from './session-service';
 import { renderVoucherPdf, verificationOf, VOUCHER_FILENAME, voucherText } from './voucher-document';
-import { authorisedWithName, VOUCHER_LABELS } from '@pago/domain/voucher';
+import { authorisedWithName, VOUCHER_LABELS, VOUCHER_TEXTS } from '@pago/domain/voucher';
 import { usedFactorOf } from '../repositories/authorization-repository';
 
 export type SendResult = { ok: true; descripcion: string } | Refusal;
@@ -38,16 +38,16 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
     // The same fields as the screen and the PDF, in the same words; the RUT masked as everywhere else.
     const text = [
       `${cooperative} - Pago Online`,
-      'Pago exitoso',
+      VOUCHER_TEXTS.title,
       `${VOUCHER_LABELS.total}: ${lines.total}`,
       ...lines.products.flatMap((p) => [p.title, ...[...p.lines, ...p.foot].map(([k, v]) => `  ${k}: ${v}`)]),
       ...lines.details.map(([k, v]) => `${k}: ${v}`),
-      ...(view.verification ? [`Verifica este comprobante en ${view.verification.url}`] : []),
-      'Adjuntamos tu comprobante en PDF.',
+      ...(view.verification ? [`${VOUCHER_TEXTS.verifyAt} ${view.verification.url}`] : []),
+      VOUCHER_TEXTS.pdfAttached,
     ].join('\n');
     const cell = 'style="padding:2px 12px 2px 0"';
     const html =
-      `<h1 style="font-family:Arial,sans-serif;color:#0b3f4a">Pago exitoso</h1><p style="font-family:Arial,sans-serif">${escape(VOUCHER_LABELS.total)}: <strong>${escape(lines.total)}</strong></p>` +
+      `<h1 style="font-family:Arial,sans-serif;color:#0b3f4a">${escape(VOUCHER_TEXTS.title)}</h1><p style="font-family:Arial,sans-serif">${escape(VOUCHER_LABELS.total)}: <strong>${escape(lines.total)}</strong></p>` +
       lines.products
         .map(
           (p) =>
@@ -58,13 +58,13 @@ export function createNotificationService(db: Db, mailer: Mailer, cooperative: s
       `<h2 style="font-family:Arial,sans-serif;font-size:16px">${escape(VOUCHER_LABELS.details)}</h2>` +
       `<table style="font-family:Arial,sans-serif;font-size:14px">${lines.details.map(([k, v]) => `<tr><td ${cell}>${escape(k)}</td><td><strong>${escape(v)}</strong></td></tr>`).join('')}</table>` +
       (view.verification
-        ? `<p style="font-family:Arial,sans-serif">Verifica este comprobante en <a href="${escape(view.verification.url)}">${escape(view.verification.url)}</a></p>`
+        ? `<p style="font-family:Arial,sans-serif">${escape(VOUCHER_TEXTS.verifyAt)} <a href="${escape(view.verification.url)}">${escape(view.verification.url)}</a></p>`
         : '') +
-      `<p style="font-family:Arial,sans-serif">Adjuntamos tu comprobante en PDF.</p>`;
+      `<p style="font-family:Arial,sans-serif">${escape(VOUCHER_TEXTS.pdfAttached)}</p>`;
     try {
       await mailer.send({
         to: correo,
-        subject: `Comprobante de pago ${cooperative}`,
+        subject: `${VOUCHER_TEXTS.document} ${cooperative}`,
         text,
         html,
         attachments: [{ filename: VOUCHER_FILENAME, contentType: 'application/pdf', content: pdf }],

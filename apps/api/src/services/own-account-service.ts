@@ -170,7 +170,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           const globalLocks = guard.blockedWithinDay ? guard.locks + 1 : 1;
           const global = clients >= MIN_CLIENTS_FOR_GLOBAL_BLOCK ? { minutes: passwordLockMinutes(globalLocks, options.passwordLockMinutes), locks: globalLocks } : null;
           await members.recordWrongPassword(tx, enrolled ? { memberId: enrolled.id } : { rut: payerRut }, global ? 0 : total, global);
-          await appendAudit(tx, { kind: lock ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { intentos: failures, ...(lock && { minutos: lock.minutes }), alcance: 'cliente' } });
+          await appendAudit(tx, { kind: lock ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, intentos: failures, ...(lock && { minutos: lock.minutes }), alcance: 'cliente' } });
           if (global) {
             await appendAudit(tx, { kind: 'clave.bloqueada', rutMasked: maskRut(payerRut), requestId, detail: { intentos: total, minutos: global.minutes, clientes: clients, alcance: 'todos' } });
             if (enrolled?.email) blockMail = globalBlockMail(enrolled.email, options.cooperative, clients, global.minutes);
@@ -234,7 +234,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         // A new request supersedes any earlier one of this transaction, also when it is refused.
         if (open) {
           await authorizations.moveAuthorization(tx, open.auth.id, 'pending', 'expired');
-          if (open.auth.factor === 1) await countCoordinateFailure(tx, open.auth.memberId, payerRut, requestId, 'sin respuesta');
+          if (open.auth.factor === 1) await countCoordinateFailure(tx, open.auth.memberId, payerRut, requestId, 'sin respuesta', trx.idTransaccion);
         }
         if (request.factor === 1) {
           // Read after the unanswered challenge above was counted: that may have blocked it.
@@ -296,7 +296,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           }
           if (auth.status === 'pending' && expired) {
             await authorizations.moveAuthorization(tx, auth.id, 'pending', 'expired');
-            if (factor === 1 && (await countCoordinateFailure(tx, auth.memberId, payerRut, requestId, 'vencido'))) return refuse('5203017');
+            if (factor === 1 && (await countCoordinateFailure(tx, auth.memberId, payerRut, requestId, 'vencido', trx.idTransaccion))) return refuse('5203017');
             return refuse('999');
           }
           if (factor === 1) {
@@ -310,7 +310,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
             // One answer per challenge: a wrong one spends it, and the member asks for new cells.
             await authorizations.moveAuthorization(tx, auth.id, 'pending', matches ? 'used' : 'expired');
             if (!matches) {
-              const blocked = await countCoordinateFailure(tx, auth.memberId, payerRut, requestId, 'incorrecto');
+              const blocked = await countCoordinateFailure(tx, auth.memberId, payerRut, requestId, 'incorrecto', trx.idTransaccion);
               return refuse(blocked ? '5203017' : '5203007');
             }
             if (card.failures !== 0) await members.setCardFailures(tx, card.id, 0, false);

@@ -118,6 +118,7 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
     // A voucher outlives the session and may be e-mailed: it shows what the screens show of the number.
     numeroProducto: maskProductNumber(product.numeroProducto),
     descripcionProducto: VOUCHER_DESCRIPTIONS[product.family as Family],
+    tipoFamiliaProducto: product.family as Family,
     detallePago: oneOrMany(
       detallesFor(
         product.family as Family,

@@ -1,3 +1,4 @@
+import { VOUCHER_TEXTS } from '@pago/domain/voucher-texts';
 import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { formatClp } from '@pago/domain/money';
 import {
@@ -55,7 +56,7 @@ export function voucherText(view: VoucherView): VoucherText {
 /** The voucher as an A4 PDF (pdfkit's standard fonts carry Spanish accents in WinAnsi). */
 export function renderVoucherPdf(view: VoucherView): Promise<Buffer> {
   const lines = voucherText(view);
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: 'Comprobante de pago', Author: view.cooperative } });
+  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: VOUCHER_TEXTS.document, Author: view.cooperative } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -66,9 +67,9 @@ export function renderVoucherPdf(view: VoucherView): Promise<Buffer> {
   const width = doc.page.width - 112;
   doc.rect(0, 0, doc.page.width, 90).fill(PRIMARY);
   doc.fillColor('#ffffff').font('Helvetica-Bold').fontSize(20).text(view.cooperative, 56, 30);
-  doc.font('Helvetica').fontSize(11).text('Pago Online · Comprobante de pago', 56, 56);
+  doc.font('Helvetica').fontSize(11).text(VOUCHER_TEXTS.documentHeading, 56, 56);
   doc.moveDown(3);
-  doc.fillColor(PRIMARY).font('Helvetica-Bold').fontSize(18).text('Pago exitoso', 56, 120);
+  doc.fillColor(PRIMARY).font('Helvetica-Bold').fontSize(18).text(VOUCHER_TEXTS.title, 56, 120);
   doc.fillColor('#000000').font('Helvetica-Bold').fontSize(13).text(`${VOUCHER_LABELS.total}: ${lines.total}`, 56, 148);
   let y = 180;
   const row = (label: string, value: string, bold = false) => {
@@ -91,7 +92,7 @@ export function renderVoucherPdf(view: VoucherView): Promise<Buffer> {
   y += 10;
   row(VOUCHER_LABELS.total, lines.total, true);
   if (view.verification) drawVerification(doc, view.verification, y + 24, width);
-  doc.fillColor(MUTED).font('Helvetica').fontSize(8).text('Este comprobante es válido como constancia de pago. Consérvalo para cualquier consulta.', 56, doc.page.height - 90, { width, align: 'center' });
+  doc.fillColor(MUTED).font('Helvetica').fontSize(8).text(VOUCHER_TEXTS.keepIt, 56, doc.page.height - 90, { width, align: 'center' });
   doc.end();
   return done;
 }
@@ -107,7 +108,7 @@ function drawVerification(doc: PDFKit.PDFDocument, verification: { code: string;
     for (let c = 0; c < modules; c++) if (qr.isDark(r, c)) doc.rect(56 + c * cell, top + r * cell, cell, cell).fill('#000000');
   }
   const left = 56 + 96 + 18;
-  doc.fillColor(PRIMARY).font('Helvetica-Bold').fontSize(11).text('Verifica este comprobante', left, top + 6, { width: width - 114 });
-  doc.fillColor('#000000').font('Helvetica').fontSize(10).text(`Código de verificación: ${formatVerificationCode(verification.code)}`, left, top + 26, { width: width - 114 });
+  doc.fillColor(PRIMARY).font('Helvetica-Bold').fontSize(11).text(VOUCHER_TEXTS.verifyTitle, left, top + 6, { width: width - 114 });
+  doc.fillColor('#000000').font('Helvetica').fontSize(10).text(`${VOUCHER_TEXTS.verificationCode}: ${formatVerificationCode(verification.code)}`, left, top + 26, { width: width - 114 });
   doc.fillColor(MUTED).fontSize(9).text(verification.url, left, top + 44, { width: width - 114 });
 }

@@ -1,3 +1,4 @@
+import type { TransactionStatus, WebpayAttemptStatus } from '@pago/domain/payment-states';
 import type { DbOrTx } from '../db/client';
 import { cardPaymentsOfDay } from '../repositories/webpay-attempt-repository';
 import { toCsv } from './csv';
@@ -7,8 +8,8 @@ export type WebpayResult = 'conciliada' | 'pendiente' | 'sin cobro' | 'por devol
 export interface WebpayReportLine {
   ordenCompra: string | null;
   idTransaccion: string;
-  estadoWebpay: string | null;
-  estadoPago: string;
+  estadoWebpay: WebpayAttemptStatus | null;
+  estadoPago: TransactionStatus;
   monto: number;
   resultado: WebpayResult;
 }
@@ -42,8 +43,8 @@ export async function webpayReport(db: DbOrTx, fecha: string): Promise<WebpayRep
   const lineas = rows.map((row) => ({
     ordenCompra: row.buy_order,
     idTransaccion: row.id_transaccion,
-    estadoWebpay: row.attempt,
-    estadoPago: row.payment,
+    estadoWebpay: row.attempt as WebpayAttemptStatus | null,
+    estadoPago: row.payment as TransactionStatus,
     monto: Number(row.amount),
     resultado: resultOf(row.attempt, row.payment),
   }));

@@ -1,15 +1,7 @@
 import { useState, type FormEvent } from 'react';
+import { auditEventsSchema } from '@pago/domain/schemas/admin';
 import { dateTime } from '../api';
 import { DataSection, Screen, Table, useLoad } from '../ui';
-
-interface AuditEvent {
-  id: number;
-  at: string;
-  kind: string;
-  rutMasked: string | null;
-  requestId: string | null;
-  detail: Record<string, unknown>;
-}
 
 const FIELDS = [
   { name: 'kind', label: 'Tipo', placeholder: 'cambio.aprobado' },
@@ -22,14 +14,18 @@ const EMPTY: Filters = { kind: '', operador: '', rut: '', desde: '', hasta: '' }
 
 const queryOf = (filters: Filters) => new URLSearchParams(Object.entries(filters).filter(([, v]) => v.trim() !== '')).toString();
 
-const whoOf = (detail: Record<string, unknown>) =>
-  [detail.operador, detail.aprobadoPor && `aprobó ${String(detail.aprobadoPor)}`, detail.rechazadoPor && `rechazó ${String(detail.rechazadoPor)}`].filter(Boolean).join(' · ') || '—';
+const whoOf = (raw: unknown) => {
+  const detail = (raw ?? {}) as Record<string, unknown>;
+  return (
+  [detail.operador, detail.aprobadoPor && `aprobó ${String(detail.aprobadoPor)}`, detail.rechazadoPor && `rechazó ${String(detail.rechazadoPor)}`].filter(Boolean).join(' · ') || '—'
+  );
+};
 
 export function AuditScreen() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const query = queryOf(applied);
-  const load = useLoad<{ eventos: AuditEvent[] }>(`/admin/auditoria?${query}&limit=200`);
+  const load = useLoad(`/admin/auditoria?${query}&limit=200`, auditEventsSchema);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setApplied(draft);

@@ -1,22 +1,10 @@
+import { FAMILY_NAMES } from '@pago/domain/families';
+import { summarySchema } from '@pago/domain/schemas/admin';
+import { paymentMethodWords } from '@pago/domain/state-words';
 import { Link } from 'react-router';
 import { clp } from '../api';
 import { can, useSession } from '../session';
 import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
-
-interface Summary {
-  fecha: string;
-  pagos: { medioPago: string; familia: string; cantidad: number; monto: number }[];
-  webpayPendientes: number;
-  webpayApartados: number;
-  corePendientes: number;
-  coreRechazados: number;
-  coreMasAntiguoSegundos: number;
-  cambiosPendientes: number;
-  diferenciasWebpayHoy: number;
-  baseDeDatos: boolean;
-}
-
-const FAMILIES: Record<string, string> = { PC: 'Crédito de consumo', HI: 'Crédito hipotecario', PM: 'Crédito pyme', CP: 'Cuotas de participación', TC: 'Tarjeta de crédito', AH: 'Ahorro' };
 
 function Figure({ label, value, warn, to }: { label: string; value: string; warn?: boolean; to?: string | undefined }) {
   const body = (
@@ -30,7 +18,7 @@ function Figure({ label, value, warn, to }: { label: string; value: string; warn
 
 export function DashboardScreen() {
   const session = useSession();
-  const { data, error } = useLoad<Summary>('/admin/resumen');
+  const { data, error } = useLoad('/admin/resumen', summarySchema);
   const total = data?.pagos.reduce((sum, p) => sum + p.monto, 0) ?? 0;
   const fecha = data ? `${data.fecha.slice(6, 8)}-${data.fecha.slice(4, 6)}-${data.fecha.slice(0, 4)}` : '';
   return (
@@ -66,8 +54,8 @@ export function DashboardScreen() {
                 <tbody>
                   {data.pagos.map((p) => (
                     <tr key={`${p.medioPago}-${p.familia}`}>
-                      <td>{p.medioPago === 'WEBPAY' ? 'Tarjeta (Webpay)' : p.medioPago === 'CUENTA VISTA' ? 'Cuenta vista' : p.medioPago}</td>
-                      <td>{FAMILIES[p.familia] ?? p.familia}</td>
+                      <td>{paymentMethodWords(p.medioPago)}</td>
+                      <td>{FAMILY_NAMES[p.familia]}</td>
                       <td className="amount">{p.cantidad}</td>
                       <td className="amount">{clp(p.monto)}</td>
                     </tr>

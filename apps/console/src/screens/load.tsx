@@ -1,17 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import { importReportSchema, type ImportReport } from '@pago/domain/schemas/admin';
 import { api } from '../api';
 import { Empty, Notice, Screen, Section, Table } from '../ui';
-
-interface Report {
-  recibidos: number;
-  aceptados: number;
-  rechazados: { fila: number; rut: string; motivos: string[] }[];
-}
 
 export function LoadScreen() {
   const [file, setFile] = useState<File | null>(null);
   const [corte, setCorte] = useState('');
-  const [report, setReport] = useState<Report | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -25,7 +20,7 @@ export function LoadScreen() {
       const contenido = await file.text();
       // The cut as the operator's local time, sent as an instant; a JSON extract may carry its own.
       const body = { archivo: file.name, contenido, ...(corte ? { corte: new Date(corte).toISOString() } : {}) };
-      const { data } = await api.post<Report>('/admin/importacion/archivo', body);
+      const { data } = await api.post('/admin/importacion/archivo', importReportSchema, body);
       setReport(data);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

@@ -3,18 +3,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, clp, dateTime } from '../api';
 import { can, useSession } from '../session';
 import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
-import { labelOf, TRANSACTION_STATES } from '../labels';
-
-interface Member {
-  rut: string;
-  nombre: string;
-  correo: string | null;
-  clave: 'activa' | 'bloqueada' | 'sin clave';
-  claveBloqueadaHasta: string | null;
-  tarjeta: 'activa' | 'bloqueada' | 'sin tarjeta';
-  dispositivos: { id: string; nombre: string; enrolado: string; revocado: string | null }[];
-  transacciones: { idTransaccion: string; familia: string; total: number; estado: string; medioPago: string | null; creada: string; pagada: string | null; comprobante: boolean }[];
-}
+import { FAMILY_NAMES } from '@pago/domain/families';
+import { memberActionSchema, memberSchema } from '@pago/domain/schemas/admin';
+import { paymentMethodWords, TRANSACTION_WORDS, wordsOf } from '@pago/domain/state-words';
 
 
 export function MemberScreen() {
@@ -45,14 +36,14 @@ export function MemberScreen() {
 
 function MemberDetail({ rut }: { rut: string }) {
   const session = useSession();
-  const { data, error, reload } = useLoad<Member>(`/admin/socios/${encodeURIComponent(rut)}`);
+  const { data, error, reload } = useLoad(`/admin/socios/${encodeURIComponent(rut)}`, memberSchema);
   const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const act = async (path: string, done: string) => {
     setMessage(null);
     try {
-      const { status, data: answer } = await api.post<{ codigo?: string; vigenciaDias?: number }>(path);
+      const { status, data: answer } = await api.post(path, memberActionSchema);
       // An enrolment code is proposed: another operator approves it in Aprobaciones and it goes to the member's e-mail.
-      const text = status === 202 ? `${done}: propuesto. Cuando otro operador lo apruebe en Aprobaciones, se envía al correo del socio.` : answer?.vigenciaDias ? `${done}: ${answer.codigo} (válido ${answer.vigenciaDias} días, una vez)` : done;
+      const text = status === 202 ? `${done}: propuesto. Cuando otro operador lo apruebe en Aprobaciones, se envía al correo del socio.` : 'vigenciaDias' in answer ? `${done}: ${answer.codigo} (válido ${answer.vigenciaDias} días, una vez)` : done;
       setMessage({ kind: 'success', text });
       reload();
     } catch (e) {
@@ -148,9 +139,9 @@ function MemberDetail({ rut }: { rut: string }) {
                       {dateTime(t.creada)}
                     </Link>
                   </td>
-                  <td>{t.familia}</td>
-                  <td>{t.medioPago ?? '—'}</td>
-                  <td>{labelOf(TRANSACTION_STATES, t.estado)}</td>
+                  <td>{FAMILY_NAMES[t.familia]}</td>
+                  <td>{paymentMethodWords(t.medioPago)}</td>
+                  <td>{wordsOf(TRANSACTION_WORDS, t.estado)}</td>
                   <td className="amount">{clp(t.total)}</td>
                   <td>
                     {t.comprobante && can(session, 'comprobantes.reenviar') ? (

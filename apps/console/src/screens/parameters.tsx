@@ -1,45 +1,28 @@
 import { useState, type FormEvent } from 'react';
 import { api, clp, dateTime } from '../api';
+import { CHANGE_PERMISSION } from '@pago/domain/operator-roles';
+import type { changeSchema} from '@pago/domain/schemas/admin';
+import { changesSchema, oneChangeSchema, parameterChangedSchema, parametersSchema } from '@pago/domain/schemas/admin';
+import { OPERATOR_CHANGE_WORDS } from '@pago/domain/state-words';
+import * as z from 'zod/mini';
 import { permissionList, roleList } from '../labels';
 import { can, useSession } from '../session';
 import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
 
-interface Parameter {
-  nombre: string;
-  valor: string;
-  actualizado: string;
-}
-
-interface Change {
-  id: string;
-  tipo: string;
-  objetivo: string;
-  propuesta: Record<string, unknown>;
-  estado: 'pendiente' | 'aprobado' | 'rechazado' | 'vencido';
-  propuestoPor: string;
-  decididoPor: string | null;
-  creado: string;
-  vence: string;
-  decidido: string | null;
-  propio: boolean;
-}
-
-const ESTADOS: Record<Change['estado'], string> = { pendiente: 'Pendiente', aprobado: 'Aprobado', rechazado: 'Rechazado', vencido: 'Vencido' };
-const DECIDERS: Record<string, string> = { parametro: 'parametros.cambiar', reposteo_core: 'core.reenviar', devolucion_webpay: 'webpay.devolver', token: 'tokens.gestionar', roles_operador: 'operadores.roles', codigo_autorizador: 'autorizador.gestionar' };
+type Change = z.output<typeof changeSchema>;
 
 function describe(c: Change): string {
   if (c.tipo === 'parametro') return `${c.objetivo} = ${String(c.propuesta.valor)}`;
   if (c.tipo === 'reposteo_core') return `Reenvío al core de ${c.objetivo} (${clp(Number(c.propuesta.monto))})`;
   if (c.tipo === 'devolucion_webpay') return `Devolución en Webpay de la orden ${c.objetivo} (${clp(Number(c.propuesta.monto))}): ${String(c.propuesta.motivo)}`;
   if (c.tipo === 'token') return `Token ${String(c.propuesta.token)} que actúa por ${c.propuestoPor}: ${permissionList(c.propuesta.alcances)}`;
-  if (c.tipo === 'codigo_autorizador') return `Código del autorizador móvil para el socio ${String(c.propuesta.socio)}, enviado a su correo`;
   if (c.tipo === 'roles_operador') return `Roles de ${c.objetivo}: ${roleList(c.propuesta.roles)} (antes: ${roleList(c.propuesta.anteriores)})`;
-  return `${c.tipo} ${c.objetivo}`;
+  return `Código del autorizador móvil para el socio ${String(c.propuesta.socio)}, enviado a su correo`;
 }
 
 export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
   const session = useSession();
-  const changes = useLoad<{ cambios: Change[] }>('/admin/cambios');
+  const changes = useLoad('/admin/cambios', changesSchema);
   const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const pending = changes.data?.cambios.filter((c) => c.estado === 'pendiente') ?? [];
   const decided = changes.data?.cambios.filter((c) => c.estado !== 'pendiente') ?? [];
@@ -47,7 +30,7 @@ export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
   const decide = async (change: Change, action: 'aprobar' | 'rechazar') => {
     setMessage(null);
     try {
-      await api.post(`/admin/cambios/${change.id}/${action}`);
+      await api.post(`/admin/cambios/${change.id}/${action}`, oneChangeSchema);
       setMessage({ kind: 'success', text: `${describe(change)}: ${action === 'aprobar' ? 'aprobado y aplicado' : 'rechazado'}.` });
     } catch (e) {
       setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
@@ -77,7 +60,7 @@ export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
                 </span>
                 {c.propio ? (
                   <span className="text-sm font-semibold text-muted">Su propuesta: la decide otro operador</span>
-                ) : can(session, DECIDERS[c.tipo] ?? '') ? (
+                ) : can(session, CHANGE_PERMISSION[c.tipo]) ? (
                   <span className="flex gap-2">
                     <button type="button" className="btn btn-primary" onClick={() => void decide(c, 'aprobar')} aria-label={`Aprobar ${describe(c)}`}>
                       Aprobar
@@ -112,7 +95,7 @@ export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
                 {decided.map((c) => (
                   <tr key={c.id}>
                     <td>{describe(c)}</td>
-                    <td>{ESTADOS[c.estado]}</td>
+                    <td>{OPERATOR_CHANGE_WORDS[c.estado]}</td>
                     <td>{c.propuestoPor}</td>
                     <td>{c.decididoPor ?? '—'}</td>
                     <td>{dateTime(c.decidido)}</td>
@@ -129,7 +112,7 @@ export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
 
 function ParameterTable({ pending, onProposed }: { pending: Change[]; onProposed: () => void }) {
   const session = useSession();
-  const { data, error, reload } = useLoad<{ parametros: Parameter[] }>('/admin/parametros');
+  const { data, error, reload } = useLoad('/admin/parametros', parametersSchema);
   const [editing, setEditing] = useState<string | null>(null);
   const [value, setValue] = useState('');
   const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
@@ -138,7 +121,7 @@ function ParameterTable({ pending, onProposed }: { pending: Change[]; onProposed
     event.preventDefault();
     setMessage(null);
     try {
-      const { status } = await api.put(`/admin/parametros/${encodeURIComponent(nombre)}`, { valor: value });
+      const { status } = await api.put(`/admin/parametros/${encodeURIComponent(nombre)}`, z.union([oneChangeSchema, parameterChangedSchema]), { valor: value });
       setMessage({ kind: 'success', text: status === 202 ? `${nombre} = ${value}: propuesto. Se aplica cuando otro operador lo apruebe.` : `${nombre} = ${value}: aplicado.` });
       setEditing(null);
       reload();

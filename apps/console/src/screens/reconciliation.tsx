@@ -2,22 +2,9 @@ import { useState } from 'react';
 import { api, clp, dateTime, todayIso } from '../api';
 import { can, useSession } from '../session';
 import { DataSection, Empty, Screen, Table, useLoad, type NoticeKind } from '../ui';
-import { ATTEMPT_STATES, labelOf, TRANSACTION_STATES } from '../labels';
+import { coreReportSchema, oneChangeSchema, refusedCreditsSchema, webpayReportSchema, type RefusedCredit } from '@pago/domain/schemas/admin';
+import { TRANSACTION_WORDS, WEBPAY_ATTEMPT_WORDS, wordsOf } from '@pago/domain/state-words';
 import { SetAsideCharges } from './refund';
-
-interface WebpayReport {
-  fecha: string;
-  conciliadas: number;
-  diferencias: number;
-  lineas: { ordenCompra: string | null; idTransaccion: string; estadoWebpay: string | null; estadoPago: string; monto: number; resultado: string }[];
-}
-
-interface CoreReport {
-  fecha: string;
-  conciliadas: number;
-  diferencias: number;
-  lineas: { clave: string; idTransaccion: string | null; tipo: string | null; estadoAqui: string | null; montoAqui: number | null; montoCore: number | null; resultado: string }[];
-}
 
 const MATCHED = new Set(['conciliada', 'pendiente', 'sin cobro', 'devuelta']);
 
@@ -34,24 +21,15 @@ function Totals({ conciliadas, diferencias }: { conciliadas: number; diferencias
   );
 }
 
-interface RefusedCredit {
-  clave: string;
-  idTransaccion: string;
-  familia: string;
-  monto: number;
-  motivo: string | null;
-  creado: string;
-}
-
 /** Card credits the core refused: finance proposes to send each again (a second person approves it). */
 function RefusedCredits() {
   const session = useSession();
-  const load = useLoad<{ abonos: RefusedCredit[] }>('/admin/core/rechazadas');
+  const load = useLoad('/admin/core/rechazadas', refusedCreditsSchema);
   const [notice, setNotice] = useState<{ kind: NoticeKind; text: string } | null>(null);
   const propose = async (credit: RefusedCredit) => {
     setNotice(null);
     try {
-      await api.post(`/admin/core/operaciones/${encodeURIComponent(credit.clave)}/reenviar`);
+      await api.post(`/admin/core/operaciones/${encodeURIComponent(credit.clave)}/reenviar`, oneChangeSchema);
       setNotice({ kind: 'success', text: `Reenvío de ${credit.clave} propuesto: se envía al core cuando otro operador de finanzas lo apruebe.` });
     } catch (e) {
       setNotice({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
@@ -102,8 +80,8 @@ function RefusedCredits() {
 export function ReconciliationScreen() {
   const [day, setDay] = useState(todayIso());
   const fecha = day.replaceAll('-', '');
-  const webpay = useLoad<WebpayReport>(`/admin/conciliacion/webpay?fecha=${fecha}`);
-  const core = useLoad<CoreReport>(`/admin/conciliacion/core?fecha=${fecha}`);
+  const webpay = useLoad(`/admin/conciliacion/webpay?fecha=${fecha}`, webpayReportSchema);
+  const core = useLoad(`/admin/conciliacion/core?fecha=${fecha}`, coreReportSchema);
   return (
     <Screen
       title="Conciliación"
@@ -144,8 +122,8 @@ export function ReconciliationScreen() {
                   {d.lineas.map((l) => (
                     <tr key={`${l.ordenCompra ?? ''}-${l.idTransaccion}`}>
                       <td className="break-all">{l.ordenCompra ?? '—'}</td>
-                      <td>{labelOf(ATTEMPT_STATES, l.estadoWebpay)}</td>
-                      <td>{labelOf(TRANSACTION_STATES, l.estadoPago)}</td>
+                      <td>{wordsOf(WEBPAY_ATTEMPT_WORDS, l.estadoWebpay)}</td>
+                      <td>{wordsOf(TRANSACTION_WORDS, l.estadoPago)}</td>
                       <td className="amount">{clp(l.monto)}</td>
                       <td>
                         <Result value={l.resultado} />

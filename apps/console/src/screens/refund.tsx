@@ -2,20 +2,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, clp, dateTime } from '../api';
 import { can, useSession } from '../session';
-import { labelOf, TRANSACTION_STATES } from '../labels';
+import { oneChangeSchema, setAsideChargesSchema } from '@pago/domain/schemas/admin';
+import { TRANSACTION_WORDS, wordsOf } from '@pago/domain/state-words';
 import { DataSection, Table, useLoad, type NoticeKind } from '../ui';
 
 // Manual refunds of card payments (decision 036): finance proposes one with a reason; another finance operator
 // approves it in 'Aprobaciones', and only then is Webpay asked to give the money back.
-
-interface SetAsideCharge {
-  ordenCompra: string;
-  idTransaccion: string;
-  monto: number;
-  estadoPago: string;
-  apartado: string | null;
-  devolucionPropuesta: boolean;
-}
 
 /** The button that opens a reason field, and proposes the refund of one set-aside charge. */
 export function ProposeRefund({ ordenCompra, monto, onDone }: { ordenCompra: string; monto: number; onDone: (notice: { kind: NoticeKind; text: string }) => void }) {
@@ -27,7 +19,7 @@ export function ProposeRefund({ ordenCompra, monto, onDone }: { ordenCompra: str
     event.preventDefault();
     setSending(true);
     try {
-      await api.post(`/admin/webpay/${encodeURIComponent(ordenCompra)}/devolver`, { motivo });
+      await api.post(`/admin/webpay/${encodeURIComponent(ordenCompra)}/devolver`, oneChangeSchema, { motivo });
       setOpen(false);
       onDone({ kind: 'success', text: `Devolución de ${clp(monto)} (orden ${ordenCompra}) propuesta: Webpay la devuelve cuando otro operador de finanzas la apruebe.` });
     } catch (e) {
@@ -64,7 +56,7 @@ export function ProposeRefund({ ordenCompra, monto, onDone }: { ordenCompra: str
 /** Card charges Webpay took that were neither applied nor given back, each refundable through four eyes. */
 export function SetAsideCharges() {
   const session = useSession();
-  const load = useLoad<{ cobros: SetAsideCharge[] }>('/admin/webpay/apartados');
+  const load = useLoad('/admin/webpay/apartados', setAsideChargesSchema);
   const [notice, setNotice] = useState<{ kind: NoticeKind; text: string } | null>(null);
   const done = (n: { kind: NoticeKind; text: string }) => {
     setNotice(n);
@@ -99,7 +91,7 @@ export function SetAsideCharges() {
               <tr key={c.ordenCompra}>
                 <td className="break-all">{c.ordenCompra}</td>
                 <td className="break-all">{can(session, 'socios.ver') ? <Link to={`/transacciones/${c.idTransaccion}`}>{c.idTransaccion}</Link> : c.idTransaccion}</td>
-                <td>{labelOf(TRANSACTION_STATES, c.estadoPago)}</td>
+                <td>{wordsOf(TRANSACTION_WORDS, c.estadoPago)}</td>
                 <td className="amount">{clp(c.monto)}</td>
                 <td className="whitespace-nowrap">{dateTime(c.apartado)}</td>
                 {refunds ? <td>{c.devolucionPropuesta ? <span className="text-sm font-semibold text-muted">Esperando aprobación</span> : <ProposeRefund ordenCompra={c.ordenCompra} monto={c.monto} onDone={done} />}</td> : null}

@@ -1,27 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { api, dateTime } from '../api';
-import { labelOf, PERMISSION_LABELS, permissionList, ROLE_LABELS, roleList } from '../labels';
+import { PERMISSION_LABELS, ROLE_LABELS, ROLES, type Permission, type Role } from '@pago/domain/operator-roles';
+import { assignedRolesSchema, codigoOkSchema, oneChangeSchema, tokenAskedSchema, tokenIssuedSchema, tokensSchema, type Token } from '@pago/domain/schemas/admin';
+import * as z from 'zod/mini';
+import { permissionList, roleList } from '../labels';
 import { can, useSession } from '../session';
 import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
-
-interface Token {
-  id: string;
-  nombre: string;
-  alcances: string[];
-  creadoPor: string;
-  creado: string;
-  aprobadoPor: string | null;
-  aprobado: string | null;
-  ultimoUso: string | null;
-  revocado: string | null;
-}
-
-interface AssignedRoles {
-  sujeto: string;
-  roles: string[];
-  asignadoPor: string;
-  actualizado: string;
-}
 
 type Message = { kind: 'success' | 'error'; text: string } | null;
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -33,9 +17,9 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export function TokensScreen() {
   const session = useSession();
   const admin = can(session, 'tokens.gestionar');
-  const { data, error, reload } = useLoad<{ tokens: Token[] }>('/admin/tokens');
+  const { data, error, reload } = useLoad('/admin/tokens', tokensSchema);
   const [nombre, setNombre] = useState('');
-  const [alcances, setAlcances] = useState<string[]>([]);
+  const [alcances, setAlcances] = useState<Permission[]>([]);
   const [issued, setIssued] = useState<{ nombre: string; secreto: string } | null>(null);
   const [message, setMessage] = useState<Message>(null);
 
@@ -44,7 +28,7 @@ export function TokensScreen() {
     setMessage(null);
     setIssued(null);
     try {
-      const { data: answer } = await api.post<{ token: Token; secreto: string }>('/admin/tokens', { nombre, alcances });
+      const { data: answer } = await api.post('/admin/tokens', z.union([tokenAskedSchema, tokenIssuedSchema]), { nombre, alcances });
       setIssued({ nombre: answer.token.nombre, secreto: answer.secreto });
       setNombre('');
       setAlcances([]);
@@ -56,7 +40,7 @@ export function TokensScreen() {
   const revoke = async (token: Token) => {
     setMessage(null);
     try {
-      await api.post(`/admin/tokens/${token.id}/revocar`);
+      await api.post(`/admin/tokens/${token.id}/revocar`, codigoOkSchema);
       setMessage({ kind: 'success', text: `Token ${token.nombre} revocado.` });
       reload();
     } catch (e) {
@@ -85,7 +69,7 @@ export function TokensScreen() {
               {session.permisos.map((scope) => (
                 <label key={scope} className="inline-flex items-center gap-2">
                   <input type="checkbox" className="size-5" checked={alcances.includes(scope)} onChange={(e) => setAlcances(e.target.checked ? [...alcances, scope] : alcances.filter((a) => a !== scope))} />
-                  {labelOf(PERMISSION_LABELS, scope)}
+                  {PERMISSION_LABELS[scope]}
                 </label>
               ))}
             </div>
@@ -147,16 +131,16 @@ export function TokensScreen() {
 
 /** Roles for an identity provider that carries none: proposed here, applied when another administrator approves. */
 function RolesSection() {
-  const { data, error, reload } = useLoad<{ operadores: AssignedRoles[] }>('/admin/operadores/roles');
+  const { data, error, reload } = useLoad('/admin/operadores/roles', assignedRolesSchema);
   const [sujeto, setSujeto] = useState('');
-  const [roles, setRoles] = useState<string[]>([]);
+  const [roles, setRoles] = useState<Role[]>([]);
   const [message, setMessage] = useState<Message>(null);
 
   const propose = async (event: FormEvent) => {
     event.preventDefault();
     setMessage(null);
     try {
-      await api.put(`/admin/operadores/${encodeURIComponent(sujeto)}/roles`, { roles });
+      await api.put(`/admin/operadores/${encodeURIComponent(sujeto)}/roles`, oneChangeSchema, { roles });
       setMessage({ kind: 'success', text: `Roles de ${sujeto} (${roleList(roles)}): propuestos. Se aplican cuando otro administrador los apruebe; entonces sus sesiones abiertas terminan.` });
       setSujeto('');
       setRoles([]);
@@ -179,10 +163,10 @@ function RolesSection() {
         <fieldset>
           <legend className="field-label">Roles (ninguno: quitarle el acceso)</legend>
           <div className="flex flex-wrap gap-x-5 gap-y-2">
-            {Object.entries(ROLE_LABELS).map(([role, label]) => (
+            {ROLES.map((role) => (
               <label key={role} className="inline-flex items-center gap-2">
                 <input type="checkbox" className="size-5" checked={roles.includes(role)} onChange={(e) => setRoles(e.target.checked ? [...roles, role] : roles.filter((r) => r !== role))} />
-                {label}
+                {ROLE_LABELS[role]}
               </label>
             ))}
           </div>

@@ -1,20 +1,26 @@
+import { FAMILY_NAMES } from '@pago/domain/families';
+import { transactionViewSchema, type TransactionView } from '@pago/domain/schemas/admin';
+import {
+  auditEventWords,
+  AUTHORISER_REQUEST_WORDS,
+  AUTHORIZATION_WORDS,
+  CORE_OPERATION_WORDS,
+  ITEM_WORDS,
+  paymentMethodWords,
+  TRANSACTION_WORDS,
+  WEBPAY_ATTEMPT_WORDS,
+} from '@pago/domain/state-words';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { clp, dateTime } from '../api';
+import { clp, dateTime, day } from '../api';
 import { can, useSession } from '../session';
 import { Loading, Notice, Screen, Section, Table, useLoad, type NoticeKind } from '../ui';
-import { ATTEMPT_STATES, labelOf, TRANSACTION_STATES } from '../labels';
 import { ProposeRefund } from './refund';
 
-type Row = Record<string, unknown>;
-
-const LINE_STATES: Record<string, string> = { pending: 'Pendiente', paid: 'Pagada', rejected: 'Rechazada' };
-
 /** The transaction's Webpay charges; a set-aside one can be proposed for a refund (four eyes). */
-function CardCharges({ attempts, onProposed }: { attempts: Row[]; onProposed: () => void }) {
+function CardCharges({ attempts, onProposed }: { attempts: TransactionView['webpay']; onProposed: () => void }) {
   const session = useSession();
   const [notice, setNotice] = useState<{ kind: NoticeKind; text: string } | null>(null);
-  const amountOf = (w: Row) => (Array.isArray(w.stores) ? (w.stores as { amount: number }[]).reduce((sum, s) => sum + s.amount, 0) : 0);
   return (
     <Section title="Cobros con tarjeta">
       {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
@@ -32,17 +38,17 @@ function CardCharges({ attempts, onProposed }: { attempts: Row[]; onProposed: ()
         </thead>
         <tbody>
           {attempts.map((w) => (
-            <tr key={text(w.buyOrder)}>
-              <td className="break-all">{text(w.buyOrder)}</td>
-              <td>{labelOf(ATTEMPT_STATES, text(w.status))}</td>
-              <td className="amount">{clp(amountOf(w))}</td>
-              <td className="whitespace-nowrap">{dateTime(text(w.settledAt) || null)}</td>
+            <tr key={w.ordenCompra}>
+              <td className="break-all">{w.ordenCompra}</td>
+              <td>{WEBPAY_ATTEMPT_WORDS[w.estado]}</td>
+              <td className="amount">{clp(w.monto)}</td>
+              <td className="whitespace-nowrap">{dateTime(w.resuelto)}</td>
               {can(session, 'webpay.devolver') ? (
                 <td>
-                  {w.status === 'set_aside' ? (
+                  {w.estado === 'set_aside' ? (
                     <ProposeRefund
-                      ordenCompra={text(w.buyOrder)}
-                      monto={amountOf(w)}
+                      ordenCompra={w.ordenCompra}
+                      monto={w.monto}
                       onDone={(n) => {
                         setNotice(n);
                         onProposed();
@@ -61,78 +67,118 @@ function CardCharges({ attempts, onProposed }: { attempts: Row[]; onProposed: ()
   );
 }
 
-interface TransactionView {
-  transaccion: Row;
-  lineas: Row[];
-  autorizaciones: Row[];
-  webpay: Row[];
-  core: Row[];
-  comprobante: Row | null;
-  auditoria: { id: number; at: string; kind: string; rutMasked: string | null; detail: unknown }[];
-}
-
-interface Event {
-  at: string;
-  title: string;
-  detail: string;
-}
-
-const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
-
-/** Every step of a transaction in time order: selection, factors, Webpay, core, voucher, audit. */
-function timelineOf(view: TransactionView): Event[] {
-  const t = view.transaccion;
-  const events: Event[] = [{ at: text(t.createdAt), title: 'Selección', detail: `${text(t.family)} · ${clp(Number(t.total))} · ${view.lineas.length} línea(s)` }];
-  for (const a of view.autorizaciones) {
-    events.push({ at: text(a.createdAt), title: `Segundo factor ${a.factor === 1 ? '(tarjeta de coordenadas)' : '(autorizador móvil)'}`, detail: `pedido por ${clp(Number(a.amount))}` });
-    if (a.decidedAt) events.push({ at: text(a.decidedAt), title: 'Segundo factor decidido', detail: text(a.status) });
-  }
-  for (const w of view.webpay) {
-    events.push({ at: text(w.createdAt), title: 'Formulario Webpay abierto', detail: `orden ${text(w.buyOrder)}` });
-    if (w.settledAt) events.push({ at: text(w.settledAt), title: 'Respuesta de Webpay', detail: `orden ${text(w.buyOrder)}: ${text(w.status)}` });
-  }
-  for (const c of view.core) {
-    events.push({ at: text(c.createdAt), title: c.kind === 'cuenta_vista' ? 'Débito pedido al core' : 'Abono pedido al core', detail: `${clp(Number(c.amount))} · ${text(c.status)}${c.lastError ? ` · ${text(c.lastError)}` : ''}` });
-    if (c.bookedAt) events.push({ at: text(c.bookedAt), title: 'Registrado en el core', detail: text(c.key) });
-  }
-  if (view.comprobante) events.push({ at: text(view.comprobante.createdAt), title: 'Comprobante emitido', detail: '' });
-  for (const line of view.auditoria) events.push({ at: line.at, title: `Auditoría: ${line.kind}`, detail: JSON.stringify(line.detail) });
-  return events.filter((e) => e.at).sort((a, b) => a.at.localeCompare(b.at));
-}
-
-export function TransactionScreen() {
-  const { id = '' } = useParams();
-  const { data, error, reload } = useLoad<TransactionView>(`/admin/transacciones/${encodeURIComponent(id)}`);
+/** The lines under the product each pays: a payment of two credits shows each credit's instalments apart. */
+function Lines({ lineas }: { lineas: TransactionView['lineas'] }) {
+  const products = [...new Set(lineas.map((l) => l.numeroProducto))];
   return (
-    <Screen title="Transacción">
-      {error ? <Notice kind="error">{error}</Notice> : null}
-      {!data && !error ? <Loading /> : null}
-      {data ? (
-        <>
-          <Section title={`${text(data.transaccion.family)} · ${clp(Number(data.transaccion.total))} · ${labelOf(TRANSACTION_STATES, text(data.transaccion.status))}`}>
-            <p className="break-all text-sm text-muted">Id {text(data.transaccion.idTransaccion)} · medio {text(data.transaccion.medioPago) || '—'}</p>
-            <Table label="Líneas pagadas">
+    <>
+      {products.map((numero) => {
+        const own = lineas.filter((l) => l.numeroProducto === numero);
+        const title = `${FAMILY_NAMES[own[0]!.familia]} Nº ${numero}`;
+        return (
+          <div key={numero} className="space-y-2">
+            <h3 className="font-semibold">{title}</h3>
+            <Table label={`Cuotas de ${title}`}>
               <thead>
                 <tr>
                   <th scope="col">Cuota</th>
                   <th scope="col">Vencimiento</th>
                   <th scope="col">Estado</th>
                   <th scope="col">Autorización</th>
-                  <th scope="col" className="amount">Monto</th>
+                  <th scope="col" className="amount">
+                    Monto
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                {data.lineas.map((l) => (
-                  <tr key={text(l.id)}>
-                    <td>{text(l.numeroCuota)}</td>
-                    <td>{text(l.fechaVencimiento) || '—'}</td>
-                    <td>{LINE_STATES[text(l.status)] ?? text(l.status)}</td>
-                    <td>{text(l.authorizationCode) || '—'}</td>
-                    <td className="amount">{clp(Number(l.monto))}</td>
+                {own.map((l) => (
+                  <tr key={l.id}>
+                    <td>{l.fechaVencimiento ? `Nº ${l.numeroCuota}` : 'Depósito'}</td>
+                    <td>{day(l.fechaVencimiento)}</td>
+                    <td>{ITEM_WORDS[l.estado]}</td>
+                    <td>{l.autorizacion ?? '—'}</td>
+                    <td className="amount">{clp(l.monto)}</td>
                   </tr>
                 ))}
               </tbody>
             </Table>
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+interface Event {
+  at: Date;
+  title: string;
+  detail: string;
+}
+
+const FACTOR_NAMES = { 1: 'tarjeta de coordenadas', 2: 'autorizador móvil' } as const;
+const coreRefusal = (motivo: string | null) => (motivo === 'insufficient_funds' ? 'fondos insuficientes' : motivo ? 'rechazo del core' : '');
+
+/** Every step of a transaction in time order, in words: selection, passwords, factors, Webpay, core, voucher, trail. */
+function timelineOf(view: TransactionView): Event[] {
+  const t = view.transaccion;
+  const events: Event[] = [{ at: t.creada, title: 'Selección', detail: `${FAMILY_NAMES[t.familia]} · ${clp(t.total)} · ${view.lineas.length} cuota(s) o depósito(s)` }];
+  for (const a of view.autorizaciones) {
+    events.push({ at: a.creada, title: `Segundo factor pedido (${FACTOR_NAMES[a.factor]})`, detail: `por ${clp(a.monto)}` });
+    const words = a.factor === 2 ? AUTHORISER_REQUEST_WORDS : AUTHORIZATION_WORDS;
+    if (a.decidida) events.push({ at: a.decidida, title: `Segundo factor (${FACTOR_NAMES[a.factor]}) cerrado`, detail: words[a.estado] });
+  }
+  for (const w of view.webpay) {
+    events.push({ at: w.creado, title: 'Formulario de Webpay abierto', detail: `orden ${w.ordenCompra} · ${clp(w.monto)}` });
+    if (w.resuelto) events.push({ at: w.resuelto, title: 'Respuesta de Webpay', detail: `orden ${w.ordenCompra}: ${WEBPAY_ATTEMPT_WORDS[w.estado]}` });
+  }
+  for (const c of view.core) {
+    const refusal = c.estado === 'refused' ? coreRefusal(c.motivo) : '';
+    events.push({
+      at: c.creada,
+      title: c.tipo === 'cuenta_vista' ? 'Débito de la cuenta vista pedido al core' : 'Abono del pago con tarjeta pedido al core',
+      detail: [clp(c.monto), CORE_OPERATION_WORDS[c.estado], refusal].filter(Boolean).join(' · '),
+    });
+    if (c.registrada) events.push({ at: c.registrada, title: 'Registrado en el core', detail: clp(c.monto) });
+  }
+  if (view.comprobante) events.push({ at: view.comprobante.emitido, title: 'Comprobante emitido', detail: '' });
+  for (const line of view.auditoria) events.push({ at: line.at, ...auditEventWords(line.kind, line.detail) });
+  return events.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+export function TransactionScreen() {
+  const { id = '' } = useParams();
+  const { data, error, reload } = useLoad(`/admin/transacciones/${encodeURIComponent(id)}`, transactionViewSchema);
+  const t = data?.transaccion;
+  return (
+    <Screen title="Transacción">
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {!data && !error ? <Loading /> : null}
+      {data && t ? (
+        <>
+          <Section title={`${FAMILY_NAMES[t.familia]} · ${clp(t.total)} · ${TRANSACTION_WORDS[t.estado]}`}>
+            <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+              <div>
+                <dt className="inline font-semibold">Medio de pago: </dt>
+                <dd className="inline">{paymentMethodWords(t.medioPago)}</dd>
+              </div>
+              <div>
+                <dt className="inline font-semibold">Pagador: </dt>
+                <dd className="inline">{t.pagador ?? '—'}</dd>
+              </div>
+              <div>
+                <dt className="inline font-semibold">Creada: </dt>
+                <dd className="inline">{dateTime(t.creada)}</dd>
+              </div>
+              <div>
+                <dt className="inline font-semibold">Cerrada: </dt>
+                <dd className="inline">{dateTime(t.cerrada)}</dd>
+              </div>
+              <div className="sm:col-span-2">
+                <dt className="inline font-semibold">Id: </dt>
+                <dd className="inline break-all">{t.idTransaccion}</dd>
+              </div>
+            </dl>
+            <Lines lineas={data.lineas} />
           </Section>
           {data.webpay.length > 0 ? <CardCharges attempts={data.webpay} onProposed={reload} /> : null}
           <Section title="Línea de tiempo">

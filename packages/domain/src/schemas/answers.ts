@@ -161,6 +161,8 @@ export type DetallePago = z.infer<typeof detallePagoSchema>;
 export const pagoSchema = z.object({
   numeroProducto: z.string(),
   descripcionProducto: z.string(),
+  /** Beyond the spec: the family's code, which every channel draws the voucher from (absent on vouchers older than it). */
+  tipoFamiliaProducto: z.optional(familySchema),
   detallePago: oneOrManyOf(detallePagoSchema),
   rutDeudor: z.string(),
   /** yyyymmdd */

@@ -2,6 +2,7 @@ import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { changeSchema, changesSchema, oneChangeSchema, type Change } from '@pago/domain/schemas/admin';
 import { actorLabel } from '../../operator/access';
 import type { ChangeRow } from '../../operator/four-eyes';
 import { appendAudit } from '../../repositories/audit-repository';
@@ -9,33 +10,20 @@ import { envelopeResponses } from '../responses';
 
 const RESPONSE = 'cambiosResponse';
 
-export const changeSchema = z.object({
-  id: z.uuid(),
-  tipo: z.string(),
-  objetivo: z.string(),
-  propuesta: z.record(z.string(), z.unknown()),
-  estado: z.enum(['pendiente', 'aprobado', 'rechazado', 'vencido']),
-  propuestoPor: z.string(),
-  decididoPor: z.string().nullable(),
-  creado: z.iso.datetime(),
-  vence: z.iso.datetime(),
-  decidido: z.iso.datetime().nullable(),
-  /** The operator's own proposal (or their token's): the console offers no approval for it (the server refuses one anyway). */
-  propio: z.boolean(),
-});
+export { changeSchema };
 
-export function changeView(change: ChangeRow, viewerId?: string): z.infer<typeof changeSchema> {
+export function changeView(change: ChangeRow, viewerId?: string): Change {
   return {
     id: change.id,
-    tipo: change.kind,
+    tipo: change.kind as Change['tipo'],
     objetivo: change.target,
     propuesta: change.payload,
-    estado: change.status as z.infer<typeof changeSchema>['estado'],
+    estado: change.status as Change['estado'],
     propuestoPor: change.makerName,
     decididoPor: change.checkerName,
-    creado: change.createdAt.toISOString(),
-    vence: change.expiresAt.toISOString(),
-    decidido: change.decidedAt?.toISOString() ?? null,
+    creado: change.createdAt,
+    vence: change.expiresAt,
+    decidido: change.decidedAt,
     propio: viewerId !== undefined && change.makerSubject === viewerId,
   };
 }
@@ -58,7 +46,7 @@ export async function changesRoutes(app: FastifyInstance): Promise<void> {
 
   r.get(
     '/cambios',
-    { schema: { response: envelopeResponses(RESPONSE, z.object({ cambios: z.array(changeSchema) })) }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } },
+    { schema: { response: envelopeResponses(RESPONSE, changesSchema) }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } },
     async (request) => ({ [RESPONSE]: { cambios: (await app.services.fourEyes.list()).map((c) => changeView(c, request.actor?.persona)) } }),
   );
 
@@ -66,7 +54,7 @@ export async function changesRoutes(app: FastifyInstance): Promise<void> {
     r.post(
       `/cambios/:id/${action}`,
       {
-        schema: { params: z.object({ id: z.uuid() }), response: envelopeResponses(RESPONSE, z.object({ cambio: changeSchema })) },
+        schema: { params: z.object({ id: z.uuid() }), response: envelopeResponses(RESPONSE, oneChangeSchema) },
         // Each kind's own permission is checked by the service (four-eyes.ts) once the change is read.
         config: { responseName: RESPONSE, permiso: 'resumen.ver' },
       },

@@ -1,6 +1,9 @@
 import { businessToday } from '@pago/domain/business-time';
 import { describe, expect, it } from 'vitest';
-import { listProducts, oldest, postSeleccionar, productNumbered } from '../../../test/support/member-calls';
+import { demoCoordinateCard } from '@pago/domain/demo-members';
+import { transactionViewSchema } from '@pago/domain/schemas/admin';
+import * as z from 'zod/mini';
+import { listProducts, oldest, postAutentica, postAutorizar, postPagar, postSeleccionar, productNumbered } from '../../../test/support/member-calls';
 import { asOperator, operatorSession } from '../../../test/support/operator-session';
 import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../../test/support/test-app';
 
@@ -25,6 +28,41 @@ describe.each(DATABASE_KINDS)('the console’s calls on %s', (kind) => {
     // Looking a member up is in the audit trail, with the RUT masked.
     const audit = await op().inject({ method: 'GET', url: '/admin/auditoria?kind=operador.consulta', headers: admin });
     expect(audit.json().operacionesResponse.eventos[1]).toMatchObject({ rutMasked: expect.stringMatching(/\*+111-1$/), detail: { operador: 'Ana Agente' } });
+  });
+
+  it('answers a transaction in the shared schema: every attempt with its transaction, amounts, lines under their credit', async () => {
+    const { token, productos } = await listProducts(t.app, '11111111-1');
+    const credits = productos.filter((p) => p.tipoFamiliaProducto === 'PC').slice(0, 2);
+    expect(credits).toHaveLength(2);
+    const selected = (await postSeleccionar(t.app, token, '11111111-1', credits.map((p) => oldest(p, 1)))).json().seleccionarProductoResponse as { idTransaccion: string; montoTotal?: number };
+    const { idTransaccion } = selected;
+    // A wrong password, a wrong coordinate answer, then the right ones.
+    await postAutentica(t.app, token, '11111111-1', '9999');
+    const numeroCuenta = (await postAutentica(t.app, token, '11111111-1', '1234')).json().autenticaConsultaFactoresResponse.numeroCuenta;
+    await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1);
+    await postPagar(t.app, { token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta, factor: 1, valores: ['00', '00', '00'] });
+    const cells = (await postAutorizar(t.app, token, '11111111-1', '11111111-1', 1)).json().autorizarPagoProductoCVResponse.desafio.item as { valor: string }[];
+    const card = demoCoordinateCard('11111111-1');
+    await postPagar(t.app, { token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta, factor: 1, valores: cells.map((c) => card[c.valor]!) });
+
+    const agente = await operatorSession(op(), 'agente');
+    const res = await op().inject({ method: 'GET', url: `/admin/transacciones/${idTransaccion}`, headers: { cookie: agente.cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    // The console parses the answer with the schema the route declares.
+    const view = z.parse(transactionViewSchema, res.json().operacionesResponse);
+    expect(view.transaccion).toMatchObject({ estado: 'paid', familia: 'PC', medioPago: 'CUENTA VISTA' });
+    expect(view.transaccion.creada).toBeInstanceOf(Date);
+    const total = view.transaccion.total;
+    expect(view.lineas.reduce((sum, l) => sum + l.monto, 0)).toBe(total);
+    // The member's answers name products by per-session references ending in the product's last four digits.
+    expect(new Set(view.lineas.map((l) => l.numeroProducto.slice(-4)))).toEqual(new Set(credits.map((p) => p.numeroProducto.slice(-4))));
+    expect(view.autorizaciones.map((a) => [a.estado, a.monto])).toEqual([
+      ['expired', total],
+      ['used', total],
+    ]);
+    const kinds = view.auditoria.map((a) => a.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['clave.incorrecta', 'coordenadas.incorrectas', 'clave.correcta', 'pago.cuentavista']));
+    expect(view.auditoria.find((a) => a.kind === 'coordenadas.incorrectas')?.detail).toMatchObject({ idTransaccion, motivo: 'incorrecto' });
   });
 
   it('answers the dashboard, the Webpay reconciliation of a day and the audit trail as CSV', async () => {

@@ -5,10 +5,22 @@ import { and, count, eq, gte, sql, sum } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import {
+  assignedRolesSchema,
+  codigoOkSchema,
+  memberSchema,
+  refusedCreditsSchema,
+  setAsideChargesSchema,
+  summarySchema,
+  tokenAskedSchema,
+  tokenIssuedSchema,
+  tokensSchema,
+  webpayReportSchema,
+} from '@pago/domain/schemas/admin';
 import { transactions, webpayAttempts } from '../../db/schema';
 import { actorLabel } from '../../operator/access';
 import { issueMachineToken, TOKEN_NAME } from '../../operator/machine-tokens';
-import { isRole, PERMISSIONS, ROLES } from '../../operator/roles';
+import { isPermission, isRole, PERMISSIONS, ROLES } from '../../operator/roles';
 import { appendAudit } from '../../repositories/audit-repository';
 import { checkRepost, pendingStats, refusedCredits } from '../../repositories/core-operation-repository';
 import { REPOST_REFUSALS } from '../../operator/four-eyes';
@@ -17,84 +29,23 @@ import { createAdminService } from '../../services/admin-service';
 import { refundableAttempt, REFUND_REFUSALS, setAsideAttempts } from '../../services/card-manual-refund';
 import { reconciliationCsv } from '../../services/core-reconciliation-service';
 import { webpayReport, webpayReportCsv } from '../../services/webpay-report';
-import { documentOf, envelopeResponses, errorResponses } from '../responses';
-import { changeSchema, changesRoutes, changeView } from './cambios';
+import { documentOf, envelopeResponses, errorResponses, proposedResponse } from '../responses';
+import { changesRoutes, changeView } from './cambios';
 
 const RESPONSE = 'consolaResponse';
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
 const wireDate = z.string().regex(/^\d{8}$/).refine(isWireDate, 'fecha yyyymmdd inválida');
 const fechaQuery = z.object({ fecha: wireDate });
-const done = envelopeResponses(RESPONSE, z.object({ codigo: z.literal('OK') }));
+const done = envelopeResponses(RESPONSE, codigoOkSchema);
 const csv = (description: string) => ({ 200: documentOf('text/csv', description), ...errorResponses(RESPONSE) });
+const summary = envelopeResponses(RESPONSE, summarySchema);
+const memberView = envelopeResponses(RESPONSE, memberSchema);
+const webpayReportView = envelopeResponses(RESPONSE, webpayReportSchema);
 
-const summary = envelopeResponses(
-  RESPONSE,
-  z.object({
-    fecha: z.string(),
-    pagos: z.array(z.object({ medioPago: z.string(), familia: z.string(), cantidad: z.number().int(), monto: z.number() })),
-    webpayPendientes: z.number().int(),
-    webpayApartados: z.number().int(),
-    corePendientes: z.number().int(),
-    coreRechazados: z.number().int(),
-    coreMasAntiguoSegundos: z.number(),
-    cambiosPendientes: z.number().int(),
-    diferenciasWebpayHoy: z.number().int(),
-    baseDeDatos: z.boolean(),
-  }),
-);
-
-const memberView = envelopeResponses(
-  RESPONSE,
-  z.object({
-    rut: z.string(),
-    nombre: z.string(),
-    correo: z.string().nullable(),
-    clave: z.enum(['activa', 'bloqueada', 'sin clave']),
-    claveBloqueadaHasta: z.date().nullable(),
-    tarjeta: z.enum(['activa', 'bloqueada', 'sin tarjeta']),
-    dispositivos: z.array(z.object({ id: z.uuid(), nombre: z.string(), enrolado: z.date(), revocado: z.date().nullable() })),
-    transacciones: z.array(
-      z.object({
-        idTransaccion: z.string(),
-        familia: z.string(),
-        total: z.number(),
-        estado: z.string(),
-        medioPago: z.string().nullable(),
-        creada: z.date(),
-        pagada: z.date().nullable(),
-        comprobante: z.boolean(),
-      }),
-    ),
-  }),
-);
-
-const webpayReportSchema = envelopeResponses(
-  RESPONSE,
-  z.object({
-    fecha: z.string(),
-    conciliadas: z.number().int(),
-    diferencias: z.number().int(),
-    lineas: z.array(
-      z.object({ ordenCompra: z.string().nullable(), idTransaccion: z.string(), estadoWebpay: z.string().nullable(), estadoPago: z.string(), monto: z.number(), resultado: z.string() }),
-    ),
-  }),
-);
-
-const tokenSchema = z.object({
-  id: z.uuid(),
-  nombre: z.string(),
-  alcances: z.array(z.string()),
-  creadoPor: z.string(),
-  creado: z.date(),
-  aprobadoPor: z.string().nullable(),
-  aprobado: z.date().nullable(),
-  ultimoUso: z.date().nullable(),
-  revocado: z.date().nullable(),
-});
 const toTokenView = (row: Awaited<ReturnType<typeof listMachineTokens>>[number]) => ({
   id: row.id,
   nombre: row.name,
-  alcances: row.scopes,
+  alcances: row.scopes.filter(isPermission),
   creadoPor: row.createdBy,
   creado: row.createdAt,
   aprobadoPor: row.approvedBy,
@@ -163,7 +114,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get('/conciliacion/webpay', { schema: { querystring: fechaQuery, response: webpayReportSchema }, config: { responseName: RESPONSE, permiso: 'conciliacion.ver' } }, async (request) => ({
+  r.get('/conciliacion/webpay', { schema: { querystring: fechaQuery, response: webpayReportView }, config: { responseName: RESPONSE, permiso: 'conciliacion.ver' } }, async (request) => ({
     [RESPONSE]: await webpayReport(db, toIsoDay(request.query.fecha)),
   }));
 
@@ -188,16 +139,13 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     '/core/rechazadas',
     {
       schema: {
-        response: envelopeResponses(
-          RESPONSE,
-          z.object({ abonos: z.array(z.object({ clave: z.string(), idTransaccion: z.string(), familia: z.string(), monto: z.number(), motivo: z.string().nullable(), creado: z.date() })) }),
-        ),
+        response: envelopeResponses(RESPONSE, refusedCreditsSchema),
       },
       config: { responseName: RESPONSE, permiso: 'conciliacion.ver' },
     },
     async () => ({
       [RESPONSE]: {
-        abonos: (await refusedCredits(db)).map((op) => ({ clave: op.key, idTransaccion: op.idTransaccion, familia: op.lines[0]?.family ?? '', monto: op.amount, motivo: op.lastError, creado: op.createdAt })),
+        abonos: (await refusedCredits(db)).map((op) => ({ clave: op.key, idTransaccion: op.idTransaccion, familia: op.lines[0]?.family ?? null, monto: op.amount, motivo: op.lastError, creado: op.createdAt })),
       },
     }),
   );
@@ -207,7 +155,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         params: z.object({ clave: z.string().min(1).max(120) }),
-        response: { ...errorResponses(RESPONSE), 202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: re-posted once another operator approves it') },
+        response: { ...errorResponses(RESPONSE), ...proposedResponse(RESPONSE, 'Proposed: re-posted once another operator approves it') },
       },
       config: { responseName: RESPONSE, permiso: 'core.reenviar' },
     },
@@ -225,12 +173,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     '/webpay/apartados',
     {
       schema: {
-        response: envelopeResponses(
-          RESPONSE,
-          z.object({
-            cobros: z.array(z.object({ ordenCompra: z.string(), idTransaccion: z.string(), monto: z.number(), estadoPago: z.string(), apartado: z.date().nullable(), devolucionPropuesta: z.boolean() })),
-          }),
-        ),
+        response: envelopeResponses(RESPONSE, setAsideChargesSchema),
       },
       config: { responseName: RESPONSE, permiso: 'conciliacion.ver' },
     },
@@ -243,7 +186,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         params: z.object({ ordenCompra: z.string().regex(/^[A-Za-z0-9-]{1,40}$/) }),
         body: z.object({ motivo: z.string().trim().min(5, 'al menos 5 caracteres').max(300) }).strict(),
-        response: { ...errorResponses(RESPONSE), 202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: refunded once another operator approves it') },
+        response: { ...errorResponses(RESPONSE), ...proposedResponse(RESPONSE, 'Proposed: refunded once another operator approves it') },
       },
       config: { responseName: RESPONSE, permiso: 'webpay.devolver' },
     },
@@ -259,7 +202,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   // Machine tokens: each acts for the person who asked for it, within that person's permissions, and works only once
   // another administrator approves it (four eyes). The secret is shown once, to the person asking; only its hash is kept.
-  r.get('/tokens', { schema: { response: envelopeResponses(RESPONSE, z.object({ tokens: z.array(tokenSchema) })) }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } }, async (request) => {
+  r.get('/tokens', { schema: { response: envelopeResponses(RESPONSE, tokensSchema) }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } }, async (request) => {
     const actor = request.actor!;
     // Administrators see every token; anyone else the ones they asked for.
     const rows = await listMachineTokens(db, actor.permisos.has('tokens.gestionar') ? undefined : actor.persona);
@@ -277,8 +220,8 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
           })
           .strict(),
         response: {
-          ...envelopeResponses(RESPONSE, z.object({ token: tokenSchema, secreto: z.string() })),
-          202: z.object({ [RESPONSE]: z.object({ token: tokenSchema, secreto: z.string(), cambio: changeSchema }) }).describe('Asked for: the token works once another administrator approves it'),
+          ...envelopeResponses(RESPONSE, tokenIssuedSchema),
+          202: z.object({ [RESPONSE]: tokenAskedSchema }).describe('Asked for: the token works once another administrator approves it'),
         },
       },
       config: { responseName: RESPONSE, permiso: 'resumen.ver' },
@@ -324,8 +267,8 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   // own, and once applied the operator's open sessions end (the new roles hold at their next sign-in).
   r.get(
     '/operadores/roles',
-    { schema: { response: envelopeResponses(RESPONSE, z.object({ operadores: z.array(z.object({ sujeto: z.string(), roles: z.array(z.string()), asignadoPor: z.string(), actualizado: z.date() })) })) }, config: { responseName: RESPONSE, permiso: 'operadores.roles' } },
-    async () => ({ [RESPONSE]: { operadores: (await listAssignedRoles(db)).map((row) => ({ sujeto: row.subject, roles: row.roles, asignadoPor: row.updatedBy, actualizado: row.updatedAt })) } }),
+    { schema: { response: envelopeResponses(RESPONSE, assignedRolesSchema) }, config: { responseName: RESPONSE, permiso: 'operadores.roles' } },
+    async () => ({ [RESPONSE]: { operadores: (await listAssignedRoles(db)).map((row) => ({ sujeto: row.subject, roles: row.roles.filter(isRole), asignadoPor: row.updatedBy, actualizado: row.updatedAt })) } }),
   );
 
   r.put(
@@ -334,7 +277,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         params: z.object({ sujeto: z.string().min(1).max(255) }),
         body: z.object({ roles: z.array(z.enum(ROLES)).max(ROLES.length) }).strict(),
-        response: { ...errorResponses(RESPONSE), 202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: applied once another administrator approves it') },
+        response: { ...errorResponses(RESPONSE), ...proposedResponse(RESPONSE, 'Proposed: applied once another administrator approves it') },
       },
       config: { responseName: RESPONSE, permiso: 'operadores.roles' },
     },

@@ -62,11 +62,11 @@ describe('operator calls, metrics and the OpenAPI document', () => {
 
     const res = await t.app.inject({ method: 'GET', url: `/admin/transacciones/${sel.idTransaccion}`, headers: auth });
     const body = res.json().operacionesResponse;
-    expect(body.transaccion).toMatchObject({ status: 'paid', total: 10_000, medioPago: 'CUENTA VISTA' });
+    expect(body.transaccion).toMatchObject({ estado: 'paid', total: 10_000, medioPago: 'CUENTA VISTA', familia: 'CP', pagador: expect.stringMatching(/\*+111-1$/) });
     expect(body.transaccion.hostTokenHash).toBeUndefined();
     expect(body.lineas).toHaveLength(2);
-    expect(body.autorizaciones).toEqual([expect.objectContaining({ factor: 1, status: 'used' })]);
-    expect(body.comprobante.payload[0].descripcionProducto).toBe('CUOTAS DE PARTICIPACIÓN');
+    expect(body.autorizaciones).toEqual([expect.objectContaining({ factor: 1, estado: 'used', monto: 10_000 })]);
+    expect(body.comprobante).toEqual({ emitido: expect.any(String) });
     expect(body.auditoria.map((a: { kind: string }) => a.kind)).toEqual(expect.arrayContaining(['clave.correcta', 'pago.cuentavista']));
 
     const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });

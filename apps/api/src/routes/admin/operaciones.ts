@@ -3,6 +3,15 @@ import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import {
+  auditEventsSchema,
+  codigoHechoSchema,
+  coreReportSchema,
+  devicesSchema,
+  enrolmentCodeSchema,
+  importReportSchema,
+  transactionViewSchema,
+} from '@pago/domain/schemas/admin';
 import { createAdminService } from '../../services/admin-service';
 import { createImportService } from '../../services/import-service';
 import { isWireDate } from '@pago/domain/dates';
@@ -11,8 +20,8 @@ import { filteredAudit, type AuditFilter } from '../../repositories/audit-reposi
 import { toCsv } from '../../services/csv';
 import { readLoadWithCut } from '../../cli/import-file';
 import { findMemberByRut } from '../../repositories/member-repository';
-import { documentOf, envelopeResponses, errorResponses } from '../responses';
-import { changeSchema, changeView } from './cambios';
+import { documentOf, envelopeResponses, errorResponses, proposedResponse } from '../responses';
+import { changeView } from './cambios';
 
 const RESPONSE = 'operacionesResponse';
 
@@ -39,59 +48,16 @@ const operatorOf = (detail: unknown) => {
 };
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
 
-const done = envelopeResponses(RESPONSE, z.object({ codigo: z.literal(CODIGO_OK) }));
-const importReport = envelopeResponses(
-  RESPONSE,
-  z.object({
-    recibidos: z.number().int(),
-    aceptados: z.number().int(),
-    rechazados: z.array(z.object({ fila: z.number().int(), rut: z.string(), motivos: z.array(z.string()) })),
-  }),
-);
+const done = envelopeResponses(RESPONSE, codigoHechoSchema);
+const importReport = envelopeResponses(RESPONSE, importReportSchema);
 const enrolmentCode = {
-  ...envelopeResponses(RESPONSE, z.object({ codigo: z.string(), vigenciaDias: z.number().int() })),
-  202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: once another operator approves it, the code is e-mailed to the member'),
+  ...envelopeResponses(RESPONSE, enrolmentCodeSchema),
+  ...proposedResponse(RESPONSE, 'Proposed: once another operator approves it, the code is e-mailed to the member'),
 };
-const deviceList = envelopeResponses(
-  RESPONSE,
-  z.object({ dispositivos: z.array(z.object({ id: z.uuid(), nombre: z.string(), enrolado: z.date(), revocado: z.date().nullable() })) }),
-);
-const auditEvent = z.object({ id: z.number().int(), at: z.date(), kind: z.string(), rutMasked: z.string().nullable(), requestId: z.string().nullable(), detail: z.unknown() });
-const auditEvents = envelopeResponses(RESPONSE, z.object({ eventos: z.array(auditEvent) }));
-// The rows as the database holds them (the host token's hash left out): an operator's view, not a member's answer.
-const row = z.looseObject({});
-const transactionView = envelopeResponses(
-  RESPONSE,
-  z.object({
-    transaccion: row,
-    lineas: z.array(row),
-    autorizaciones: z.array(row),
-    webpay: z.array(row),
-    core: z.array(row),
-    comprobante: row.nullable(),
-    auditoria: z.array(auditEvent),
-  }),
-);
-
-const coreReconciliation = envelopeResponses(
-  RESPONSE,
-  z.object({
-    fecha: z.string(),
-    conciliadas: z.number().int(),
-    diferencias: z.number().int(),
-    lineas: z.array(
-      z.object({
-        clave: z.string(),
-        idTransaccion: z.string().nullable(),
-        tipo: z.enum(['cuenta_vista', 'abono_webpay']).nullable(),
-        estadoAqui: z.string().nullable(),
-        montoAqui: z.number().nullable(),
-        montoCore: z.number().nullable(),
-        resultado: z.enum(['conciliada', 'pendiente', 'falta en el core', 'falta aquí', 'monto distinto']),
-      }),
-    ),
-  }),
-);
+const deviceList = envelopeResponses(RESPONSE, devicesSchema);
+const auditEvents = envelopeResponses(RESPONSE, auditEventsSchema);
+const transactionView = envelopeResponses(RESPONSE, transactionViewSchema);
+const coreReconciliation = envelopeResponses(RESPONSE, coreReportSchema);
 
 /** Operator's calls for members and payments (same bearer token as the parameters). */
 export async function operationsRoutes(app: FastifyInstance): Promise<void> {

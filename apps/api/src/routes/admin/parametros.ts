@@ -2,23 +2,21 @@ import { errorEnvelope } from '@pago/domain/envelope';
 import { actorLabel, registerAccess } from '../../operator/access';
 import { needsSecondPerson } from '../../operator/four-eyes';
 import { checkParameter } from '../../services/parameters-service';
-import { changeSchema, changeView } from './cambios';
+import { changeView } from './cambios';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelopeResponses } from '../responses';
+import { parameterChangedSchema, parametersSchema } from '@pago/domain/schemas/admin';
+import { envelopeResponses, proposedResponse } from '../responses';
 import { operationsRoutes } from './operaciones';
 import { consoleRoutes } from './consola';
 
 const RESPONSE = 'parametrosResponse';
 
-const parametersList = envelopeResponses(
-  RESPONSE,
-  z.object({ parametros: z.array(z.object({ nombre: z.string(), valor: z.string(), actualizado: z.iso.datetime() })) }),
-);
+const parametersList = envelopeResponses(RESPONSE, parametersSchema);
 const parameterChanged = {
-  ...envelopeResponses(RESPONSE, z.object({ nombre: z.string(), valor: z.string(), anterior: z.string() })),
-  202: z.object({ [RESPONSE]: z.object({ cambio: changeSchema }) }).describe('Proposed: applies once another operator approves it'),
+  ...envelopeResponses(RESPONSE, parameterChangedSchema),
+  ...proposedResponse(RESPONSE, 'Proposed: applies once another operator approves it'),
 };
 
 /**
@@ -37,7 +35,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     const rows = await app.services.parameters.listWithDates();
     return {
       [RESPONSE]: {
-        parametros: rows.map((row) => ({ nombre: row.nombre, valor: row.valor, actualizado: row.updatedAt.toISOString() })),
+        parametros: rows.map((row) => ({ nombre: row.nombre, valor: row.valor, actualizado: row.updatedAt })),
       },
     };
   });

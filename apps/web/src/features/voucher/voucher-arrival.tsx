@@ -1,3 +1,4 @@
+import { VOUCHER_TEXTS } from '@pago/domain/voucher-texts';
 import { Loader } from '../../components/loader';
 import { MessageScreen } from '../../components/message-screen';
 import { Screen } from '../../components/screen';
@@ -7,8 +8,8 @@ import { Screen } from '../../components/screen';
  * each page): the words that do not depend on the answer.
  */
 
-export const VOUCHER_TITLE = 'Pago exitoso';
-export const VOUCHER_INTRO = 'Tu pago se realizó correctamente. Este es el detalle de tu transacción.';
+export const VOUCHER_TITLE = VOUCHER_TEXTS.title;
+export const VOUCHER_INTRO = VOUCHER_TEXTS.intro;
 export const LOADING_VOUCHER = 'Cargando tu comprobante…';
 
 /** The success voucher until call 7 answers: its address is reached only once the payment has succeeded. */

@@ -1,3 +1,4 @@
+import { VOUCHER_TEXTS } from '@pago/domain/voucher-texts';
 import { formatVerificationCode, verificationPath } from '@pago/domain/voucher-verification';
 import { Fragment } from 'react';
 import { useQrImage } from '../../lib/use-qr-image';
@@ -21,12 +22,12 @@ export function VoucherVerification({ code }: { code: string }) {
         )}
         <div className="min-w-0">
           <h2 id="voucher-verification" className="text-base font-semibold">
-            Verifica este comprobante
+            {VOUCHER_TEXTS.verifyTitle}
           </h2>
-          <p className="mt-1 text-sm text-muted">Escanea el código QR o ingresa el código en la dirección de abajo.</p>
+          <p className="mt-1 text-sm text-muted">{VOUCHER_TEXTS.verifyHow}</p>
         </div>
       </div>
-      <p className="mt-3 text-sm text-muted">Código de verificación</p>
+      <p className="mt-3 text-sm text-muted">{VOUCHER_TEXTS.verificationCode}</p>
       <p className="text-base font-semibold tracking-wide tabular-nums sm:text-lg">
         {groups.map((group, index) => (
           <Fragment key={index}>

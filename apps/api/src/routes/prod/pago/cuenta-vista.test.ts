@@ -92,9 +92,15 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
       idTransaccion,
       medioPago: 'CUENTA VISTA',
       descripcionProducto: 'CREDITO HIPOTECARIO',
+      tipoFamiliaProducto: 'HI',
       rutDeudor: '11.111.111-1',
       email: 'cam*********@example.cl',
     });
+    // A voucher stored before vouchers named their family's code is still answered, and drawn by its description.
+    await t.database.db.update(vouchers).set({ payload: sql`${vouchers.payload} #- '{0,tipoFamiliaProducto}'` }).where(eq(vouchers.idTransaccion, idTransaccion));
+    const old = (await postConsultarPago(t.app, token, idTransaccion)).json().consultarPagoResponse.listaPago.pago;
+    expect(old).toMatchObject({ idTransaccion, descripcionProducto: 'CREDITO HIPOTECARIO' });
+    expect(old.tipoFamiliaProducto).toBeUndefined();
   });
 
   it('counts wrong coordinates and blocks the card at the third', async () => {

@@ -1,0 +1,142 @@
+import type {
+  AuthorizationStatus,
+  AuthoriserRequestStatus,
+  CoreOperationStatus,
+  ItemStatus,
+  OperatorChangeStatus,
+  TransactionStatus,
+  WebpayAttemptStatus,
+} from './payment-states';
+
+// The one Spanish vocabulary of every state staff and members read: each table is a Record over its machine's
+// states, so a state added to payment-states.ts does not compile until it has its words here.
+
+/** A payment (transaction). */
+export const TRANSACTION_WORDS: Record<TransactionStatus, string> = {
+  pending: 'Pendiente de pago',
+  posting: 'Esperando la respuesta del core',
+  paid: 'Pagada',
+  rejected: 'Rechazada, sin cargo',
+  cancelled: 'Anulada por el socio, sin cargo',
+  expired: 'Vencida sin pagar',
+};
+
+/** A line of a payment (one instalment or deposit). */
+export const ITEM_WORDS: Record<ItemStatus, string> = {
+  pending: 'Pendiente',
+  paid: 'Pagada',
+  rejected: 'No pagada',
+};
+
+/** An operation asked of the core banking system (a debit of the cuenta vista, or a credit of a card payment). */
+export const CORE_OPERATION_WORDS: Record<CoreOperationStatus, string> = {
+  pending: 'Enviada al core, sin respuesta aún',
+  booked: 'Registrada en el core',
+  refused: 'Rechazada por el core',
+  failed: 'Falló en el core sin registrar nada: se envía de nuevo',
+};
+
+/** A trip to Webpay: what happened to the member's card, and to any refund. */
+export const WEBPAY_ATTEMPT_WORDS: Record<WebpayAttemptStatus, string> = {
+  pending: 'Formulario de Webpay abierto, sin respuesta aún',
+  committed: 'Cobrado y aplicado',
+  rejected: 'No cobrado: Webpay rechazó la tarjeta',
+  cancelled: 'No cobrado: el socio anuló en Webpay',
+  expired: 'No cobrado: el formulario venció',
+  refund_due: 'Cobrado, devolución pendiente',
+  refunded: 'Cobrado y devuelto',
+  set_aside: 'Cobrado y retenido: Webpay rechazó la devolución',
+};
+
+/** A second-factor request with the coordinate card. */
+export const AUTHORIZATION_WORDS: Record<AuthorizationStatus, string> = {
+  pending: 'Esperando la respuesta del socio',
+  approved: 'Aprobada, aún sin pagar',
+  rejected: 'Rechazada por el socio',
+  used: 'Correcta: autorizó el pago',
+  expired: 'Sin pagar: respuesta incorrecta, vencida o reemplazada',
+};
+
+/** A push to the mobile authoriser (factor 2). */
+export const AUTHORISER_REQUEST_WORDS: Record<AuthoriserRequestStatus, string> = {
+  pending: 'Esperando la decisión en el teléfono',
+  approved: 'Aprobada en el teléfono, aún sin pagar',
+  rejected: 'Rechazada en el teléfono',
+  used: 'Aprobada en el teléfono: autorizó el pago',
+  expired: 'Sin pagar: vencida, reemplazada o dispositivo revocado',
+};
+
+/** An operator's change waiting for a second person. */
+export const OPERATOR_CHANGE_WORDS: Record<OperatorChangeStatus, string> = {
+  pendiente: 'Esperando aprobación',
+  aprobado: 'Aprobado y aplicado',
+  rechazado: 'Rechazado',
+  vencido: 'Vencido sin decisión',
+};
+
+/** The words of a state, or a dash when there is none; a state outside the table is said as unknown, never as its code. */
+export function wordsOf<S extends string>(words: Record<S, string>, state: S | null | undefined): string {
+  if (state === null || state === undefined) return '—';
+  return Object.hasOwn(words, state) ? words[state] : 'Estado desconocido';
+}
+
+/** How a payment was paid, as the wire names it ('CUENTA VISTA', 'WEBPAY'). */
+export function paymentMethodWords(medioPago: string | null | undefined): string {
+  if (medioPago === 'CUENTA VISTA') return 'Cuenta vista';
+  if (medioPago === 'WEBPAY') return 'Tarjeta (Webpay)';
+  return medioPago ? 'Otro medio' : 'Sin elegir';
+}
+
+/** The audit trail's events about a payment, in words (the trail's kinds are codes; staff never read them). */
+export const AUDIT_EVENT_WORDS: Readonly<Record<string, string>> = {
+  'seleccion.rechazada': 'Selección rechazada',
+  'clave.correcta': 'Clave correcta',
+  'clave.incorrecta': 'Clave incorrecta',
+  'clave.bloqueada': 'Clave incorrecta: clave bloqueada',
+  'coordenadas.incorrectas': 'Tarjeta de coordenadas: intento fallido',
+  'coordenadas.bloqueadas': 'Tarjeta de coordenadas bloqueada',
+  'pago.cuentavista': 'Pago con cuenta vista',
+  'pago.cuentavista.enviado': 'Débito enviado al core',
+  'core.debito.rechazado': 'El core rechazó el débito',
+  'core.abono.rechazado': 'El core rechazó el abono',
+  'core.abono.reenviado': 'Abono reenviado al core',
+  'webpay.init': 'Formulario de Webpay pedido',
+  'webpay.auth': 'Pago con tarjeta iniciado',
+  'pago.webpay': 'Pago con tarjeta',
+  'webpay.anulado': 'El socio anuló en Webpay',
+  'webpay.anulacion.rechazada': 'Anulación no creída: Webpay seguía con el formulario abierto',
+  'webpay.anulacion.revisada': 'Anulación revisada con Webpay',
+  'webpay.reembolso': 'Cobro devuelto por Webpay',
+  'webpay.reembolso.pendiente': 'Devolución pendiente en Webpay',
+  'webpay.apartado': 'Cobro retenido: Webpay no hizo la devolución',
+  'webpay.devolucion.manual': 'Devolución manual pedida a Webpay',
+  'webpay.discrepancia': 'Diferencia con Webpay',
+  'webpay.tope.ahorro': 'Depósito sobre el tope de ahorro',
+  'deposito.tercero.rechazado': 'Depósito en ahorro de otro socio rechazado',
+  'comprobante.enviado': 'Comprobante enviado por correo',
+  'comprobante.reenviado': 'Comprobante reenviado por un operador',
+  'cambio.propuesto': 'Cambio propuesto',
+  'cambio.aprobado': 'Cambio aprobado',
+  'cambio.rechazado': 'Cambio rechazado',
+  'cambio.vencido': 'Cambio vencido',
+};
+
+/** Why a coordinate answer failed, as the trail records it. */
+const COORDINATE_FAILURES: Readonly<Record<string, string>> = {
+  incorrecto: 'coordenadas incorrectas',
+  vencido: 'respondidas después de vencer',
+  'sin respuesta': 'sin respuesta: se pidieron otras',
+};
+
+/** An event of the trail in words: its title, and what it carries that an agent needs (attempts, amounts, reasons). */
+export function auditEventWords(kind: string, detail: unknown): { title: string; detail: string } {
+  const d = detail !== null && typeof detail === 'object' ? (detail as Record<string, unknown>) : {};
+  const parts: string[] = [];
+  if (typeof d.motivo === 'string' && kind.startsWith('coordenadas.')) parts.push(COORDINATE_FAILURES[d.motivo] ?? d.motivo);
+  if (typeof d.intentos === 'number') parts.push(`intento fallido nº ${d.intentos}`);
+  if (typeof d.minutos === 'number') parts.push(`bloqueada ${d.minutos} minutos`);
+  if (typeof d.operador === 'string') parts.push(`por ${d.operador}`);
+  if (typeof d.aprobadoPor === 'string') parts.push(`aprobado por ${d.aprobadoPor}`);
+  if (typeof d.rechazadoPor === 'string') parts.push(`rechazado por ${d.rechazadoPor}`);
+  return { title: AUDIT_EVENT_WORDS[kind] ?? 'Evento registrado', detail: parts.join(' · ') };
+}
