@@ -5,6 +5,8 @@ export const TRANSACTION_STATES: Record<string, string> = { pending: 'Pendiente'
 
 /** A Webpay attempt's state. */
 export const ATTEMPT_STATES: Record<string, string> = {
+  creating: 'Pidiendo el formulario a Webpay',
+  not_opened: 'Formulario no abierto (sin cobro)',
   pending: 'Formulario abierto',
   committed: 'Cobrado y aplicado',
   rejected: 'Rechazado',

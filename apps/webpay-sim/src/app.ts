@@ -26,6 +26,8 @@ export interface SimulatorOptions {
   logger?: boolean;
   /** The provider's books; pass one to read what was authorised and committed (reliability tests). */
   store?: SimStore;
+  /** Milliseconds create takes before it answers, as Transbank's does on a bad day (0: at once). */
+  createDelayMs?: number;
 }
 
 export const DEFAULT_SIMULATOR_OPTIONS: SimulatorOptions = {
@@ -145,8 +147,10 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
         nullified: 0,
       });
     }
+    // Created first, answered late: a client that gives up meanwhile leaves a token nobody holds, as at Transbank.
     const token = randomBytes(32).toString('hex');
     store.add({ token, buyOrder, sessionId, returnUrl, details: parsed, status: 'INITIALIZED', createdAt: Date.now(), finishedAt: null, committedAt: null, cardNumber: null, vci: '' });
+    if (options.createDelayMs) await new Promise((resolve) => setTimeout(resolve, options.createDelayMs));
     return { token, url: `${options.publicUrl}/webpayserver/initTransaction` };
   });
 

@@ -1,4 +1,5 @@
 import { FAMILIES, type Family } from '@pago/domain/families';
+import { WEBPAY_ATTEMPT_MOVES, type WebpayAttemptStatus } from '@pago/domain/payment-states';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -362,14 +363,16 @@ export const authorizations = pgTable(
 export const webpayAttempts = pgTable(
   'webpay_attempts',
   {
-    token: text('token').primaryKey(),
+    /** Webpay's token: none while the attempt is only an intent (`creating`), or when Webpay never gave one. */
+    token: text('token').unique(),
     idTransaccion: text('id_transaccion')
       .notNull()
       .references(() => transactions.idTransaccion),
-    buyOrder: text('buy_order').notNull().unique(),
+    /** Ours, written with the intent before Webpay is asked (decision 044): it names the attempt from the start. */
+    buyOrder: text('buy_order').primaryKey(),
     /** The stores sent: [{ productId, numeroProducto, amount, commerceCode, buyOrder }]. */
     stores: jsonb('stores').$type<WebpayStore[]>().notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<WebpayAttemptStatus>().notNull().default('creating'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     checkedAt: timestamp('checked_at', { withTimezone: true }),
     /** The reconciliation does not take it again before this (back-off after a failed or unanswered try). */
@@ -385,7 +388,8 @@ export const webpayAttempts = pgTable(
     index('webpay_attempts_pending_idx').on(t.status, t.createdAt),
     // refund_due: money Webpay took that cannot be applied, being given back (card-settlement.ts refundDue).
     // set_aside: money Webpay took that could be neither applied nor given back; an operator settles it.
-    check('webpay_attempts_status_chk', sql`${t.status} in ('pending','committed','rejected','cancelled','expired','refund_due','refunded','set_aside')`),
+    // Built from the domain's table of moves: a new state is one entry there and a generated migration.
+    check('webpay_attempts_status_chk', sql`${t.status} in (${sql.raw(Object.keys(WEBPAY_ATTEMPT_MOVES).map((s) => `'${s}'`).join(','))})`),
   ],
 );
 

@@ -102,7 +102,7 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect(approved.json().cambiosResponse.cambio).toMatchObject({ estado: 'aprobado', propuestoPor: 'Fernanda Finanzas', decididoPor: 'Felipe Finanzas' });
     expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
     expect(refundsSent).toBe(1);
-    expect(store.get(setAside.token)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['REVERSED']);
 
     // Once: the decision is taken, and the payment is no longer refundable.
     expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(409);
@@ -134,7 +134,7 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(409);
     expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
     expect(refundsSent).toBe(0);
-    expect(store.get(setAside.token)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
     const [line] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'cambio.rechazado'));
     expect(line?.detail).toMatchObject({ operador: 'Felipe Finanzas', rechazadoPor: 'Fernanda Finanzas', motivo: 'Cobro doble: el socio pagó dos veces la misma cuota' });
   });
@@ -149,14 +149,14 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     await t.app.services.card.reconcileOnce();
     expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
     expect(refundsSent).toBe(1);
-    expect(store.get(setAside.token)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['REVERSED']);
     expect(await t.database.db.$count(auditLog, eq(auditLog.kind, 'webpay.devolucion.manual'))).toBe(1);
   });
 
   it('records a payment Webpay already gave back (in Transbank’s portal) as refunded, without refunding it again', async () => {
     const { setAside } = await paidTwice();
     const [store0] = setAside.stores;
-    expect((await real.refund(setAside.token, store0!.buyOrder, store0!.commerceCode, store0!.amount)).ok).toBe(true);
+    expect((await real.refund(setAside.token!, store0!.buyOrder, store0!.commerceCode, store0!.amount)).ok).toBe(true);
     const maker = await operatorSession(op(), 'finanzas');
     const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
     const approved = await decide(await operatorSession(op(), 'finanzas2'), cambio.id, 'aprobar');

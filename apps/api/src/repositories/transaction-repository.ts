@@ -179,7 +179,7 @@ export async function expireWithoutSession(db: DbOrTx, timeoutMinutes: number): 
       and(
         eq(transactions.status, 'pending'),
         notExists(db.select({ one: sql`1` }).from(sessions).where(and(eq(sessions.id, transactions.sessionId), liveCondition(timeoutMinutes)))),
-        notExists(db.select({ one: sql`1` }).from(webpayAttempts).where(and(eq(webpayAttempts.idTransaccion, transactions.idTransaccion), eq(webpayAttempts.status, 'pending')))),
+        notExists(db.select({ one: sql`1` }).from(webpayAttempts).where(and(eq(webpayAttempts.idTransaccion, transactions.idTransaccion), inArray(webpayAttempts.status, ['creating', 'pending'])))),
       ),
     )
     .returning({ id: transactions.idTransaccion });

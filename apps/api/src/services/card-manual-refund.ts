@@ -37,6 +37,7 @@ export function refundRefusal(attempt: WebpayAttemptRow | null): RefundRefusal |
       return 'refunding';
     case 'refunded':
       return 'refunded';
+    case 'creating':
     case 'pending':
       return 'open';
     case 'cancelled':
@@ -61,6 +62,8 @@ export type WebpayHolding = { ok: true; token: string; held: number; stores: num
 export async function askWebpay(db: DbOrTx, buyOrder: string, status: (token: string) => Promise<WebpayCall<WebpayResult>>): Promise<WebpayHolding> {
   const found = await refundableAttempt(db, buyOrder);
   if (!found.ok) return found;
+  // Set aside is reached only from a form Webpay opened, which has its token.
+  if (found.attempt.token === null) return { ok: false, reason: 'nothing_taken' };
   const asked = await status(found.attempt.token);
   if (!asked.ok) return { ok: false, reason: asked.kind === 'unavailable' ? 'unavailable' : 'no_status' };
   if (asked.data.buy_order !== buyOrder) return { ok: false, reason: 'foreign' };
@@ -83,7 +86,7 @@ export async function markForRefund(
   const locked = await lockAttempt(tx, { buyOrder });
   const refusal = refundRefusal(locked);
   if (refusal || !locked) return { ok: false, reason: refusal ?? 'not_found' };
-  await moveAttempt(tx, locked.token, 'refund_due');
+  if (!(await moveAttempt(tx, { buyOrder }, 'set_aside', 'refund_due'))) return { ok: false, reason: 'refunding' };
   await appendAudit(tx, {
     kind: 'webpay.devolucion.manual',
     requestId,

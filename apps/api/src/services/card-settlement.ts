@@ -4,7 +4,7 @@ import type { Db, Tx } from '../db/client';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
 import { closeIfPending, type TransactionRow } from '../repositories/transaction-repository';
-import { lockAttempt, markChecked, moveAttempt, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
+import { lockAttempt, markChecked, moveAttempt, type OpenedAttemptRow } from '../repositories/webpay-attempt-repository';
 import { applyPayment, PaymentRefused } from './payment-service';
 import { isApproved, type WebpayCall, type WebpayClient, type WebpayResult } from './webpay-client';
 
@@ -23,7 +23,8 @@ export function estadoOf(attemptStatus: string, trxStatus: string): ReturnEstado
   if (attemptStatus === 'committed') return 'aprobado';
   if (attemptStatus === 'cancelled') return 'anulado';
   if (attemptStatus === 'expired') return 'expirado';
-  if (attemptStatus === 'pending') return 'pendiente';
+  if (attemptStatus === 'pending' || attemptStatus === 'creating') return 'pendiente';
+  if (attemptStatus === 'not_opened') return 'error';
   return trxStatus === 'paid' ? 'aprobado' : 'rechazado';
 }
 
@@ -81,7 +82,7 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
      * Applies what Webpay approved, or marks it to be given back when the transaction can no longer take it. Both
      * rows locked by the caller, and the attempt still pending.
      */
-    async settle(tx: Tx, attempt: WebpayAttemptRow, trx: TransactionRow, result: WebpayResult, requestId: string | null): Promise<Settled> {
+    async settle(tx: Tx, attempt: OpenedAttemptRow, trx: TransactionRow, result: WebpayResult, requestId: string | null): Promise<Settled> {
       const matches =
         result.buy_order === attempt.buyOrder &&
         result.details.length === attempt.stores.length &&
@@ -90,7 +91,7 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
       // Money taken that cannot be kept: refunded by refundDue once this transaction commits, and asked about again by
       // the reconciliation until Webpay has given it back or refused to (then an operator settles it).
       const giveBack = async (motivo: string, estado: ReturnEstado): Promise<Settled> => {
-        await moveAttempt(tx, attempt.token, 'refund_due');
+        if (!(await moveAttempt(tx, { token: attempt.token }, 'pending', 'refund_due'))) throw new Error('attempt not pending while settling');
         await appendAudit(tx, { kind: 'webpay.reembolso.pendiente', requestId, detail: { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder, motivo } });
         return { estado, refund: true };
       };
@@ -102,7 +103,7 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
         return giveBack('discrepancia', 'error');
       }
       if (approved.length === 0) {
-        await moveAttempt(tx, attempt.token, 'rejected');
+        if (!(await moveAttempt(tx, { token: attempt.token }, 'pending', 'rejected'))) throw new Error('attempt not pending while settling');
         await closeIfPending(tx, trx.idTransaccion, 'rejected');
         return { estado: trx.status === 'paid' ? 'aprobado' : 'rechazado', refund: false };
       }
@@ -127,7 +128,7 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
         await closeIfPending(tx, trx.idTransaccion, 'rejected');
         return giveBack(error instanceof PaymentRefused ? error.codigo : 'no aplicable', 'rechazado');
       }
-      await moveAttempt(tx, attempt.token, 'committed');
+      if (!(await moveAttempt(tx, { token: attempt.token }, 'pending', 'committed'))) throw new Error('attempt not pending while settling');
       await appendAudit(tx, { kind: 'pago.webpay', requestId, detail: { idTransaccion: trx.idTransaccion, tiendas: approved.length, de: result.details.length } });
       return { estado: approved.length === result.details.length ? 'aprobado' : 'parcial', refund: false };
     },
@@ -145,12 +146,12 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
         if (!attempt || attempt.status !== 'refund_due') return;
         const detail = { idTransaccion: attempt.idTransaccion, buyOrder: attempt.buyOrder };
         if (outcome === 'refunded') {
-          await moveAttempt(tx, token, 'refunded');
+          await moveAttempt(tx, { token }, 'refund_due', 'refunded');
           await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
         } else if (outcome === 'refused') {
-          await moveAttempt(tx, token, 'set_aside');
+          await moveAttempt(tx, { token }, 'refund_due', 'set_aside');
           await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail });
-        } else await markChecked(tx, token);
+        } else await markChecked(tx, { token });
       });
     },
   };
