@@ -7,7 +7,9 @@ import type { Config } from '../config';
 import { auditLog, transactions, webpayAttempts } from '../db/schema';
 import { createWebpayClient, type WebpayClient } from './webpay-client';
 import { listProducts, oldest, postSeleccionar, productNumbered } from '../../test/support/member-calls';
-import { DATABASE_KINDS, seededSnapshot, type SeededSnapshot, type TestApp } from '../../test/support/test-app';
+import { DATABASE_KINDS, seededSnapshot, TEST_ADMIN_TOKEN, type SeededSnapshot, type TestApp } from '../../test/support/test-app';
+import { FlowStop, listar, oldestOf, seleccionar, startCard } from '../../test/reliability/flows';
+import { injectTarget } from '../../test/reliability/http';
 
 const API_KEY = '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C';
 const VISA = '4051885600446623';
@@ -114,6 +116,29 @@ describe.each(DATABASE_KINDS)('the card form’s intent, Webpay’s create, and 
     expect(back.statusCode).toBe(200);
     expect(res.headers.location).toBe(`/pagoexpress/webpayresult?estado=aprobado&idTransaccion=${idTransaccion}`);
     expect((await attemptsOf(idTransaccion)).map((x) => x.status)).toEqual(['not_opened', 'committed']);
+  });
+
+  it('counts an intent still waiting for Webpay against the savings ceiling, and gives the room back once it is closed', async () => {
+    const set = await t.app.inject({ method: 'PUT', url: '/admin/parametros/topeDepositoWebPayAH', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload: { valor: '12000' } });
+    expect(set.statusCode).toBe(200);
+    const target = injectTarget(t.app);
+    /** A card deposit into the member's savings account, from a session of its own. */
+    const deposit = async (amount: number) => {
+      const { token, productos } = await listar(target, '11111111-1');
+      const producto = [oldestOf(productos.find((p) => p.tipoFamiliaProducto === 'AH')!, 1, amount)];
+      const sel = await seleccionar(target, token, '11111111-1', producto);
+      return startCard(target, { token, rut: '11111111-1' }, { idTransaccion: sel.idTransaccion, producto }).then(
+        () => 'opened',
+        (error: unknown) => (error instanceof FlowStop ? error.message : Promise.reject(error)),
+      );
+    };
+    crashAfterCreate = true;
+    expect(await deposit(7_000)).toMatch(/500/);
+    crashAfterCreate = false;
+    // The intent counts as an open form: 7.000 more would pass the ceiling.
+    expect(await deposit(7_000)).toMatch(/505/);
+    await t.app.services.card.reconcileOnce();
+    expect(await deposit(7_000)).toBe('opened');
   });
 
   it('records Webpay’s refusal and its silence as forms never opened, answering 502 and 503', async () => {
