@@ -146,11 +146,9 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
         if (!attempt || attempt.status !== 'refund_due') return;
         const detail = { idTransaccion: attempt.idTransaccion, buyOrder: attempt.buyOrder };
         if (outcome === 'refunded') {
-          await moveAttempt(tx, { token }, 'refund_due', 'refunded');
-          await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
+          if (await moveAttempt(tx, { token }, 'refund_due', 'refunded')) await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
         } else if (outcome === 'refused') {
-          await moveAttempt(tx, { token }, 'refund_due', 'set_aside');
-          await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail });
+          if (await moveAttempt(tx, { token }, 'refund_due', 'set_aside')) await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail });
         } else await markChecked(tx, { token });
       });
     },
