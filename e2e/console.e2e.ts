@@ -282,7 +282,7 @@ describe('the operator console', () => {
     await approve.waitFor();
     await look(checker, 'aprobaciones-devolucion');
     await approve.click();
-    await checker.getByText(/: aprobado y aplicado\.$/).waitFor();
+    await checker.getByText(/: aprobado; Webpay devolvió \$7\.000\.$/).waitFor();
 
     // The charge is given back once; its transaction shows it, with both names in its timeline.
     await checker.goto(`${consoleUrl}transacciones/${idTransaccion}`);

@@ -208,6 +208,8 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
     if (detail.status !== 'AUTHORIZED' || trx.committedAt === null) return fail(reply, 422, 'Transaction already fully refunded');
     const amount = wholeNumber(body.amount);
     if (amount === undefined || amount <= 0) return fail(reply, 422, 'Invalid value for parameter: amount');
+    // Transbank nullifies up to 90 days after the payment (error 284, period exceeded).
+    if (Date.now() - trx.committedAt > 90 * 24 * 3_600_000) return fail(reply, 422, 'Refund period exceeded (90 days)');
     // Partial refunds add up: what is left of the store's amount is all a later refund may take.
     const available = detail.amount - detail.nullified;
     if (amount > available) return fail(reply, 422, 'Amount to refund is bigger than authorized');

@@ -3,7 +3,7 @@ import type { DbOrTx, Tx } from '../db/client';
 import { operatorChanges, transactions, webpayAttempts } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { findAttempt, lockAttempt, moveAttempt, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
-import { isApproved, type WebpayCall, type WebpayResult } from './webpay-client';
+import { heldOf, isApproved, type WebpayCall, type WebpayResult } from './webpay-client';
 
 // A manual refund of a card payment (decision 036): only money Webpay took that was neither applied nor given back
 // (set aside) is refunded from the console. A payment applied to instalments and booked in the core is not: the core
@@ -68,7 +68,7 @@ export async function askWebpay(db: DbOrTx, buyOrder: string, status: (token: st
   if (!asked.ok) return { ok: false, reason: asked.kind === 'unavailable' ? 'unavailable' : 'no_status' };
   if (asked.data.buy_order !== buyOrder) return { ok: false, reason: 'foreign' };
   const approved = asked.data.details.filter(isApproved);
-  return { ok: true, token: found.attempt.token, held: approved.reduce((sum, d) => sum + d.amount, 0), stores: approved.length };
+  return { ok: true, token: found.attempt.token, held: approved.reduce((sum, d) => sum + heldOf(d), 0), stores: approved.length };
 }
 
 /**
@@ -82,7 +82,7 @@ export async function markForRefund(
   holding: Extract<WebpayHolding, { ok: true }>,
   names: { operador: string; aprobadoPor: string; cambio: string; motivo: unknown },
   requestId: string,
-): Promise<{ ok: true; token: string; result: Record<string, unknown> } | { ok: false; reason: RefundRefusal }> {
+): Promise<{ ok: true; token: string; idTransaccion: string; result: Record<string, unknown> } | { ok: false; reason: RefundRefusal }> {
   const locked = await lockAttempt(tx, { buyOrder });
   const refusal = refundRefusal(locked);
   if (refusal || !locked) return { ok: false, reason: refusal ?? 'not_found' };
@@ -92,7 +92,7 @@ export async function markForRefund(
     requestId,
     detail: { idTransaccion: locked.idTransaccion, buyOrder, enWebpay: holding.held, ...names },
   });
-  return { ok: true, token: holding.token, result: { enWebpay: holding.held, tiendas: holding.stores } };
+  return { ok: true, token: holding.token, idTransaccion: locked.idTransaccion, result: { enWebpay: holding.held, tiendas: holding.stores } };
 }
 
 /** The set-aside card payments, newest first, and whether a refund of each already waits for approval. */

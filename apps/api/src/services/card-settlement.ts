@@ -6,7 +6,7 @@ import { appendAudit } from '../repositories/audit-repository';
 import { closeIfPending, type TransactionRow } from '../repositories/transaction-repository';
 import { lockAttempt, markChecked, moveAttempt, type OpenedAttemptRow } from '../repositories/webpay-attempt-repository';
 import { applyPayment, PaymentRefused } from './payment-service';
-import { isApproved, type WebpayCall, type WebpayClient, type WebpayResult } from './webpay-client';
+import { heldOf, isApproved, refundRefusalText, type WebpayCall, type WebpayClient, type WebpayResult } from './webpay-client';
 
 /**
  * What the member's browser is told when it comes back from Webpay: where to look next. 'anulado': the member
@@ -30,6 +30,11 @@ export function estadoOf(attemptStatus: string, trxStatus: string): ReturnEstado
 
 export type CardSettlement = ReturnType<typeof createCardSettlement>;
 
+/** What a refund did: given back (`amount` pesos), refused by Webpay (its reason in Spanish, and its own words), or no answer. */
+export type RefundDone =
+  | { outcome: 'refunded' | 'unanswered'; amount: number }
+  | { outcome: 'refused'; amount: number; motivo: string; mensajeWebpay: string };
+
 /** What settling an answer decided: what the browser is told, and whether money must now go back to the card. */
 export interface Settled {
   estado: ReturnEstado;
@@ -47,23 +52,31 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
   const logFor = (requestId: string | null) => (requestId ? log.child({ reqId: requestId }) : log);
 
   /**
-   * Refunds every approved store: 'refunded' when Webpay gave every one back, 'unanswered' when one got no answer (to
-   * be asked again later), 'refused' when Webpay refused one (an operator must settle it).
+   * Refunds what Webpay still holds of every approved store (its balance, when a part was refunded already): 'refunded'
+   * when Webpay gave every one back, 'unanswered' when one got no answer (asked again later), 'refused' when Webpay
+   * refused one (an operator must settle it), with Webpay's reason and what was given back.
    */
-  async function refundAll(token: string, approved: WebpayResult['details'], requestId: string | null): Promise<'refunded' | 'unanswered' | 'refused'> {
-    let outcome: 'refunded' | 'unanswered' | 'refused' = 'refunded';
+  async function refundAll(token: string, approved: WebpayResult['details'], requestId: string | null): Promise<RefundDone> {
+    let outcome: RefundDone['outcome'] = 'refunded';
+    let amount = 0;
+    let refusal: string | null = null;
     for (const d of approved) {
-      const res = await webpay.refund(token, d.buy_order, String(d.commerce_code), d.amount);
-      if (res.ok) continue;
+      const held = heldOf(d);
+      const res = await webpay.refund(token, d.buy_order, String(d.commerce_code), held);
+      if (res.ok) {
+        amount += held;
+        continue;
+      }
       if (res.kind === 'unavailable') {
         if (outcome === 'refunded') outcome = 'unanswered';
         logFor(requestId).warn({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund got no answer: the reconciliation will ask again');
       } else {
         outcome = 'refused';
+        refusal = res.message;
         logFor(requestId).error({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund refused: set aside for the operator');
       }
     }
-    return outcome;
+    return outcome === 'refused' ? { outcome, amount, motivo: refundRefusalText(refusal ?? ''), mensajeWebpay: refusal ?? '' } : { outcome, amount };
   }
 
   return {
@@ -135,21 +148,25 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
 
     /**
      * Gives back what Webpay still holds of an attempt marked `refund_due`: asks Webpay which stores are still approved,
-     * refunds them, and records the outcome in a short transaction of its own: refunded, set aside for the operator
-     * (Webpay refused), or left due and asked again by the reconciliation (no answer).
+     * refunds what each still holds, and records the outcome in a short transaction of its own: refunded, set aside for
+     * the operator (Webpay refused, with its reason), or left due and asked again by the reconciliation (no answer).
+     * Answers what happened, for whoever asked for the refund.
      */
-    async refundDue(token: string, requestId: string | null): Promise<void> {
+    async refundDue(token: string, requestId: string | null): Promise<RefundDone | { outcome: 'not_due' }> {
       const asked = await webpay.status(token);
-      const outcome = asked.ok ? await refundAll(token, asked.data.details.filter(isApproved), requestId) : 'unanswered';
-      await db.transaction(async (tx) => {
+      const done: RefundDone = asked.ok ? await refundAll(token, asked.data.details.filter(isApproved), requestId) : { outcome: 'unanswered', amount: 0 };
+      return db.transaction(async (tx): Promise<RefundDone | { outcome: 'not_due' }> => {
         const attempt = await lockAttempt(tx, { token });
-        if (!attempt || attempt.status !== 'refund_due') return;
-        const detail = { idTransaccion: attempt.idTransaccion, buyOrder: attempt.buyOrder };
-        if (outcome === 'refunded') {
+        if (!attempt || attempt.status !== 'refund_due') return { outcome: 'not_due' };
+        const detail = { idTransaccion: attempt.idTransaccion, buyOrder: attempt.buyOrder, monto: done.amount };
+        if (done.outcome === 'refunded') {
           if (await moveAttempt(tx, { token }, 'refund_due', 'refunded')) await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
-        } else if (outcome === 'refused') {
-          if (await moveAttempt(tx, { token }, 'refund_due', 'set_aside')) await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail });
+        } else if (done.outcome === 'refused') {
+          if (await moveAttempt(tx, { token }, 'refund_due', 'set_aside')) {
+            await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail: { ...detail, motivo: done.motivo, mensajeWebpay: done.mensajeWebpay } });
+          }
         } else await markChecked(tx, { token });
+        return done;
       });
     },
   };

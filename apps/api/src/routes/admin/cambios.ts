@@ -20,6 +20,8 @@ export const changeSchema = z.object({
   creado: z.iso.datetime(),
   vence: z.iso.datetime(),
   decidido: z.iso.datetime().nullable(),
+  /** What the approval did, in Spanish where staff read it (a refund: what Webpay gave back, or why it refused). */
+  resultado: z.record(z.string(), z.unknown()).nullable(),
   /** The operator's own proposal (or their token's): the console offers no approval for it (the server refuses one anyway). */
   propio: z.boolean(),
 });
@@ -36,6 +38,7 @@ export function changeView(change: ChangeRow, viewerId?: string): z.infer<typeof
     creado: change.createdAt.toISOString(),
     vence: change.expiresAt.toISOString(),
     decidido: change.decidedAt?.toISOString() ?? null,
+    resultado: change.result ?? null,
     propio: viewerId !== undefined && change.makerSubject === viewerId,
   };
 }
