@@ -293,19 +293,37 @@ describe('the operator console', () => {
     const approve = checker.getByRole('button', { name: /^Aprobar Devolución en Webpay de la orden PO[0-9a-f]+ \(\$7\.000\): Cobro doble/ });
     await approve.waitFor();
     await look(checker, 'aprobaciones-devolucion');
+    // Webpay refuses the first approved refund: the checker reads it, with Webpay's reason, and the charge stays set aside.
+    refuseRefunds = true;
     await approve.click();
-    await checker.getByText(/: aprobado y aplicado\.$/).waitFor();
+    await checker.getByText(/: aprobado, pero Webpay rechazó la devolución sin un motivo reconocido\. El cobro sigue apartado y puede proponerse de nuevo\.$/).waitFor();
+    refuseRefunds = false;
+    await checker.getByRole('cell', { name: 'Fallido: Webpay rechazó la devolución sin un motivo reconocido' }).waitFor();
+    await look(checker, 'aprobaciones-devolucion-rechazada');
+    // Still actionable: finance proposes it again, and the second approval gives the money back.
+    await maker.getByRole('link', { name: 'Conciliación' }).click();
+    await charges.getByRole('button', { name: /^Proponer devolución de la orden / }).click();
+    await charges.getByLabel('Motivo de la devolución').fill('Cobro doble: Webpay rechazó la primera devolución');
+    await charges.getByRole('button', { name: 'Proponer', exact: true }).click();
+    await charges.getByText('Esperando aprobación').waitFor();
+    await checker.reload();
+    const approveAgain = checker.getByRole('button', { name: /^Aprobar Devolución en Webpay de la orden PO[0-9a-f]+ \(\$7\.000\): Cobro doble: Webpay rechazó/ });
+    await approveAgain.click();
+    await checker.getByText(/: aprobado; Webpay devolvió \$7\.000\.$/).waitFor();
 
     // The charge is given back once; its transaction shows it, with both names in its timeline.
     await checker.goto(`${consoleUrl}transacciones/${idTransaccion}`);
     const cardCharges = checker.getByRole('region', { name: 'Cobros con tarjeta', exact: true }).first();
     await cardCharges.getByRole('cell', { name: 'Cobrado y devuelto' }).waitFor();
     await cardCharges.getByRole('cell', { name: 'Cobrado y aplicado' }).waitFor();
+    await checker.getByText('Devolución manual rechazada por Webpay', { exact: true }).waitFor();
     await checker.getByText('Devolución manual pedida a Webpay', { exact: true }).waitFor();
     await look(checker, 'transaccion-devolucion');
     expect(await checker.getByText('por Fernanda Finanzas · aprobado por Felipe Finanzas').count()).toBeGreaterThan(0);
     await expectNoCodes(checker);
     await maker.getByRole('link', { name: 'Conciliación' }).click();
+    // The maker's screen is still the one the second proposal was made on: it is read afresh.
+    await maker.reload();
     await maker.getByText('No hay cobros apartados.').waitFor();
     // Others may not propose a refund.
     const agente = await signIn('agente');

@@ -185,8 +185,8 @@ describe('configuration at boot', () => {
     expect(refusal({ NODE_ENV: 'test', SANDBOX: '1', DB_CONNECT_TIMEOUT_MS: '0' })).toContain('DB_CONNECT_TIMEOUT_MS');
     // The client giving up first would discard connections the server was about to free cleanly.
     expect(refusal({ NODE_ENV: 'test', SANDBOX: '1', DB_STATEMENT_TIMEOUT_MS: '15000' })).toContain('DB_STATEMENT_TIMEOUT_MS');
-    // A card payment's transaction stays open while Webpay answers.
-    expect(refusal({ NODE_ENV: 'test', SANDBOX: '1', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '10000' })).toContain('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS');
+    // No transaction waits for Webpay (decision 044): an idle-in-transaction timeout below Webpay's is fine.
+    expect(refusal({ NODE_ENV: 'test', SANDBOX: '1', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '10000' })).toBeNull();
     // The database's own timeouts must answer first, after rolling back.
     expect(refusal({ NODE_ENV: 'test', SANDBOX: '1', REQUEST_TIMEOUT_MS: '20000' })).toContain('REQUEST_TIMEOUT_MS');
     expect(refusal({ NODE_ENV: 'test', SANDBOX: '1', REQUEST_TIMEOUT_MS: '9000', DB_CONNECT_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '2000', DB_QUERY_TIMEOUT_MS: '3000' })).toContain('REQUEST_TIMEOUT_MS');

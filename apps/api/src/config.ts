@@ -322,10 +322,6 @@ const envSchema = z
     if (env.DB_STATEMENT_TIMEOUT_MS >= env.DB_QUERY_TIMEOUT_MS) {
       problem('DB_STATEMENT_TIMEOUT_MS', 'must be below DB_QUERY_TIMEOUT_MS (the server cancels first, cleanly)');
     }
-    // Card payments keep their transaction open while Webpay answers.
-    if (env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS <= env.WEBPAY_TIMEOUT_MS) {
-      problem('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'must be above WEBPAY_TIMEOUT_MS (a transaction waits for Webpay)');
-    }
     if (env.REQUEST_TIMEOUT_MS <= env.DB_CONNECT_TIMEOUT_MS + env.DB_QUERY_TIMEOUT_MS || env.REQUEST_TIMEOUT_MS <= env.WEBPAY_TIMEOUT_MS) {
       problem('REQUEST_TIMEOUT_MS', 'must be above DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS and above WEBPAY_TIMEOUT_MS (their own timeouts answer first)');
     }

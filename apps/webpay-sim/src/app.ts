@@ -26,6 +26,8 @@ export interface SimulatorOptions {
   logger?: boolean;
   /** The provider's books; pass one to read what was authorised and committed (reliability tests). */
   store?: SimStore;
+  /** Milliseconds create takes before it answers, as Transbank's does on a bad day (0: at once). */
+  createDelayMs?: number;
 }
 
 export const DEFAULT_SIMULATOR_OPTIONS: SimulatorOptions = {
@@ -145,8 +147,10 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
         nullified: 0,
       });
     }
+    // Created first, answered late: a client that gives up meanwhile leaves a token nobody holds, as at Transbank.
     const token = randomBytes(32).toString('hex');
     store.add({ token, buyOrder, sessionId, returnUrl, details: parsed, status: 'INITIALIZED', createdAt: Date.now(), finishedAt: null, committedAt: null, cardNumber: null, vci: '' });
+    if (options.createDelayMs) await new Promise((resolve) => setTimeout(resolve, options.createDelayMs));
     return { token, url: `${options.publicUrl}/webpayserver/initTransaction` };
   });
 
@@ -204,6 +208,8 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
     if (detail.status !== 'AUTHORIZED' || trx.committedAt === null) return fail(reply, 422, 'Transaction already fully refunded');
     const amount = wholeNumber(body.amount);
     if (amount === undefined || amount <= 0) return fail(reply, 422, 'Invalid value for parameter: amount');
+    // Transbank nullifies up to 90 days after the payment (error 284, period exceeded).
+    if (Date.now() - trx.committedAt > 90 * 24 * 3_600_000) return fail(reply, 422, 'Refund period exceeded (90 days)');
     // Partial refunds add up: what is left of the store's amount is all a later refund may take.
     const available = detail.amount - detail.nullified;
     if (amount > available) return fail(reply, 422, 'Amount to refund is bigger than authorized');

@@ -8,11 +8,17 @@ if (method !== 'GET' && method !== 'POST') {
   process.exit(1);
 }
 
+const createDelayMs = Number(process.env.WEBPAY_SIM_CREATE_DELAY_MS ?? 0);
+if (!Number.isSafeInteger(createDelayMs) || createDelayMs < 0 || createDelayMs > 120_000) {
+  console.error('WEBPAY_SIM_CREATE_DELAY_MS must be whole milliseconds from 0 to 120000');
+  process.exit(1);
+}
 const app = buildSimulator({
   publicUrl: process.env.WEBPAY_SIM_PUBLIC_URL ?? `http://localhost:${port}`,
   formTimeoutSeconds: Number(process.env.WEBPAY_SIM_FORM_TIMEOUT_SECONDS ?? 300),
   commitWindowSeconds: Number(process.env.WEBPAY_SIM_COMMIT_WINDOW_SECONDS ?? 1800),
   returnMethod: method,
+  createDelayMs,
 });
 app
   .listen({ host, port })

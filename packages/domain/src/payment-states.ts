@@ -26,6 +26,9 @@ export const CORE_OPERATION_MOVES = {
 } as const satisfies Record<string, readonly string[]>;
 
 export const WEBPAY_ATTEMPT_MOVES = {
+  // The intent, written before Webpay's create is asked with no transaction open (decision 044): Webpay's token makes it
+  // pending; a refusal, no answer, or a crash before the token was recorded (the reconciliation) leaves it not_opened.
+  creating: ['pending', 'not_opened'],
   // The form is open, or Webpay's answer is not known yet.
   pending: ['committed', 'rejected', 'cancelled', 'expired', 'refund_due', 'set_aside'],
   // A browser's return said the member left; the reconciliation looks once more, and gives back what Webpay took after all.
@@ -36,6 +39,8 @@ export const WEBPAY_ATTEMPT_MOVES = {
   rejected: [],
   expired: [],
   refunded: [],
+  // No form reached the member: nobody holds a token to pay with, so Webpay took nothing.
+  not_opened: [],
   // An operator's manual refund, approved by a second person (decision 036), hands it back to the refund path.
   set_aside: ['refund_due'],
 } as const satisfies Record<string, readonly string[]>;
@@ -77,7 +82,9 @@ export const AUTHORIZATION_MOVES = {
 /** An operator's proposal (decisions 034, 039): decided by another person before it lapses. */
 export const OPERATOR_CHANGE_MOVES = {
   pendiente: ['aprobado', 'rechazado', 'vencido'],
-  aprobado: [],
+  // What the approval set off after it committed failed (Webpay refused the refund): said so, proposed again if need be.
+  aprobado: ['fallido'],
+  fallido: [],
   rechazado: [],
   vencido: [],
 } as const satisfies Record<string, readonly string[]>;

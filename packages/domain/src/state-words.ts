@@ -38,6 +38,8 @@ export const CORE_OPERATION_WORDS: Record<CoreOperationStatus, string> = {
 
 /** A trip to Webpay: what happened to the member's card, and to any refund. */
 export const WEBPAY_ATTEMPT_WORDS: Record<WebpayAttemptStatus, string> = {
+  creating: 'Pidiendo el formulario a Webpay',
+  not_opened: 'No cobrado: el formulario de Webpay no se abrió',
   pending: 'Formulario de Webpay abierto, sin respuesta aún',
   committed: 'Cobrado y aplicado',
   rejected: 'No cobrado: Webpay rechazó la tarjeta',
@@ -72,6 +74,7 @@ export const OPERATOR_CHANGE_WORDS: Record<OperatorChangeStatus, string> = {
   aprobado: 'Aprobado y aplicado',
   rechazado: 'Rechazado',
   vencido: 'Vencido sin decisión',
+  fallido: 'Aprobado, pero no pudo aplicarse',
 };
 
 /** The words of a state, or a dash when there is none; a state outside the table is said as unknown, never as its code. */
@@ -110,6 +113,8 @@ export const AUDIT_EVENT_WORDS: Readonly<Record<string, string>> = {
   'webpay.reembolso.pendiente': 'Devolución pendiente en Webpay',
   'webpay.apartado': 'Cobro retenido: Webpay no hizo la devolución',
   'webpay.devolucion.manual': 'Devolución manual pedida a Webpay',
+  'webpay.devolucion.manual.rechazada': 'Devolución manual rechazada por Webpay',
+  'webpay.init.cerrado': 'Formulario de Webpay nunca abierto: cerrado sin cobro',
   'webpay.discrepancia': 'Diferencia con Webpay',
   'webpay.tope.ahorro': 'Depósito sobre el tope de ahorro',
   'deposito.tercero.rechazado': 'Depósito en ahorro de otro socio rechazado',

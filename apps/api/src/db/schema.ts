@@ -380,14 +380,16 @@ export const authorizations = pgTable(
 export const webpayAttempts = pgTable(
   'webpay_attempts',
   {
-    token: text('token').primaryKey(),
+    /** Webpay's token: none while the attempt is only an intent (`creating`), or when Webpay never gave one. */
+    token: text('token').unique(),
     idTransaccion: text('id_transaccion')
       .notNull()
       .references(() => transactions.idTransaccion),
-    buyOrder: text('buy_order').notNull().unique(),
+    /** Ours, written with the intent before Webpay is asked (decision 044): it names the attempt from the start. */
+    buyOrder: text('buy_order').primaryKey(),
     /** The stores sent: [{ productId, numeroProducto, amount, commerceCode, buyOrder }]. */
     stores: jsonb('stores').$type<WebpayStore[]>().notNull(),
-    status: text('status').$type<WebpayAttemptStatus>().notNull().default('pending'),
+    status: text('status').$type<WebpayAttemptStatus>().notNull().default('creating'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     checkedAt: timestamp('checked_at', { withTimezone: true }),
     /** The reconciliation does not take it again before this (back-off after a failed or unanswered try). */

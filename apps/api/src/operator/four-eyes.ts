@@ -3,6 +3,7 @@ import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { checkRepost, insertOperation } from '../repositories/core-operation-repository';
 import { askWebpay, markForRefund, REFUND_REFUSALS, type WebpayHolding } from '../services/card-manual-refund';
+import type { RefundDone } from '../services/card-settlement';
 import { applyParameter, checkParameter, type ParametersService } from '../services/parameters-service';
 import type { WebpayCall, WebpayResult } from '../services/webpay-client';
 import { actorLabel, type Actor } from './access';
@@ -12,7 +13,7 @@ import { textMail } from '../services/mail-service';
 import { findMemberById } from '../repositories/member-repository';
 import { approveMachineToken, endSessionsOf, revokeMachineToken, setAssignedRoles, tokensOf } from '../repositories/operator-repository';
 import { CHANGE_PERMISSION, isPermission, isRole, permissionsOf, type ChangeKind } from './roles';
-import { findChange, insertChange, lapseExpired, listChanges, lockChange, moveOperatorChange, pendingChangeOf, type ChangeRow } from '../repositories/operator-change-repository';
+import { findChange, insertChange, lapseExpired, listChanges, lockChange, moveOperatorChange, pendingChangeOf, recordChangeResult, type ChangeRow } from '../repositories/operator-change-repository';
 
 export type { ChangeRow } from '../repositories/operator-change-repository';
 export { CHANGE_PERMISSION, type ChangeKind } from '@pago/domain/operator-roles';
@@ -36,7 +37,31 @@ export function enrolmentCodeMail(to: string, cooperative: string, codigo: strin
 /** What a manual refund needs of the card payments: Webpay's status, and the refund path (card-settlement.ts). */
 export interface CardRefunds {
   webpayStatus(token: string): Promise<WebpayCall<WebpayResult>>;
-  refundDue(token: string, requestId: string | null): Promise<void>;
+  refundDue(token: string, requestId: string | null): Promise<RefundDone | { outcome: 'not_due' }>;
+}
+
+/** What an approval's follow-up found after its commit: recorded on the change, and the change failed if it failed. */
+interface FollowUp {
+  failed: boolean;
+  result: Record<string, unknown>;
+  audit?: { kind: string; detail: Record<string, unknown> };
+}
+
+/**
+ * A manual refund's outcome, as staff read it and the trail keeps it (issue 50): what Webpay gave back, or why it
+ * refused (the charge stays set aside and may be proposed again), or that it did not answer (the reconciliation tries).
+ */
+function refundFollowUp(done: RefundDone | { outcome: 'not_due' }, names: Record<string, unknown>): FollowUp {
+  if (done.outcome === 'refunded') return { failed: false, result: { devolucion: 'Devuelto por Webpay', devuelto: done.amount } };
+  if (done.outcome === 'refused') {
+    return {
+      failed: true,
+      result: { devolucion: 'Rechazada por Webpay', motivoWebpay: done.motivo, devuelto: done.amount },
+      audit: { kind: 'webpay.devolucion.manual.rechazada', detail: { ...names, motivoWebpay: done.motivo, mensajeWebpay: done.mensajeWebpay, devuelto: done.amount } },
+    };
+  }
+  if (done.outcome === 'unanswered') return { failed: false, result: { devolucion: 'Webpay no respondió: la conciliación la reintenta' } };
+  return { failed: false, result: {} };
 }
 
 /**
@@ -60,7 +85,7 @@ export type DecideResult =
   | { ok: true; change: ChangeRow }
   | { ok: false; reason: 'not_found' | 'decided' | 'expired' | 'own' | 'own_roles' | 'machine' | 'forbidden' | 'apply_failed' | 'unavailable'; message?: string };
 
-type Applied = { ok: true; result: Record<string, unknown>; after?: () => Promise<void> } | { ok: false; message: string };
+type Applied = { ok: true; result: Record<string, unknown>; after?: () => Promise<FollowUp | void> } | { ok: false; message: string };
 
 /**
  * The maker-checker flow (decisions 034, 036): propose, then approve or reject by another operator before it lapses.
@@ -98,7 +123,8 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       if (!holding?.ok) return { ok: false, message: REFUND_REFUSALS.no_status };
       const marked = await markForRefund(tx, change.target, holding, { operador: change.makerName, aprobadoPor: checker, cambio: change.id, motivo: change.payload.motivo }, requestId);
       if (!marked.ok) return { ok: false, message: REFUND_REFUSALS[marked.reason] };
-      return { ok: true, result: marked.result, after: () => card.refundDue(marked.token, requestId) };
+      const names = { idTransaccion: marked.idTransaccion, buyOrder: change.target, operador: change.makerName, aprobadoPor: checker, cambio: change.id };
+      return { ok: true, result: marked.result, after: async () => refundFollowUp(await card.refundDue(marked.token, requestId), names) };
     }
     if (change.kind === 'token') {
       const token = await approveMachineToken(tx, change.target, checker);
@@ -173,7 +199,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
           holding = asked;
         }
       }
-      const then: { after?: () => Promise<void> } = {};
+      const then: { after?: () => Promise<FollowUp | void> } = {};
       const outcome = await db.transaction(async (tx): Promise<DecideResult> => {
         const locked = await lockChange(tx, id);
         if (!locked) return { ok: false, reason: 'not_found' };
@@ -197,8 +223,17 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
         await appendAudit(tx, { kind: 'cambio.aprobado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, aprobadoPor: checker } });
         return { ok: true, change: approved! };
       });
-      if (outcome.ok && then.after) await then.after();
-      return outcome;
+      if (!outcome.ok || !then.after) return outcome;
+      const follow = await then.after();
+      if (!follow) return outcome;
+      // What the approval set off is told truthfully: a refund Webpay refused fails the change, with its reason.
+      const recorded = await db.transaction(async (tx) => {
+        const result = { ...(outcome.change.result ?? {}), ...follow.result };
+        const [updated] = follow.failed ? await moveOperatorChange(tx, id, 'aprobado', 'fallido', { result }) : await recordChangeResult(tx, id, result);
+        if (updated && follow.audit) await appendAudit(tx, { kind: follow.audit.kind, requestId, detail: follow.audit.detail });
+        return updated;
+      });
+      return { ok: true, change: recorded ?? outcome.change };
     },
 
     /** Pending changes first (oldest first), then the latest decided ones. */

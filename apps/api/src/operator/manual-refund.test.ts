@@ -99,10 +99,15 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
 
     const approved = await decide(checker, cambio.id, 'aprobar');
     expect(approved.statusCode).toBe(200);
-    expect(approved.json().cambiosResponse.cambio).toMatchObject({ estado: 'aprobado', propuestoPor: 'Fernanda Finanzas', decididoPor: 'Felipe Finanzas' });
+    expect(approved.json().cambiosResponse.cambio).toMatchObject({
+      estado: 'aprobado',
+      propuestoPor: 'Fernanda Finanzas',
+      decididoPor: 'Felipe Finanzas',
+      resultado: { enWebpay: 10_000, devolucion: 'Devuelto por Webpay', devuelto: 10_000 },
+    });
     expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
     expect(refundsSent).toBe(1);
-    expect(store.get(setAside.token)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['REVERSED']);
 
     // Once: the decision is taken, and the payment is no longer refundable.
     expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(409);
@@ -134,7 +139,7 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(409);
     expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
     expect(refundsSent).toBe(0);
-    expect(store.get(setAside.token)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
     const [line] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'cambio.rechazado'));
     expect(line?.detail).toMatchObject({ operador: 'Felipe Finanzas', rechazadoPor: 'Fernanda Finanzas', motivo: 'Cobro doble: el socio pagó dos veces la misma cuota' });
   });
@@ -149,14 +154,55 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     await t.app.services.card.reconcileOnce();
     expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
     expect(refundsSent).toBe(1);
-    expect(store.get(setAside.token)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['REVERSED']);
     expect(await t.database.db.$count(auditLog, eq(auditLog.kind, 'webpay.devolucion.manual'))).toBe(1);
+  });
+
+  it('tells a refund Webpay refused as failed, with Webpay’s reason in Spanish, in the answer, the inbox and the trail, and lets it be proposed again', async () => {
+    const { idTransaccion, setAside } = await paidTwice();
+    // The simulator's own rule, as Transbank's: nothing is nullified more than 90 days after the payment.
+    store.get(setAside.token!)!.committedAt! -= 91 * 24 * 3_600_000;
+    const maker = await operatorSession(op(), 'finanzas');
+    const checker = await operatorSession(op(), 'finanzas2');
+    const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
+    const approved = await decide(checker, cambio.id, 'aprobar');
+    expect(approved.statusCode).toBe(200);
+    const reason = 'Webpay rechazó la devolución: pasó el plazo de 90 días para anular el cobro';
+    expect(approved.json().cambiosResponse.cambio).toMatchObject({ estado: 'fallido', decididoPor: 'Felipe Finanzas', resultado: { devolucion: 'Rechazada por Webpay', motivoWebpay: reason, devuelto: 0 } });
+    const inbox = (await op().inject({ method: 'GET', url: '/admin/cambios', headers: { cookie: maker.cookie } })).json().cambiosResponse.cambios;
+    expect(inbox.find((c: { id: string }) => c.id === cambio.id)).toMatchObject({ estado: 'fallido', resultado: { motivoWebpay: reason } });
+    // Webpay still holds it: still set aside, listed, and actionable.
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
+    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    const [failed] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'webpay.devolucion.manual.rechazada'));
+    expect(failed?.detail).toMatchObject({ idTransaccion, buyOrder: setAside.buyOrder, operador: 'Fernanda Finanzas', aprobadoPor: 'Felipe Finanzas', cambio: cambio.id, motivoWebpay: reason, mensajeWebpay: 'Refund period exceeded (90 days)' });
+    const [apartado] = await t.database.db.select().from(auditLog).where(sql`${auditLog.kind} = 'webpay.apartado' and ${auditLog.detail}->>'cambio' is null and ${auditLog.detail}->>'motivo' = ${reason}`);
+    expect(apartado?.detail).toMatchObject({ buyOrder: setAside.buyOrder });
+    const listed = (await op().inject({ method: 'GET', url: '/admin/webpay/apartados', headers: { cookie: maker.cookie } })).json().consolaResponse.cobros;
+    expect(listed).toEqual([expect.objectContaining({ ordenCompra: setAside.buyOrder, devolucionPropuesta: false })]);
+    expect((await propose(maker, setAside.buyOrder)).statusCode).toBe(202);
+  });
+
+  it('settles a charge partly refunded in Transbank’s portal by refunding what is left', async () => {
+    const { setAside } = await paidTwice();
+    const [store0] = setAside.stores;
+    // 3.000 of the 10.000 were given back by hand: Webpay holds 7.000.
+    expect((await real.refund(setAside.token!, store0!.buyOrder, store0!.commerceCode, 3_000)).ok).toBe(true);
+    const maker = await operatorSession(op(), 'finanzas');
+    const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
+    const approved = await decide(await operatorSession(op(), 'finanzas2'), cambio.id, 'aprobar');
+    expect(approved.json().cambiosResponse.cambio).toMatchObject({ estado: 'aprobado', resultado: { enWebpay: 7_000, devolucion: 'Devuelto por Webpay', devuelto: 7_000 } });
+    expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
+    const detail = store.get(setAside.token!)!.details[0]!;
+    expect([detail.status, detail.nullified, detail.balance]).toEqual(['NULLIFIED', 10_000, 0]);
+    const [refund] = await t.database.db.select().from(auditLog).where(sql`${auditLog.kind} = 'webpay.reembolso' and ${auditLog.detail}->>'buyOrder' = ${setAside.buyOrder}`);
+    expect(refund?.detail).toMatchObject({ monto: 7_000 });
   });
 
   it('records a payment Webpay already gave back (in Transbank’s portal) as refunded, without refunding it again', async () => {
     const { setAside } = await paidTwice();
     const [store0] = setAside.stores;
-    expect((await real.refund(setAside.token, store0!.buyOrder, store0!.commerceCode, store0!.amount)).ok).toBe(true);
+    expect((await real.refund(setAside.token!, store0!.buyOrder, store0!.commerceCode, store0!.amount)).ok).toBe(true);
     const maker = await operatorSession(op(), 'finanzas');
     const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
     const approved = await decide(await operatorSession(op(), 'finanzas2'), cambio.id, 'aprobar');

@@ -58,6 +58,15 @@ export async function moveOperatorChange(
     .returning();
 }
 
+/** What an approved change set off after it committed (a refund Webpay made), added to its result. */
+export function recordChangeResult(tx: Tx, id: string, result: Record<string, unknown>): Promise<ChangeRow[]> {
+  return tx
+    .update(operatorChanges)
+    .set({ result })
+    .where(and(eq(operatorChanges.id, id), eq(operatorChanges.status, 'aprobado')))
+    .returning();
+}
+
 /** Lapses the pending changes whose time ran out; answers them. */
 export function lapseExpired(db: DbOrTx): Promise<ChangeRow[]> {
   return moveOperatorChange(db, lt(operatorChanges.expiresAt, sql`now()`), 'pendiente', 'vencido');

@@ -12,6 +12,7 @@ const TRANSITIONS: Record<string, string> = {
   authorizations: 'moveAuthorization',
   operatorChanges: 'moveOperatorChange',
   coreOperations: 'moveOperation',
+  webpayAttempts: 'moveAttempt',
 };
 const SQL_NAMES: Record<string, string> = {
   transactions: 'transactions',
@@ -19,6 +20,7 @@ const SQL_NAMES: Record<string, string> = {
   authorizations: 'authorizations',
   operatorChanges: 'operator_changes',
   coreOperations: 'core_operations',
+  webpayAttempts: 'webpay_attempts',
 };
 
 function sourceFiles(dir: string): string[] {

@@ -197,7 +197,7 @@ export function expireWithoutSession(db: DbOrTx, timeoutMinutes: number): Promis
     db,
     and(
       notExists(db.select({ one: sql`1` }).from(sessions).where(and(eq(sessions.id, transactions.sessionId), liveCondition(timeoutMinutes)))),
-      notExists(db.select({ one: sql`1` }).from(webpayAttempts).where(and(eq(webpayAttempts.idTransaccion, transactions.idTransaccion), eq(webpayAttempts.status, 'pending')))),
+      notExists(db.select({ one: sql`1` }).from(webpayAttempts).where(and(eq(webpayAttempts.idTransaccion, transactions.idTransaccion), inArray(webpayAttempts.status, ['creating', 'pending'])))),
     )!,
     'pending',
     'expired',

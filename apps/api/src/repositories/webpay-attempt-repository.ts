@@ -1,13 +1,51 @@
-import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { webpayAttempts, type WebpayStore } from '../db/schema';
-import { movesInto, WEBPAY_ATTEMPT_MOVES, type WebpayAttemptStatus } from '@pago/domain/payment-states';
+import { assertMove, WEBPAY_ATTEMPT_MOVES, type WebpayAttemptStatus } from '@pago/domain/payment-states';
 
 export type WebpayAttemptRow = typeof webpayAttempts.$inferSelect;
+/** An attempt that reached Webpay: it has Webpay's token. */
+export type OpenedAttemptRow = WebpayAttemptRow & { token: string };
 
-export async function insertAttempt(tx: Tx, values: { token: string; idTransaccion: string; buyOrder: string; stores: WebpayStore[] }): Promise<void> {
+/** An attempt is named by Webpay's token, or by our buy order (the only name an intent has). */
+export type AttemptKey = { token: string } | { buyOrder: string };
+const keyOf = (by: AttemptKey) => ('token' in by ? eq(webpayAttempts.token, by.token) : eq(webpayAttempts.buyOrder, by.buyOrder));
+
+/** The states WEBPAY_ATTEMPT_MOVES lets an attempt move to `To` from. */
+export type AttemptFrom<To extends WebpayAttemptStatus> = {
+  [F in WebpayAttemptStatus]: To extends (typeof WEBPAY_ATTEMPT_MOVES)[F][number] ? F : never;
+}[WebpayAttemptStatus];
+
+/**
+ * The one way an attempt's status changes: from the state(s) the caller expects, by a move WEBPAY_ATTEMPT_MOVES
+ * allows (checked by the compiler and again here), named in the WHERE so a move that lost a race changes nothing.
+ * Answers whether it moved: every caller decides on that answer.
+ */
+export async function moveAttempt<To extends WebpayAttemptStatus>(
+  tx: DbOrTx,
+  by: AttemptKey,
+  from: AttemptFrom<To> | readonly AttemptFrom<To>[],
+  to: To,
+  also: { token?: string; settledAt?: SQL | null; checkedAt?: SQL | null; nextCheckAt?: SQL | null } = {},
+): Promise<boolean> {
+  const froms: WebpayAttemptStatus[] = typeof from === 'string' ? [from] : [...(from as readonly WebpayAttemptStatus[])];
+  for (const f of froms) assertMove(WEBPAY_ATTEMPT_MOVES, f, to);
+  const moved = await tx
+    .update(webpayAttempts)
+    .set({ settledAt: sql`now()`, checkedAt: sql`now()`, nextCheckAt: null, ...also, status: to })
+    .where(and(keyOf(by), inArray(webpayAttempts.status, froms)))
+    .returning({ buyOrder: webpayAttempts.buyOrder });
+  return moved.length === 1;
+}
+
+/** Call 10's intent, before Webpay is asked (decision 044): the buy order and stores, with no token yet. */
+export async function insertIntent(tx: Tx, values: { idTransaccion: string; buyOrder: string; stores: WebpayStore[] }): Promise<void> {
+  // The column's default: an attempt starts as an intent.
   await tx.insert(webpayAttempts).values(values);
 }
+
+/** The states in which a form is, or may yet be, open: what a savings ceiling and an expiry must count. */
+export const OPEN_ATTEMPT_STATES = ['creating', 'pending'] as const satisfies readonly WebpayAttemptStatus[];
 
 /** Pesos sent by card to a product in the last 24 hours, by where they stand. */
 export interface CardDepositsLastDay {
@@ -19,7 +57,8 @@ export interface CardDepositsLastDay {
 }
 
 /**
- * Card deposits into a product in the last 24 hours. Refunded, rejected, cancelled and expired attempts took nothing.
+ * Card deposits into a product in the last 24 hours. Refunded, rejected, cancelled, expired and never opened attempts
+ * took nothing; an intent still waiting for Webpay's create counts as an open form.
  * `sessionId`: the session asking, whose own open forms are told apart from everyone else's.
  */
 export async function cardDepositsLastDay(tx: Tx, productId: string, sessionId: string): Promise<CardDepositsLastDay> {
@@ -28,15 +67,15 @@ export async function cardDepositsLastDay(tx: Tx, productId: string, sessionId: 
   const [row] = await tx
     .select({
       taken: sql<string>`coalesce(sum(${amount}) filter (where ${webpayAttempts.status} in ('committed', 'set_aside')), 0)`,
-      openHere: sql<string>`coalesce(sum(${amount}) filter (where ${webpayAttempts.status} = 'pending' and ${here}), 0)`,
-      openElsewhere: sql<string>`coalesce(sum(${amount}) filter (where ${webpayAttempts.status} = 'pending' and not ${here}), 0)`,
+      openHere: sql<string>`coalesce(sum(${amount}) filter (where ${inArray(webpayAttempts.status, OPEN_ATTEMPT_STATES)} and ${here}), 0)`,
+      openElsewhere: sql<string>`coalesce(sum(${amount}) filter (where ${inArray(webpayAttempts.status, OPEN_ATTEMPT_STATES)} and not ${here}), 0)`,
     })
     .from(webpayAttempts)
     .innerJoin(sql`jsonb_array_elements(${webpayAttempts.stores}) as store`, sql`true`)
     .where(
       and(
         sql`store ->> 'productId' = ${productId}`,
-        inArray(webpayAttempts.status, ['pending', 'committed', 'set_aside']),
+        inArray(webpayAttempts.status, [...OPEN_ATTEMPT_STATES, 'committed', 'set_aside']),
         sql`${webpayAttempts.createdAt} > now() - interval '24 hours'`,
       ),
     );
@@ -44,9 +83,10 @@ export async function cardDepositsLastDay(tx: Tx, productId: string, sessionId: 
 }
 
 /** The attempt Webpay's token or buy order names, locked (it is locked before its transaction, on every path). */
-export async function lockAttempt(tx: Tx, by: { token: string } | { buyOrder: string }): Promise<WebpayAttemptRow | null> {
-  const where = 'token' in by ? eq(webpayAttempts.token, by.token) : eq(webpayAttempts.buyOrder, by.buyOrder);
-  const [row] = await tx.select().from(webpayAttempts).where(where).for('update');
+export async function lockAttempt(tx: Tx, by: { token: string }): Promise<OpenedAttemptRow | null>;
+export async function lockAttempt(tx: Tx, by: AttemptKey): Promise<WebpayAttemptRow | null>;
+export async function lockAttempt(tx: Tx, by: AttemptKey): Promise<WebpayAttemptRow | null> {
+  const [row] = await tx.select().from(webpayAttempts).where(keyOf(by)).for('update');
   return row ?? null;
 }
 
@@ -62,6 +102,8 @@ export async function claimNextToReconcile(tx: Tx, settleAfterSeconds: number): 
     .where(
       and(
         or(
+          // An intent whose outcome was never recorded (a crash while Webpay was asked): closed by the reconciliation.
+          and(eq(webpayAttempts.status, 'creating'), sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`),
           and(eq(webpayAttempts.status, 'pending'), sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`),
           // Cancelled by a browser's return: looked at once more (recheckCancelled), after the form's lifetime.
           and(eq(webpayAttempts.status, 'cancelled'), isNotNull(webpayAttempts.nextCheckAt), sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`),
@@ -76,31 +118,16 @@ export async function claimNextToReconcile(tx: Tx, settleAfterSeconds: number): 
     .limit(1)
     .for('update', { skipLocked: true });
   if (!row) return null;
-  await markChecked(tx, row.token);
+  await markChecked(tx, { buyOrder: row.buyOrder });
   return row;
 }
 
 /** The attempt Webpay's token or buy order names, read without a lock (before Webpay is asked). */
-export async function findAttempt(db: DbOrTx, by: { token: string } | { buyOrder: string }): Promise<WebpayAttemptRow | null> {
-  const where = 'token' in by ? eq(webpayAttempts.token, by.token) : eq(webpayAttempts.buyOrder, by.buyOrder);
-  const [row] = await db.select().from(webpayAttempts).where(where);
+export async function findAttempt(db: DbOrTx, by: { token: string }): Promise<OpenedAttemptRow | null>;
+export async function findAttempt(db: DbOrTx, by: AttemptKey): Promise<WebpayAttemptRow | null>;
+export async function findAttempt(db: DbOrTx, by: AttemptKey): Promise<WebpayAttemptRow | null> {
+  const [row] = await db.select().from(webpayAttempts).where(keyOf(by));
   return row ?? null;
-}
-
-/** Moves the attempt to `status`, only from a state WEBPAY_ATTEMPT_MOVES allows that move from. */
-export async function moveAttempt(tx: Tx, token: string, status: Exclude<WebpayAttemptStatus, 'pending'>): Promise<void> {
-  await tx
-    .update(webpayAttempts)
-    .set({ status, settledAt: sql`now()`, checkedAt: sql`now()`, nextCheckAt: null })
-    .where(and(eq(webpayAttempts.token, token), inArray(webpayAttempts.status, movesInto(WEBPAY_ATTEMPT_MOVES, status))));
-}
-
-/**
- * Cancelled on a browser's word (after Webpay said the form ended): the reconciliation asks Webpay once more after the
- * form's lifetime, in case it took the money after all.
- */
-export async function cancelAndRecheck(tx: Tx, token: string): Promise<void> {
-  await tx.update(webpayAttempts).set({ status: 'cancelled', settledAt: sql`now()`, checkedAt: null, nextCheckAt: sql`now()` }).where(eq(webpayAttempts.token, token));
 }
 
 /** The second look at a cancelled attempt found nothing taken: it is not looked at again. */
@@ -109,39 +136,42 @@ export async function recheckDone(tx: Tx, token: string): Promise<void> {
 }
 
 /** Webpay gave no answer about it: left pending, asked again later. */
-export async function markChecked(tx: DbOrTx, token: string): Promise<void> {
-  await tx.update(webpayAttempts).set({ checkedAt: sql`now()` }).where(eq(webpayAttempts.token, token));
+export async function markChecked(tx: DbOrTx, by: AttemptKey): Promise<void> {
+  await tx.update(webpayAttempts).set({ checkedAt: sql`now()` }).where(keyOf(by));
 }
 
 /**
  * A reconciliation of this attempt failed: it is tried again after a back-off that doubles each time (30 s to an hour),
  * and after `maxFailures` it is set aside for the operator. Answers the attempt's state after this failure.
  */
-export async function recordReconciliationFailure(db: DbOrTx, token: string, maxFailures: number): Promise<{ failures: number; setAside: boolean; idTransaccion: string } | null> {
+export async function recordReconciliationFailure(db: DbOrTx, buyOrder: string, maxFailures: number): Promise<{ failures: number; setAside: boolean; idTransaccion: string } | null> {
   const [row] = await db
     .update(webpayAttempts)
     .set({
       failures: sql`${webpayAttempts.failures} + 1`,
       checkedAt: sql`now()`,
       nextCheckAt: sql`now() + make_interval(secs => least(3600, 30 * power(2, ${webpayAttempts.failures})))`,
-      status: sql`case when ${webpayAttempts.failures} + 1 >= ${maxFailures} then 'set_aside' else ${webpayAttempts.status} end`,
     })
-    .where(and(eq(webpayAttempts.token, token), inArray(webpayAttempts.status, ['pending', 'cancelled', 'refund_due'])))
+    .where(and(eq(webpayAttempts.buyOrder, buyOrder), inArray(webpayAttempts.status, ['creating', 'pending', 'cancelled', 'refund_due'])))
     .returning({ failures: webpayAttempts.failures, status: webpayAttempts.status, idTransaccion: webpayAttempts.idTransaccion });
-  return row ? { failures: row.failures, setAside: row.status === 'set_aside', idTransaccion: row.idTransaccion } : null;
+  if (!row) return null;
+  // Past the bound, the operator settles it: a move through the table, from the state it was found in.
+  const setAside = row.failures >= maxFailures && row.status !== 'creating' && (await moveAttempt(db, { buyOrder }, row.status as AttemptFrom<'set_aside'>, 'set_aside'));
+  return { failures: row.failures, setAside, idTransaccion: row.idTransaccion };
 }
 
 export function countSetAside(db: DbOrTx): Promise<number> {
   return db.$count(webpayAttempts, eq(webpayAttempts.status, 'set_aside'));
 }
 
+/** The transaction's forms that are, or may yet be, open. */
 export async function countPendingOf(tx: Tx, idTransaccion: string): Promise<number> {
-  return tx.$count(webpayAttempts, and(eq(webpayAttempts.idTransaccion, idTransaccion), eq(webpayAttempts.status, 'pending')));
+  return tx.$count(webpayAttempts, and(eq(webpayAttempts.idTransaccion, idTransaccion), inArray(webpayAttempts.status, OPEN_ATTEMPT_STATES)));
 }
 
-/** Pending attempts older than the form's lifetime: the reconciliation's backlog. */
+/** Open attempts and intents older than the form's lifetime: the reconciliation's backlog. */
 export function countOverdue(db: DbOrTx, settleAfterSeconds: number): Promise<number> {
-  return db.$count(webpayAttempts, and(eq(webpayAttempts.status, 'pending'), sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`));
+  return db.$count(webpayAttempts, and(inArray(webpayAttempts.status, OPEN_ATTEMPT_STATES), sql`${webpayAttempts.createdAt} < now() - make_interval(secs => ${settleAfterSeconds})`));
 }
 
 export function attemptsOf(db: DbOrTx, idTransaccion: string) {

@@ -4,7 +4,7 @@ import type { DbOrTx, Tx } from '../db/client';
 import { operatorChanges, transactions, webpayAttempts } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { findAttempt, lockAttempt, moveAttempt, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
-import { isApproved, type WebpayCall, type WebpayResult } from './webpay-client';
+import { heldOf, isApproved, type WebpayCall, type WebpayResult } from './webpay-client';
 
 // A manual refund of a card payment (decision 036): only money Webpay took that was neither applied nor given back
 // (set aside) is refunded from the console. A payment applied to instalments and booked in the core is not: the core
@@ -38,6 +38,7 @@ export function refundRefusal(attempt: WebpayAttemptRow | null): RefundRefusal |
       return 'refunding';
     case 'refunded':
       return 'refunded';
+    case 'creating':
     case 'pending':
       return 'open';
     case 'cancelled':
@@ -62,11 +63,13 @@ export type WebpayHolding = { ok: true; token: string; held: number; stores: num
 export async function askWebpay(db: DbOrTx, buyOrder: string, status: (token: string) => Promise<WebpayCall<WebpayResult>>): Promise<WebpayHolding> {
   const found = await refundableAttempt(db, buyOrder);
   if (!found.ok) return found;
+  // Set aside is reached only from a form Webpay opened, which has its token.
+  if (found.attempt.token === null) return { ok: false, reason: 'nothing_taken' };
   const asked = await status(found.attempt.token);
   if (!asked.ok) return { ok: false, reason: asked.kind === 'unavailable' ? 'unavailable' : 'no_status' };
   if (asked.data.buy_order !== buyOrder) return { ok: false, reason: 'foreign' };
   const approved = asked.data.details.filter(isApproved);
-  return { ok: true, token: found.attempt.token, held: approved.reduce((sum, d) => sum + d.amount, 0), stores: approved.length };
+  return { ok: true, token: found.attempt.token, held: approved.reduce((sum, d) => sum + heldOf(d), 0), stores: approved.length };
 }
 
 /**
@@ -80,17 +83,17 @@ export async function markForRefund(
   holding: Extract<WebpayHolding, { ok: true }>,
   names: { operador: string; aprobadoPor: string; cambio: string; motivo: unknown },
   requestId: string,
-): Promise<{ ok: true; token: string; result: Record<string, unknown> } | { ok: false; reason: RefundRefusal }> {
+): Promise<{ ok: true; token: string; idTransaccion: string; result: Record<string, unknown> } | { ok: false; reason: RefundRefusal }> {
   const locked = await lockAttempt(tx, { buyOrder });
   const refusal = refundRefusal(locked);
   if (refusal || !locked) return { ok: false, reason: refusal ?? 'not_found' };
-  await moveAttempt(tx, locked.token, 'refund_due');
+  if (!(await moveAttempt(tx, { buyOrder }, 'set_aside', 'refund_due'))) return { ok: false, reason: 'refunding' };
   await appendAudit(tx, {
     kind: 'webpay.devolucion.manual',
     requestId,
     detail: { idTransaccion: locked.idTransaccion, buyOrder, enWebpay: holding.held, ...names },
   });
-  return { ok: true, token: holding.token, result: { enWebpay: holding.held, tiendas: holding.stores } };
+  return { ok: true, token: holding.token, idTransaccion: locked.idTransaccion, result: { enWebpay: holding.held, tiendas: holding.stores } };
 }
 
 /** The set-aside card payments, newest first, and whether a refund of each already waits for approval. */

@@ -1,7 +1,8 @@
+import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { findTransaction, lockTransaction, moveTransaction } from '../repositories/transaction-repository';
-import { cancelAndRecheck, countPendingOf, countRefusedReturn, findAttempt, lockAttempt, markChecked, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
+import { countPendingOf, countRefusedReturn, findAttempt, lockAttempt, markChecked, moveAttempt, type OpenedAttemptRow } from '../repositories/webpay-attempt-repository';
 import { estadoOf, type CardSettlement, type ReturnOutcome } from './card-settlement';
 import { isApproved, type WebpayClient, type WebpayResult } from './webpay-client';
 
@@ -19,19 +20,19 @@ const WEBPAY_FIELD = /^[\x21-\x7e]{1,128}$/;
  */
 export function createCardReturnService(db: Db, webpay: WebpayClient, settlement: CardSettlement) {
   /** The attempt and its transaction, locked in that order. */
-  async function lockBoth(tx: Tx, by: { token: string } | { buyOrder: string }) {
+  async function lockBoth(tx: Tx, by: { token: string }) {
     const attempt = await lockAttempt(tx, by);
     const trx = attempt ? await lockTransaction(tx, attempt.idTransaccion) : null;
     return attempt && trx ? { attempt, trx } : null;
   }
 
   /** The attempt as it stands, read without locks; a settled one answers what it became. */
-  async function look(by: { token: string } | { buyOrder: string }): Promise<{ attempt: WebpayAttemptRow; answer?: ReturnOutcome } | null> {
+  async function look(by: { token: string } | { buyOrder: string }): Promise<{ attempt: OpenedAttemptRow; answer?: undefined } | { answer: ReturnOutcome } | null> {
     const attempt = await findAttempt(db, by);
     if (!attempt) return null;
-    if (attempt.status === 'pending') return { attempt };
+    if (attempt.status === 'pending' && attempt.token !== null) return { attempt: { ...attempt, token: attempt.token } };
     const trx = await findTransaction(db, attempt.idTransaccion);
-    return { attempt, answer: { idTransaccion: attempt.idTransaccion, estado: estadoOf(attempt.status, trx?.status ?? 'pending') } };
+    return { answer: { idTransaccion: attempt.idTransaccion, estado: estadoOf(attempt.status, trx?.status ?? 'pending') } };
   }
 
   /** Records Webpay's approval under the locks; gives back, after them, what could not be applied. */
@@ -68,14 +69,14 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
     if (flooded) return { idTransaccion: id, estado: 'pendiente' };
     const asked = await webpay.status(attempt.token);
     if (!asked.ok) {
-      await markChecked(db, attempt.token);
+      await markChecked(db, { token: attempt.token });
       return { idTransaccion: id, estado: 'pendiente' };
     }
     if (asked.data.details.some(isApproved)) {
       // The member paid on the form: this cancellation is not Webpay's. Commit and apply it as a normal return.
       const committed = await settlement.commitOrStatus(attempt.token);
       if (!committed.ok) {
-        await markChecked(db, attempt.token);
+        await markChecked(db, { token: attempt.token });
         return { idTransaccion: id, estado: 'pendiente' };
       }
       return settleAnswer(attempt.token, committed.data, requestId, { kind: 'webpay.anulacion.rechazada', motivo: 'pagado' });
@@ -92,7 +93,10 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
       if (!locked) return { idTransaccion: null, estado: 'error' as const };
       const { trx } = locked;
       if (locked.attempt.status !== 'pending') return { idTransaccion: id, estado: estadoOf(locked.attempt.status, trx.status) };
-      await cancelAndRecheck(tx, attempt.token);
+      // Cancelled on a browser's word: the reconciliation asks Webpay once more after the form's lifetime.
+      if (!(await moveAttempt(tx, { token: attempt.token }, 'pending', 'cancelled', { checkedAt: null, nextCheckAt: sql`now()` }))) {
+        return { idTransaccion: id, estado: 'error' as const };
+      }
       if ((await countPendingOf(tx, id)) === 0) await moveTransaction(tx, id, 'pending', 'cancelled');
       await appendAudit(tx, { kind: 'webpay.anulado', requestId, detail: { idTransaccion: id } });
       return { idTransaccion: id, estado: trx.status === 'paid' ? ('aprobado' as const) : ('anulado' as const) };
@@ -107,7 +111,7 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
     const id = seen.attempt.idTransaccion;
     const result = await settlement.commitOrStatus(token);
     if (!result.ok) {
-      await markChecked(db, token);
+      await markChecked(db, { token });
       settlement.logFor(requestId).warn({ idTransaccion: id, kind: result.kind }, 'webpay commit without an answer: left for reconciliation');
       return { idTransaccion: id, estado: 'pendiente' };
     }

@@ -4,9 +4,9 @@ import type { Db, Tx } from '../db/client';
 import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
 import { moveTransaction, type TransactionRow } from '../repositories/transaction-repository';
-import { lockAttempt, markChecked, moveAttempt, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
+import { lockAttempt, markChecked, moveAttempt, type OpenedAttemptRow } from '../repositories/webpay-attempt-repository';
 import { applyPayment } from './payment-service';
-import { isApproved, type WebpayCall, type WebpayClient, type WebpayResult } from './webpay-client';
+import { heldOf, isApproved, refundRefusalText, type WebpayCall, type WebpayClient, type WebpayResult } from './webpay-client';
 
 /**
  * What the member's browser is told when it comes back from Webpay: where to look next. 'anulado': the member
@@ -23,11 +23,17 @@ export function estadoOf(attemptStatus: string, trxStatus: string): ReturnEstado
   if (attemptStatus === 'committed') return 'aprobado';
   if (attemptStatus === 'cancelled') return 'anulado';
   if (attemptStatus === 'expired') return 'expirado';
-  if (attemptStatus === 'pending') return 'pendiente';
+  if (attemptStatus === 'pending' || attemptStatus === 'creating') return 'pendiente';
+  if (attemptStatus === 'not_opened') return 'error';
   return trxStatus === 'paid' ? 'aprobado' : 'rechazado';
 }
 
 export type CardSettlement = ReturnType<typeof createCardSettlement>;
+
+/** What a refund did: given back (`amount` pesos), refused by Webpay (its reason in Spanish, and its own words), or no answer. */
+export type RefundDone =
+  | { outcome: 'refunded' | 'unanswered'; amount: number }
+  | { outcome: 'refused'; amount: number; motivo: string; mensajeWebpay: string };
 
 /** What settling an answer decided: what the browser is told, and whether money must now go back to the card. */
 export interface Settled {
@@ -46,23 +52,31 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
   const logFor = (requestId: string | null) => (requestId ? log.child({ reqId: requestId }) : log);
 
   /**
-   * Refunds every approved store: 'refunded' when Webpay gave every one back, 'unanswered' when one got no answer (to
-   * be asked again later), 'refused' when Webpay refused one (an operator must settle it).
+   * Refunds what Webpay still holds of every approved store (its balance, when a part was refunded already): 'refunded'
+   * when Webpay gave every one back, 'unanswered' when one got no answer (asked again later), 'refused' when Webpay
+   * refused one (an operator must settle it), with Webpay's reason and what was given back.
    */
-  async function refundAll(token: string, approved: WebpayResult['details'], requestId: string | null): Promise<'refunded' | 'unanswered' | 'refused'> {
-    let outcome: 'refunded' | 'unanswered' | 'refused' = 'refunded';
+  async function refundAll(token: string, approved: WebpayResult['details'], requestId: string | null): Promise<RefundDone> {
+    let outcome: RefundDone['outcome'] = 'refunded';
+    let amount = 0;
+    let refusal: string | null = null;
     for (const d of approved) {
-      const res = await webpay.refund(token, d.buy_order, String(d.commerce_code), d.amount);
-      if (res.ok) continue;
+      const held = heldOf(d);
+      const res = await webpay.refund(token, d.buy_order, String(d.commerce_code), held);
+      if (res.ok) {
+        amount += held;
+        continue;
+      }
       if (res.kind === 'unavailable') {
         if (outcome === 'refunded') outcome = 'unanswered';
         logFor(requestId).warn({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund got no answer: the reconciliation will ask again');
       } else {
         outcome = 'refused';
+        refusal = res.message;
         logFor(requestId).error({ buyOrder: d.buy_order, kind: res.kind }, 'webpay refund refused: set aside for the operator');
       }
     }
-    return outcome;
+    return outcome === 'refused' ? { outcome, amount, motivo: refundRefusalText(refusal ?? ''), mensajeWebpay: refusal ?? '' } : { outcome, amount };
   }
 
   return {
@@ -81,7 +95,7 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
      * Applies what Webpay approved, or marks it to be given back when the transaction can no longer take it. Both
      * rows locked by the caller, and the attempt still pending.
      */
-    async settle(tx: Tx, attempt: WebpayAttemptRow, trx: TransactionRow, result: WebpayResult, requestId: string | null): Promise<Settled> {
+    async settle(tx: Tx, attempt: OpenedAttemptRow, trx: TransactionRow, result: WebpayResult, requestId: string | null): Promise<Settled> {
       const matches =
         result.buy_order === attempt.buyOrder &&
         result.details.length === attempt.stores.length &&
@@ -90,7 +104,7 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
       // Money taken that cannot be kept: refunded by refundDue once this transaction commits, and asked about again by
       // the reconciliation until Webpay has given it back or refused to (then an operator settles it).
       const giveBack = async (motivo: string, estado: ReturnEstado): Promise<Settled> => {
-        await moveAttempt(tx, attempt.token, 'refund_due');
+        if (!(await moveAttempt(tx, { token: attempt.token }, 'pending', 'refund_due'))) throw new Error('attempt not pending while settling');
         await appendAudit(tx, { kind: 'webpay.reembolso.pendiente', requestId, detail: { idTransaccion: trx.idTransaccion, buyOrder: attempt.buyOrder, motivo } });
         return { estado, refund: true };
       };
@@ -102,7 +116,7 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
         return giveBack('discrepancia', 'error');
       }
       if (approved.length === 0) {
-        await moveAttempt(tx, attempt.token, 'rejected');
+        if (!(await moveAttempt(tx, { token: attempt.token }, 'pending', 'rejected'))) throw new Error('attempt not pending while settling');
         await moveTransaction(tx, trx.idTransaccion, 'pending', 'rejected');
         return { estado: trx.status === 'paid' ? 'aprobado' : 'rechazado', refund: false };
       }
@@ -130,30 +144,32 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
         await moveTransaction(tx, trx.idTransaccion, 'pending', 'rejected');
         return giveBack(applied ? applied.codigo : 'no aplicable', 'rechazado');
       }
-      await moveAttempt(tx, attempt.token, 'committed');
+      if (!(await moveAttempt(tx, { token: attempt.token }, 'pending', 'committed'))) throw new Error('attempt not pending while settling');
       await appendAudit(tx, { kind: 'pago.webpay', requestId, detail: { idTransaccion: trx.idTransaccion, tiendas: approved.length, de: result.details.length } });
       return { estado: approved.length === result.details.length ? 'aprobado' : 'parcial', refund: false };
     },
 
     /**
      * Gives back what Webpay still holds of an attempt marked `refund_due`: asks Webpay which stores are still approved,
-     * refunds them, and records the outcome in a short transaction of its own: refunded, set aside for the operator
-     * (Webpay refused), or left due and asked again by the reconciliation (no answer).
+     * refunds what each still holds, and records the outcome in a short transaction of its own: refunded, set aside for
+     * the operator (Webpay refused, with its reason), or left due and asked again by the reconciliation (no answer).
+     * Answers what happened, for whoever asked for the refund.
      */
-    async refundDue(token: string, requestId: string | null): Promise<void> {
+    async refundDue(token: string, requestId: string | null): Promise<RefundDone | { outcome: 'not_due' }> {
       const asked = await webpay.status(token);
-      const outcome = asked.ok ? await refundAll(token, asked.data.details.filter(isApproved), requestId) : 'unanswered';
-      await db.transaction(async (tx) => {
+      const done: RefundDone = asked.ok ? await refundAll(token, asked.data.details.filter(isApproved), requestId) : { outcome: 'unanswered', amount: 0 };
+      return db.transaction(async (tx): Promise<RefundDone | { outcome: 'not_due' }> => {
         const attempt = await lockAttempt(tx, { token });
-        if (!attempt || attempt.status !== 'refund_due') return;
-        const detail = { idTransaccion: attempt.idTransaccion, buyOrder: attempt.buyOrder };
-        if (outcome === 'refunded') {
-          await moveAttempt(tx, token, 'refunded');
-          await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
-        } else if (outcome === 'refused') {
-          await moveAttempt(tx, token, 'set_aside');
-          await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail });
-        } else await markChecked(tx, token);
+        if (!attempt || attempt.status !== 'refund_due') return { outcome: 'not_due' };
+        const detail = { idTransaccion: attempt.idTransaccion, buyOrder: attempt.buyOrder, monto: done.amount };
+        if (done.outcome === 'refunded') {
+          if (await moveAttempt(tx, { token }, 'refund_due', 'refunded')) await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
+        } else if (done.outcome === 'refused') {
+          if (await moveAttempt(tx, { token }, 'refund_due', 'set_aside')) {
+            await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail: { ...detail, motivo: done.motivo, mensajeWebpay: done.mensajeWebpay } });
+          }
+        } else await markChecked(tx, { token });
+        return done;
       });
     },
   };

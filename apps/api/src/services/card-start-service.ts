@@ -14,7 +14,7 @@ import { listParameters } from '../repositories/parameters-repository';
 import { lockProducts, productNumbers } from '../repositories/product-repository';
 import { sessionIsLive } from '../repositories/session-repository';
 import { itemsOf, lockByHostTokenHash, lockOfSession, setHostToken, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
-import { cardDepositsLastDay, insertAttempt } from '../repositories/webpay-attempt-repository';
+import { cardDepositsLastDay, insertIntent, moveAttempt } from '../repositories/webpay-attempt-repository';
 import { isoToWire, productRef } from './product-view';
 import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
@@ -93,10 +93,15 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
       });
     },
 
-    /** Call 10: opens the Webpay Mall transaction; the stores must be the ones the frozen selection gives. */
+    /**
+     * Call 10: opens the Webpay Mall transaction; the stores must be the ones the frozen selection gives. Intent, call,
+     * outcome (decision 044): every check and the attempt's intent (`creating`, its buy order and stores) in one short
+     * transaction; Webpay's create with no transaction open; its token (`pending`) or its failure (`not_opened`) in a
+     * second. A crash in between leaves the intent to the reconciliation, which closes it: nobody holds its token.
+     */
     async initMall(hostToken: string, transactionId: string, stores: StoreRequest[], requestId: string): Promise<{ ok: true; token: string; url: string } | Refusal> {
       const p = await params();
-      return db.transaction(async (tx) => {
+      const intent = await db.transaction(async (tx) => {
         const trx = await lockByHostTokenHash(tx, hashToken(hostToken));
         if (!trx || trx.idTransaccion !== transactionId) return refuse('515');
         if (trx.status !== 'pending') return refuse('442');
@@ -113,6 +118,7 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
           stores.length === expected.length &&
           expected.every((e) => stores.some((s) => s.transactionId === refOf(e) && s.amount === e.amount && s.commerceCode === e.commerceCode));
         if (!same) return refuse('463');
+        // The intent below counts as an open form from its commit on, so two forms racing here both see each other.
         const overCeiling = kindOf(trx.family) === 'savings' ? await savingsOverCeiling(tx, trx.sessionId, expected, Number(p[CARD_DEPOSIT_CEILING_NAME])) : null;
         if (overCeiling) {
           await appendAudit(tx, { kind: 'webpay.tope.ahorro', requestId, detail: { idTransaccion: trx.idTransaccion, monto: overCeiling.amount, previo: overCeiling.previous } });
@@ -120,14 +126,26 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
         }
         const buyOrder = `PO${randomBytes(8).toString('hex')}`;
         const withOrders: WebpayStore[] = expected.map((s, i) => ({ ...s, buyOrder: `${buyOrder}-${i + 1}` }));
-        // Webpay sees our session's id (not its token): it comes back as TBK_ID_SESION and names nothing secret.
-        const created = await webpay.create(buyOrder, trx.sessionId, returnUrl, withOrders);
+        await insertIntent(tx, { idTransaccion: trx.idTransaccion, buyOrder, stores: withOrders });
+        return { ok: true as const, idTransaccion: trx.idTransaccion, sessionId: trx.sessionId, buyOrder, stores: withOrders };
+      });
+      if (!intent.ok) return intent;
+      const { idTransaccion, buyOrder, stores: withOrders } = intent;
+
+      // Webpay sees our session's id (not its token): it comes back as TBK_ID_SESION and names nothing secret.
+      const created = await webpay.create(buyOrder, intent.sessionId, returnUrl, withOrders);
+
+      return db.transaction(async (tx) => {
         if (!created.ok) {
-          log.child({ reqId: requestId }).error({ idTransaccion: trx.idTransaccion, kind: created.kind, status: 'status' in created ? created.status : null }, 'webpay create failed');
+          log.child({ reqId: requestId }).error({ idTransaccion, kind: created.kind, status: 'status' in created ? created.status : null }, 'webpay create failed');
+          // Unanswered, Webpay may have made it; its token reached nobody, so no card can be entered on it.
+          await moveAttempt(tx, { buyOrder }, 'creating', 'not_opened');
           return refuse(created.kind === 'unavailable' ? '503' : '502');
         }
-        await insertAttempt(tx, { token: created.data.token, idTransaccion: trx.idTransaccion, buyOrder, stores: withOrders });
-        await appendAudit(tx, { kind: 'webpay.init', requestId, detail: { idTransaccion: trx.idTransaccion, buyOrder, tiendas: withOrders.length } });
+        const opened = await moveAttempt(tx, { buyOrder }, 'creating', 'pending', { token: created.data.token, settledAt: null, checkedAt: null });
+        // Closed meanwhile by the reconciliation: a form we no longer follow is never handed to the member.
+        if (!opened) return refuse('503');
+        await appendAudit(tx, { kind: 'webpay.init', requestId, detail: { idTransaccion, buyOrder, tiendas: withOrders.length } });
         return { ok: true as const, token: created.data.token, url: created.data.url };
       });
     },

@@ -9,6 +9,8 @@ export interface WebpayDetail {
   installments_number?: number;
   commerce_code: string;
   buy_order: string;
+  /** What is left after partial refunds (Transbank reports it once a store was partly refunded; 0 or absent before). */
+  balance?: number;
 }
 
 export interface WebpayResult {
@@ -80,3 +82,19 @@ export function createWebpayClient(options: { baseUrl: string; commerceCode: str
 
 /** Approved means response_code 0 and status AUTHORIZED, store by store (a Mall payment can be partly approved). */
 export const isApproved = (d: WebpayDetail) => d.response_code === 0 && d.status === 'AUTHORIZED';
+
+/** What Webpay still holds of an approved store: its balance once partly refunded, else its whole amount. */
+export const heldOf = (d: WebpayDetail) => (d.balance !== undefined && d.balance > 0 && d.balance < d.amount ? d.balance : d.amount);
+
+/**
+ * Why Webpay refused a refund, in the words staff read (Transbank's refund rules: 'Anulaciones y Reversas'). Webpay's
+ * own message is English and is kept apart, in the audit trail.
+ */
+export function refundRefusalText(message: string): string {
+  if (/bigger than authorized|above balance|balance/i.test(message)) return 'Webpay rechazó la devolución: el monto supera lo que queda por devolver del cobro';
+  if (/already fully refunded|already nullified|nullified/i.test(message)) return 'Webpay rechazó la devolución: el cobro ya fue devuelto por completo';
+  if (/period|90 days|max time/i.test(message)) return 'Webpay rechazó la devolución: pasó el plazo de 90 días para anular el cobro';
+  if (/partial/i.test(message)) return 'Webpay rechazó la devolución: esta tarjeta no admite devoluciones parciales';
+  if (/not found|invalid value/i.test(message)) return 'Webpay rechazó la devolución: no reconoce la orden de compra';
+  return 'Webpay rechazó la devolución sin un motivo reconocido';
+}

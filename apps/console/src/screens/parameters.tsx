@@ -20,6 +20,23 @@ function describe(c: Change): string {
   return `Código del autorizador móvil para el socio ${String(c.propuesta.socio)}, enviado a su correo`;
 }
 
+/** A refund's outcome as the server recorded it: what Webpay gave back, or its refusal in Webpay's reason. */
+function refundOutcome(c: Change): string | null {
+  if (c.tipo !== 'devolucion_webpay' || !c.resultado?.devolucion) return null;
+  if (c.estado === 'fallido') return String(c.resultado.motivoWebpay ?? c.resultado.devolucion);
+  if (c.resultado.devolucion === 'Devuelto por Webpay') return `Webpay devolvió ${clp(Number(c.resultado.devuelto))}`;
+  return String(c.resultado.devolucion);
+}
+
+/** What the operator is told after deciding: for a refund, what Webpay did, never more than it did. */
+function decidedMessage(c: Change, action: 'aprobar' | 'rechazar', after: Change | undefined): { kind: 'success' | 'error'; text: string } {
+  if (action === 'rechazar') return { kind: 'success', text: `${describe(c)}: rechazado.` };
+  const refund = after ? refundOutcome(after) : null;
+  if (after?.estado === 'fallido') return { kind: 'error', text: `${describe(c)}: aprobado, pero ${refund ?? 'no se aplicó'}. El cobro sigue apartado y puede proponerse de nuevo.` };
+  if (refund) return { kind: 'success', text: `${describe(c)}: aprobado; ${refund}.` };
+  return { kind: 'success', text: `${describe(c)}: aprobado y aplicado.` };
+}
+
 export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
   const session = useSession();
   const changes = useLoad('/admin/cambios', changesSchema);
@@ -30,8 +47,8 @@ export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
   const decide = async (change: Change, action: 'aprobar' | 'rechazar') => {
     setMessage(null);
     try {
-      await api.post(`/admin/cambios/${change.id}/${action}`, oneChangeSchema);
-      setMessage({ kind: 'success', text: `${describe(change)}: ${action === 'aprobar' ? 'aprobado y aplicado' : 'rechazado'}.` });
+      const { data } = await api.post(`/admin/cambios/${change.id}/${action}`, oneChangeSchema);
+      setMessage(decidedMessage(change, action, data.cambio));
     } catch (e) {
       setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
     }
@@ -95,7 +112,7 @@ export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
                 {decided.map((c) => (
                   <tr key={c.id}>
                     <td>{describe(c)}</td>
-                    <td>{OPERATOR_CHANGE_WORDS[c.estado]}</td>
+                    <td>{refundOutcome(c) ? `${OPERATOR_CHANGE_WORDS[c.estado]}: ${refundOutcome(c)}` : OPERATOR_CHANGE_WORDS[c.estado]}</td>
                     <td>{c.propuestoPor}</td>
                     <td>{c.decididoPor ?? '—'}</td>
                     <td>{dateTime(c.decidido)}</td>

@@ -52,6 +52,8 @@ export const changeSchema = z.object({
   creado: instantSchema,
   vence: instantSchema,
   decidido: z.nullable(instantSchema),
+  /** What the approval did, in Spanish where staff read it (a refund: what Webpay gave back, or why it refused). */
+  resultado: z.nullable(z.record(z.string(), z.unknown())),
   /** The operator's own proposal (or their token's): the console offers no approval for it (the server refuses one anyway). */
   propio: z.boolean(),
 });

@@ -24,6 +24,7 @@ export function changeView(change: ChangeRow, viewerId?: string): Change {
     creado: change.createdAt,
     vence: change.expiresAt,
     decidido: change.decidedAt,
+    resultado: change.result ?? null,
     propio: viewerId !== undefined && change.makerSubject === viewerId,
   };
 }
