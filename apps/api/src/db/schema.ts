@@ -9,6 +9,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -290,6 +291,12 @@ export const transactions = pgTable(
     check('transactions_total_chk', sql`${t.total} > 0`),
   ],
 );
+
+/**
+ * The authorisation number of an own-account payment: one per payment, never given twice (the core's ids are
+ * counted per kind of operation, so a transfer and a repayment can both be its number 1).
+ */
+export const authorizationNumbers = pgSequence('authorization_numbers', { startWith: 1 });
 
 export const transactionItems = pgTable(
   'transaction_items',

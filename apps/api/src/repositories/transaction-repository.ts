@@ -4,13 +4,20 @@ import { and, asc, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { assertMove, TRANSACTION_MOVES, type TransactionStatus } from '@pago/domain/payment-states';
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
-import { products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
+import { authorizationNumbers, products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
 import { liveCondition } from './session-repository';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type ItemRow = typeof transactionItems.$inferSelect;
 export type NewItem = Omit<typeof transactionItems.$inferInsert, 'idTransaccion'>;
 export type ClosedStatus = 'rejected' | 'cancelled' | 'expired';
+
+/** The next own-account authorisation number, six digits at least (as Transbank's), never given before. */
+export async function nextAuthorizationNumber(tx: Tx): Promise<string> {
+  // Both drivers answer { rows } (PGlite and node-postgres), as audit-repository.ts reads them.
+  const { rows } = (await tx.execute(sql`select nextval(${authorizationNumbers.seqName}::regclass)::text as n`)) as unknown as { rows: { n: string }[] };
+  return rows[0]!.n.padStart(6, '0');
+}
 
 /** A pending transaction and its frozen items, written together in the caller's database transaction. */
 export async function createTransaction(tx: Tx, trx: Pick<typeof transactions.$inferInsert, 'idTransaccion' | 'sessionId' | 'memberId' | 'family' | 'total'>, items: NewItem[]): Promise<void> {

@@ -8,7 +8,6 @@ import type { ErrorCode } from '@pago/domain/errors';
 import { MAX_AMOUNT } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
-import { randomInt } from 'node:crypto';
 import type { Tx } from '../db/client';
 import type { CoreLineRow } from '../db/schema';
 import { findMemberById, lockAccount, setAccountBalance } from '../repositories/member-repository';
@@ -18,6 +17,7 @@ import {
   insertVoucher,
   itemsOf,
   markPaid,
+  nextAuthorizationNumber,
   settleItem,
   type ItemRow,
   type TransactionRow,
@@ -39,7 +39,7 @@ export interface PaymentMethod {
   accountId?: string;
   /** What the voucher shows as the paying account: a masked account or card number. */
   cuentaPago: string;
-  /** Per product number: the authorisation number (Webpay's, per store); generated when absent. */
+  /** Per product number: the authorisation number (Webpay's, per store); one number of ours when absent. */
   authorizationCodes?: Record<string, string>;
   /** Only these products are paid (a Mall payment approved store by store); all when absent. */
   productIds?: ReadonlySet<string>;
@@ -114,7 +114,9 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   const debts = sumBy(items, (i) => (i.instalmentId ? i.productId : null));
   for (const product of productRows) await applyToProduct(tx, product.id, { debt: debts.get(product.id), credit: credits.get(product.id) });
 
-  const codes = new Map(productRows.map((p) => [p.id, method.authorizationCodes?.[p.numeroProducto] ?? String(randomInt(100_000, 1_000_000))]));
+  // Webpay gives its own per store; an own-account payment gets one number of ours, unique across payments.
+  const own = method.authorizationCodes ? null : await nextAuthorizationNumber(tx);
+  const codes = new Map(productRows.map((p) => [p.id, method.authorizationCodes?.[p.numeroProducto] ?? own ?? '']));
   for (const item of allItems) {
     await settleItem(tx, item.id, items.includes(item) ? { status: 'paid', authorizationCode: codes.get(item.productId)! } : { status: 'rejected' });
   }
