@@ -62,18 +62,24 @@ export const ERROR_ROUTING: Readonly<Record<ErrorCall, CallRule>> = {
     known: 'errorPage',
     unknown: 'errorPage',
   },
+  // 4953 on login, challenge or payment: closing hours came after the selection; its description says when payments
+  // reopen, which the general failure page would not.
   autentica: {
-    codes: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin' },
+    codes: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin', '4953': 'customErrorDescription' },
     known: 'errorPage',
     unknown: 'errorPage',
   },
   autorizar: {
-    codes: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay' },
+    codes: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay', '4953': 'customErrorDescription' },
     known: 'errorPage',
     unknown: 'errorPage',
   },
   pagar: {
-    codes: { ...each(['5203000', '5203007'], 'modal'), ...each(['7203', '47203', '7905'], 'insufficientFunds') },
+    codes: {
+      ...each(['5203000', '5203007'], 'modal'),
+      ...each(['7203', '47203', '7905'], 'insufficientFunds'),
+      '4953': 'customErrorDescription',
+    },
     known: 'errorPage',
     unknown: 'errorPage',
   },
