@@ -1,6 +1,6 @@
 import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '@pago/domain/voucher-verification';
-import { and, asc, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, notExists, or, sql } from 'drizzle-orm';
 import { assertMove, TRANSACTION_MOVES, type TransactionStatus } from '@pago/domain/payment-states';
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
@@ -17,6 +17,36 @@ export async function nextAuthorizationNumber(tx: Tx): Promise<string> {
   // Both drivers answer { rows } (PGlite and node-postgres), as audit-repository.ts reads them.
   const { rows } = (await tx.execute(sql`select nextval(${authorizationNumbers.seqName}::regclass)::text as n`)) as unknown as { rows: { n: string }[] };
   return rows[0]!.n.padStart(6, '0');
+}
+
+/**
+ * Which of `instalmentIds` are in a payment under way in any transaction: an own-account debit the core is posting,
+ * or a Webpay form opened less than `webpayOpenSeconds` ago and not returned from (past that, the reconciliation asks
+ * Webpay and settles it). An abandoned selection holds nothing.
+ */
+export async function instalmentsInOpenPayments(db: DbOrTx, instalmentIds: readonly string[], webpayOpenSeconds: number): Promise<Set<string>> {
+  if (instalmentIds.length === 0) return new Set();
+  const openForm = db
+    .select({ one: sql`1` })
+    .from(webpayAttempts)
+    .where(
+      and(
+        eq(webpayAttempts.idTransaccion, transactions.idTransaccion),
+        eq(webpayAttempts.status, 'pending'),
+        sql`${webpayAttempts.createdAt} > now() - make_interval(secs => ${webpayOpenSeconds})`,
+      ),
+    );
+  const rows = await db
+    .selectDistinct({ instalmentId: transactionItems.instalmentId })
+    .from(transactionItems)
+    .innerJoin(transactions, eq(transactions.idTransaccion, transactionItems.idTransaccion))
+    .where(
+      and(
+        inArray(transactionItems.instalmentId, [...instalmentIds]),
+        or(eq(transactions.status, 'posting'), and(eq(transactions.status, 'pending'), exists(openForm))),
+      ),
+    );
+  return new Set(rows.flatMap((r) => (r.instalmentId ? [r.instalmentId] : [])));
 }
 
 /** A pending transaction and its frozen items, written together in the caller's database transaction. */

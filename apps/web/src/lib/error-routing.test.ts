@@ -23,6 +23,7 @@ const EXPECTED_ROWS: Record<ErrorCall, Record<string, ErrorAction>> = {
     '461': 'customErrorDescription',
     '463': 'customErrorDescription',
     '505': 'customErrorDescription',
+    '443': 'customErrorDescription',
   },
   // Beyond §8: closing hours reached after the selection say when payments reopen (4953's description).
   autentica: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin', '4953': 'customErrorDescription' },

@@ -58,7 +58,8 @@ export const ERROR_ROUTING: Readonly<Record<ErrorCall, CallRule>> = {
   },
   seleccionarProducto: { codes: {}, known: 'customErrorDescription', unknown: 'customErrorGeneric' },
   seleccionarProductoWebpay: {
-    codes: each(['415', '47678', '49010', '4953', '41027', '461', '463', '505'], 'customErrorDescription'),
+    // 443 beyond §8: a payment of the same instalments is under way elsewhere; the member must read why.
+    codes: each(['415', '47678', '49010', '4953', '41027', '461', '463', '505', '443'], 'customErrorDescription'),
     known: 'errorPage',
     unknown: 'errorPage',
   },
