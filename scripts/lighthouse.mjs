@@ -254,8 +254,8 @@ async function main() {
 
     // Home → step 1 (the captcha is solved in the page, then call 2 lists the products).
     await page.goto(`${api.baseUrl}/`);
-    // The page arrives inert and becomes live once the app has committed, as a member waits for it to respond.
-    await page.locator('#root:not([inert])').waitFor({ state: 'attached' });
+    // The page becomes live once the app has committed (data-live), as a member waits for it to respond.
+    await page.locator('#root[data-live]').waitFor({ state: 'attached' });
     await page.getByRole('textbox', { name: 'RUT' }).pressSequentially(MEMBER.replace(/[.-]/g, ''));
     await page.getByRole('button', { name: 'Ingresar' }).click();
     await page.waitForURL('**/pagoonline/stepone');

@@ -45,11 +45,11 @@ export function setUpProduct(options: ProductOptions | (() => ProductOptions) = 
 }
 
 /**
- * The page arrives drawn and inert, and turns live once the app has taken it over (decision 037): what a member
- * types before then is not taken, so a test that types at once waits for it, as a member waits for the page to respond.
+ * The page arrives drawn and turns live (`data-live`) once the app has taken it over (decision 037): a screen's page
+ * is inert until then; the home takes typing at once, but formats it only then, so a test that reads the field waits.
  */
 export async function waitUntilLive(page: Page): Promise<void> {
-  await page.locator('#root:not([inert])').waitFor({ state: 'attached' });
+  await page.locator('#root[data-live]').waitFor({ state: 'attached' });
 }
 
 /** The home, as a member does: the RUT typed without dots or dash (the field formats it), then 'Ingresar'. */

@@ -150,7 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     fourEyes: createFourEyes(database.db, parameters, card, { issueCodeWithin: authoriser.issueCodeWithin, cooperative: config.productName }, { hours: config.operatorConsole.fourEyesHours }),
     captcha,
     products: createProductService(database.db, clock),
-    selection: createSelectionService(database.db, clock),
+    selection: createSelectionService(database.db, clock, { webpayOpenSeconds: config.webpay.settleAfterSeconds }),
     ownAccount: createOwnAccountService(database.db, clock, corePostings, {
       passwordLockMinutes: config.passwordLockMinutes,
       coreLeaseSeconds,

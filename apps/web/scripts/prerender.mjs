@@ -9,7 +9,8 @@
 //   Webpay's estado gets a page for each value that draws otherwise (<route id>-<value>.html; -all when every value
 //   draws alike). #root lists (data-code) the code the screen runs
 //   on arrival besides the app; the entry fetches it after the first paint, beside the app.
-// Every #root arrives inert; the app lifts it once it has taken the page over (src/app/start.tsx).
+// A screen's #root arrives inert; the app lifts it once it has taken the page over (src/app/start.tsx). The home's
+// does not: its field takes typing from the first paint, and the app reads what was typed when it takes over.
 // - dist/shells/routes.json: which file answers which path, the most specific first, in the route table's order (the
 //   API reads it). An entry's query names every key the address's query must have, once each, with the pattern its
 //   value must match in full.
@@ -104,9 +105,10 @@ const styleTag = (file) => `<link rel="stylesheet" crossorigin href="/${file}" n
 function page(markup, kind, { files = [], css = [] } = {}) {
   const head = css.length > 0 ? template.replace('</head>', `  ${css.map(styleTag).join('\n    ')}\n  </head>`) : template;
   const code = files.length > 0 ? ` data-code="${files.join(' ')}"` : '';
-  // Inert until the app has taken it over (src/app/start.tsx): what the member types or taps before then would be
-  // lost, since nothing of the app is listening yet.
-  return head.replace(ROOT_TAG, `<div id="root" data-shell="${kind}"${code} inert>${markup}</div>`);
+  // A screen's frame is inert until the app has taken it over (src/app/start.tsx): a tap before then would be lost.
+  // The home is not: what is typed in its field before then is read by the app (features/home/home-page.tsx).
+  const inert = kind === 'home' ? '' : ' inert';
+  return head.replace(ROOT_TAG, `<div id="root" data-shell="${kind}"${code}${inert}>${markup}</div>`);
 }
 
 /** What a screen runs on arrival besides the app: its code and the screens' arrivals, and the app's stylesheets. */

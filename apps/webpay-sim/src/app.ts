@@ -80,6 +80,17 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
 
   app.get('/health', async () => ({ status: 'ok', service: 'webpay-sim' }));
 
+  // Transbank answers a six-digit authorisation code per approved authorisation; this simulator never repeats one.
+  const issuedCodes = new Set<string>();
+  const newAuthorizationCode = (): string => {
+    for (;;) {
+      const code = String(randomInt(1, 1_000_000)).padStart(6, '0');
+      if (!issuedCodes.has(code)) {
+        issuedCodes.add(code);
+        return code;
+      }
+    }
+  };
   const fail = (reply: FastifyReply, status: number, message: string) => reply.code(status).send({ error_message: message });
 
   // Every API call carries the mall's commerce code and secret.
@@ -317,7 +328,7 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
     for (const d of trx.details) {
       d.status = approved ? 'AUTHORIZED' : 'FAILED';
       d.responseCode = approved ? 0 : -1;
-      d.authorizationCode = approved ? String(randomInt(1000, 1_000_000)) : '000000';
+      d.authorizationCode = approved ? newAuthorizationCode() : '000000';
       d.paymentTypeCode = card?.paymentTypeCode ?? 'VN';
     }
     trx.status = approved ? 'AUTHORIZED' : 'FAILED';

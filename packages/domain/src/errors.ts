@@ -209,6 +209,13 @@ const ENTRIES = {
     situacion: 'The transaction is already paid, rejected or cancelled.',
     llamadas: TRANSACTION_CALLS,
   },
+  '443': {
+    descripcion:
+      'Ya hay un pago en curso de lo que seleccionaste, iniciado en otra ventana o sesión. Para no pagarlo dos veces, espera unos minutos y revisa tus productos antes de volver a pagar.',
+    situacion:
+      "An instalment selected is in another transaction's payment under way: an own-account debit posting, or a Webpay form opened within WEBPAY_SETTLE_AFTER_SECONDS (after that the reconciliation settles it and the instalment is free again).",
+    llamadas: ['producto/seleccionar'],
+  },
   '423': {
     descripcion: 'Tu pago se está procesando. Espera unos segundos y vuelve a intentarlo.',
     situacion: 'The transaction is being processed by another request (locked).',

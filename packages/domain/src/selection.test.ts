@@ -4,6 +4,8 @@ import {
   CARD_ABOVE_BILLED_MESSAGE,
   CARD_BELOW_MINIMUM_MESSAGE,
   cardAmountError,
+  cardAmountFloor,
+  cardOptionsOffered,
   cpCountError,
   decodeInstallment,
   encodeInstallment,
@@ -93,6 +95,19 @@ describe('amount rules', () => {
     expect(cardAmountError(34_999, 35_000, 350_000)).toBe(CARD_BELOW_MINIMUM_MESSAGE);
     expect(cardAmountError(35_000, 35_000, 350_000)).toBeNull();
     expect(cardAmountError(350_000, 35_000, 350_000)).toBeNull();
+  });
+
+  it('card: once the minimum is paid, no minimum option and nothing below $1', () => {
+    expect(cardOptionsOffered(35_000)).toEqual(['minimo', 'total', 'abonar']);
+    expect(cardOptionsOffered(0)).toEqual(['total', 'abonar']);
+    expect(cardAmountError(0, 0, 300_000)).toBe(CARD_BELOW_MINIMUM_MESSAGE);
+    expect(cardAmountError(1, 0, 300_000)).toBeNull();
+    fc.assert(
+      fc.property(fc.nat(1_000_000), fc.nat(1_000_000), fc.nat(2_000_000), (minimo, facturado, amount) => {
+        if (cardAmountError(amount, minimo, facturado) === null) expect(amount).toBeGreaterThan(0);
+        expect(cardAmountFloor(minimo)).toBeGreaterThan(0);
+      }),
+    );
   });
 
   it('CP count: 1 to the accumulated instalments', () => {

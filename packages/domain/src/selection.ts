@@ -62,10 +62,22 @@ export function savingsAmountError(amount: number): string | null {
   return null;
 }
 
-/** Card 'Abonar': between the minimum payment and the billed total, both included. */
+/**
+ * A card's options: 'Pago mínimo' only while a minimum is owed. Paying the minimum here leaves the statement's
+ * pagoMinimo at 0, and a $0 payment is no payment.
+ */
+export type CardOptionCode = 'minimo' | 'total' | 'abonar';
+export function cardOptionsOffered(pagoMinimo: number): readonly CardOptionCode[] {
+  return pagoMinimo > 0 ? ['minimo', 'total', 'abonar'] : ['total', 'abonar'];
+}
+
+/** The least 'Abonar' takes: the minimum owed, and at least $1 once it is paid. */
+export const cardAmountFloor = (pagoMinimo: number): number => Math.max(pagoMinimo, 1);
+
+/** Card 'Abonar': between the minimum payment (at least $1) and the billed total, both included. */
 export function cardAmountError(amount: number, pagoMinimo: number, facturado: number): string | null {
   if (amount > facturado) return CARD_ABOVE_BILLED_MESSAGE;
-  if (amount < pagoMinimo) return CARD_BELOW_MINIMUM_MESSAGE;
+  if (amount < cardAmountFloor(pagoMinimo)) return CARD_BELOW_MINIMUM_MESSAGE;
   return null;
 }
 

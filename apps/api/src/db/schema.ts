@@ -24,6 +24,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -307,6 +308,12 @@ export const transactions = pgTable(
     check('transactions_total_chk', sql`${t.total} > 0`),
   ],
 );
+
+/**
+ * The authorisation number of an own-account payment: one per payment, never given twice (the core's ids are
+ * counted per kind of operation, so a transfer and a repayment can both be its number 1).
+ */
+export const authorizationNumbers = pgSequence('authorization_numbers', { startWith: 1 });
 
 export const transactionItems = pgTable(
   'transaction_items',

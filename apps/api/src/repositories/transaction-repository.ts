@@ -1,15 +1,52 @@
 import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '@pago/domain/voucher-verification';
-import { and, asc, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, notExists, or, sql, type SQL } from 'drizzle-orm';
 import { checkedFrom, isFinal, ITEM_MOVES, TRANSACTION_MOVES, type ItemStatus, type TransactionStatus } from '@pago/domain/payment-states';
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
-import { members, products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
+import { authorizationNumbers, members, products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
 import { liveCondition } from './session-repository';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type ItemRow = typeof transactionItems.$inferSelect;
 export type NewItem = Omit<typeof transactionItems.$inferInsert, 'idTransaccion' | 'status'>;
+
+/** The next own-account authorisation number, six digits at least (as Transbank's), never given before. */
+export async function nextAuthorizationNumber(tx: Tx): Promise<string> {
+  // Both drivers answer { rows } (PGlite and node-postgres), as audit-repository.ts reads them.
+  const { rows } = (await tx.execute(sql`select nextval(${authorizationNumbers.seqName}::regclass)::text as n`)) as unknown as { rows: { n: string }[] };
+  return rows[0]!.n.padStart(6, '0');
+}
+
+/**
+ * Which of `instalmentIds` are in a payment under way in any transaction: an own-account debit the core is posting,
+ * or a Webpay form opened less than `webpayOpenSeconds` ago and not returned from (past that, the reconciliation asks
+ * Webpay and settles it). An abandoned selection holds nothing.
+ */
+export async function instalmentsInOpenPayments(db: DbOrTx, instalmentIds: readonly string[], webpayOpenSeconds: number): Promise<Set<string>> {
+  if (instalmentIds.length === 0) return new Set();
+  const openForm = db
+    .select({ one: sql`1` })
+    .from(webpayAttempts)
+    .where(
+      and(
+        eq(webpayAttempts.idTransaccion, transactions.idTransaccion),
+        inArray(webpayAttempts.status, ['creating', 'pending']),
+        sql`${webpayAttempts.createdAt} > now() - make_interval(secs => ${webpayOpenSeconds})`,
+      ),
+    );
+  const rows = await db
+    .selectDistinct({ instalmentId: transactionItems.instalmentId })
+    .from(transactionItems)
+    .innerJoin(transactions, eq(transactions.idTransaccion, transactionItems.idTransaccion))
+    .where(
+      and(
+        inArray(transactionItems.instalmentId, [...instalmentIds]),
+        or(eq(transactions.status, 'posting'), and(eq(transactions.status, 'pending'), exists(openForm))),
+      ),
+    );
+  return new Set(rows.flatMap((r) => (r.instalmentId ? [r.instalmentId] : [])));
+}
 
 /** A pending transaction and its frozen items, written together in the caller's database transaction. */
 export async function createTransaction(tx: Tx, trx: Pick<typeof transactions.$inferInsert, 'idTransaccion' | 'sessionId' | 'memberId' | 'family' | 'total'>, items: NewItem[]): Promise<void> {

@@ -46,8 +46,10 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
       if (audit) await appendAudit(tx, { kind: audit.kind, requestId, detail: { idTransaccion: trx.idTransaccion, motivo: audit.motivo } });
       return { idTransaccion: trx.idTransaccion, ...(await settlement.settle(tx, attempt, trx, result, requestId)) };
     });
-    if (settled.refund) await settlement.refundDue(token, requestId);
-    return { idTransaccion: settled.idTransaccion, estado: settled.estado };
+    if (!settled.refund) return { idTransaccion: settled.idTransaccion, estado: settled.estado };
+    await settlement.refundDue(token, requestId);
+    // What became of the money taken, now that Webpay was asked to give it back.
+    return (await look({ token }))?.answer ?? { idTransaccion: settled.idTransaccion, estado: settled.estado };
   }
 
   /**

@@ -10,9 +10,11 @@ import { heldOf, isApproved, refundRefusalText, type WebpayCall, type WebpayClie
 
 /**
  * What the member's browser is told when it comes back from Webpay: where to look next. 'anulado': the member
- * cancelled on the form; 'expirado': the form's time ran out (or it was left) with nothing charged.
+ * cancelled on the form; 'expirado': the form's time ran out (or it was left) with nothing charged. Webpay charged
+ * what could not be applied (paid meanwhile elsewhere): 'reembolsado' given back, 'reembolso' being given back,
+ * 'retenido' held because Webpay refused to give it back (an operator settles it).
  */
-export type ReturnEstado = 'aprobado' | 'parcial' | 'rechazado' | 'anulado' | 'expirado' | 'pendiente' | 'error';
+export type ReturnEstado = 'aprobado' | 'parcial' | 'rechazado' | 'anulado' | 'expirado' | 'pendiente' | 'reembolsado' | 'reembolso' | 'retenido' | 'error';
 export interface ReturnOutcome {
   idTransaccion: string | null;
   estado: ReturnEstado;
@@ -25,7 +27,12 @@ export function estadoOf(attemptStatus: string, trxStatus: string): ReturnEstado
   if (attemptStatus === 'expired') return 'expirado';
   if (attemptStatus === 'pending' || attemptStatus === 'creating') return 'pendiente';
   if (attemptStatus === 'not_opened') return 'error';
-  return trxStatus === 'paid' ? 'aprobado' : 'rechazado';
+  if (trxStatus === 'paid') return 'aprobado';
+  // Charged but not applied: the member must read that the card was charged, and what became of the money.
+  if (attemptStatus === 'refunded') return 'reembolsado';
+  if (attemptStatus === 'refund_due') return 'reembolso';
+  if (attemptStatus === 'set_aside') return 'retenido';
+  return 'rechazado';
 }
 
 export type CardSettlement = ReturnType<typeof createCardSettlement>;

@@ -88,12 +88,12 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
         return { ok: false, codigo: answer.reason === 'insufficient_funds' ? '47203' : '502' };
       }
       await moveOperation(tx, op.key, 'pending', 'booked', { coreRefs: answer.refs });
-      // The voucher's authorisation number is the core's own id of what it booked (at least six digits, as Webpay's).
-      const codes = Object.fromEntries(Object.entries(answer.refs).filter(([, ref]) => ref !== '').map(([n, ref]) => [n, ref.padStart(6, '0')]));
+      // The core's own ids stay in core_refs for reconciliation; the voucher's number is ours (payment-service.ts):
+      // the core counts transfers and repayments apart, so its ids repeat across payments.
       const applied = await applyPayment(
         tx,
         trx,
-        { medioPago: 'CUENTA VISTA', accountId: trx.accountId!, cuentaPago: maskAccount(op.sourceAccount!), authorizationCodes: codes, bookedByCore: true },
+        { medioPago: 'CUENTA VISTA', accountId: trx.accountId!, cuentaPago: maskAccount(op.sourceAccount!), bookedByCore: true },
         clock(),
       );
       // What the core booked is applied unchecked: only the debited account's row gone could refuse it.

@@ -7,13 +7,12 @@ import type { ProductoPagado } from '@pago/domain/schemas/call-cuenta-vista';
 import { MAX_AMOUNT } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products';
 import { formatRut } from '@pago/domain/rut';
-import { randomInt } from 'node:crypto';
 import type { Tx } from '../db/client';
 import type { CoreLineRow } from '../db/schema';
 import { findMemberById, lockAccount, setAccountBalance } from '../repositories/member-repository';
 import { insertOperation, reservedByPosting } from '../repositories/core-operation-repository';
 import { applyToProduct, lockInstalments, lockProducts, payInstalment } from '../repositories/product-repository';
-import { insertVoucher, itemsOf, moveItem, moveTransaction, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
+import { insertVoucher, itemsOf, moveItem, moveTransaction, nextAuthorizationNumber, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
 import { expectMoved } from '../repositories/moves';
 import { refuse, type Refusal } from './refusal';
 
@@ -27,7 +26,7 @@ export interface PaymentMethod {
   accountId?: string;
   /** What the voucher shows as the paying account: a masked account or card number. */
   cuentaPago: string;
-  /** Per product number: the authorisation number (Webpay's, per store); generated when absent. */
+  /** Per product number: the authorisation number (Webpay's, per store); one number of ours when absent. */
   authorizationCodes?: Record<string, string>;
   /** Only these products are paid (a Mall payment approved store by store); all when absent. */
   productIds?: ReadonlySet<string>;
@@ -106,7 +105,9 @@ export async function applyPayment(tx: Tx, trx: TransactionRow, method: PaymentM
   const debts = sumBy(items, (i) => (i.instalmentId ? i.productId : null));
   for (const product of productRows) await applyToProduct(tx, product.id, { debt: debts.get(product.id), credit: credits.get(product.id) });
 
-  const codes = new Map(productRows.map((p) => [p.id, method.authorizationCodes?.[p.numeroProducto] ?? String(randomInt(100_000, 1_000_000))]));
+  // Webpay gives its own per store; an own-account payment gets one number of ours, unique across payments.
+  const own = method.authorizationCodes ? null : await nextAuthorizationNumber(tx);
+  const codes = new Map(productRows.map((p) => [p.id, method.authorizationCodes?.[p.numeroProducto] ?? own ?? '']));
   for (const item of allItems) {
     const moved = items.includes(item) ? await moveItem(tx, item.id, 'paid', { authorizationCode: codes.get(item.productId)! }) : await moveItem(tx, item.id, 'rejected');
     expectMoved(moved, 'transaction item');

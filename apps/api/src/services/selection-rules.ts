@@ -2,7 +2,7 @@ import type { ProductoSeleccionado } from '@pago/domain/schemas/call-seleccionar
 import { kindOf } from '@pago/domain/families';
 import type { Family } from '@pago/domain/families';
 import { applyGraceFilter, byAge, detallesOf, type DetalleCuota } from '@pago/domain/products';
-import { isOldestFirstPrefix, SAVINGS_MAX_EXCLUSIVE, SAVINGS_MIN } from '@pago/domain/selection';
+import { CARD_ABOVE_BILLED_MESSAGE, cardAmountError, isOldestFirstPrefix, SAVINGS_MAX_EXCLUSIVE, SAVINGS_MIN } from '@pago/domain/selection';
 import type { InstalmentRow, ProductWithInstalments } from '../repositories/product-repository';
 import { productRef, promotionActive, toWireProduct } from './product-view';
 import { refuse, type Refusal } from './refusal';
@@ -117,8 +117,9 @@ function cardItems(selected: ProductoSeleccionado, owned: ProductWithInstalments
   if (!line || selected.detalleProducto.length !== 1) return refuse('400');
   if (!statement || statement.montoPendiente <= 0) return refuse('477');
   if (Number(line.numeroCuota) !== statement.numeroCuota || line.fechaVencimiento !== statement.fechaVencimiento) return refuse('463');
-  if (line.valorAPagar > statement.montoPendiente) return refuse('463');
-  if (line.valorAPagar < statement.pagoMinimo) return refuse('505');
+  // The browser's rule (packages/domain): above the billed total, or below the minimum and never $0.
+  const error = cardAmountError(line.valorAPagar, statement.pagoMinimo, statement.montoPendiente);
+  if (error !== null) return refuse(error === CARD_ABOVE_BILLED_MESSAGE ? '463' : '505');
   const row = rowFor(owned, statement.numeroCuota)!;
   return {
     ok: true,

@@ -9,7 +9,7 @@ import { appendAudit } from '../repositories/audit-repository';
 import { findMemberByRut } from '../repositories/member-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import { productsInFamily } from '../repositories/product-repository';
-import { createTransaction } from '../repositories/transaction-repository';
+import { createTransaction, instalmentsInOpenPayments } from '../repositories/transaction-repository';
 import { paymentWindowRefusal } from './payment-window';
 import { refuse, type Refusal } from './refusal';
 import { validateSelection } from './selection-rules';
@@ -23,7 +23,12 @@ export const newTransactionId = () => randomBytes(16).toString('hex');
 
 export type SelectionService = ReturnType<typeof createSelectionService>;
 
-export function createSelectionService(db: Db, clock: Clock) {
+export interface SelectionOptions {
+  /** How long an opened Webpay form holds its instalments (WEBPAY_SETTLE_AFTER_SECONDS: then it is settled). */
+  webpayOpenSeconds: number;
+}
+
+export function createSelectionService(db: Db, clock: Clock, options: SelectionOptions) {
   return {
     /** Call 3: re-validates the whole selection and stores a pending transaction with the server's total. */
     async select(request: Request, requestId: string): Promise<SelectResult> {
@@ -51,6 +56,13 @@ export function createSelectionService(db: Db, clock: Clock) {
       if (!outcome.ok) {
         await appendAudit(db, { kind: 'seleccion.rechazada', rutMasked: maskRut(rut), requestId, detail: { codigo: outcome.codigo, family } });
         return outcome;
+      }
+
+      // Before anyone pays twice: what another window or session is paying right now cannot be selected again.
+      const instalmentIds = outcome.items.flatMap((item) => (item.instalmentId ? [item.instalmentId] : []));
+      if ((await instalmentsInOpenPayments(db, instalmentIds, options.webpayOpenSeconds)).size > 0) {
+        await appendAudit(db, { kind: 'seleccion.rechazada', rutMasked: maskRut(rut), requestId, detail: { codigo: '443', family } });
+        return refuse('443');
       }
 
       const idTransaccion = newTransactionId();

@@ -42,7 +42,8 @@ async function arrive(path: string, kind: ShellKind): Promise<HTMLElement> {
   container = document.createElement('div');
   container.id = 'root';
   container.dataset['shell'] = kind;
-  container.inert = true;
+  // As the build writes it: a screen's frame inert until the app takes it, the home open to typing at once.
+  container.inert = kind === 'screen';
   container.innerHTML = markup;
   document.body.append(container);
   return container;
@@ -62,8 +63,32 @@ describe('the page drawn at build time, taken over by the app', () => {
     await start(page);
     expect((await screen.findByRole<HTMLButtonElement>('button', { name: 'Ingresar' })).disabled).toBe(true);
     expect(page.querySelector('h1')).toBe(painted);
-    // Live from now on: the page arrived inert, so that nothing typed before the app listened is lost.
     expect(page.inert).toBe(false);
+    expect(page.dataset['live']).toBe('');
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it('keeps what the member typed in the home before the app started, formatted once it has', async () => {
+    const page = await arrive('/', 'home');
+    const field = page.querySelector<HTMLInputElement>('input[name="rut"]')!;
+    // Typed into the page as it painted, before any script listened.
+    field.value = '111111111';
+    page.querySelector<HTMLInputElement>('input[name="rememberMe"]')!.checked = true;
+    await start(page);
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'RUT' })).toBe(field);
+    expect(field.value).toBe('11.111.111-1');
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Recordar mi RUT' }).checked).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Ingresar' }).disabled).toBe(false);
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it('keeps what was typed when the home is drawn anew over a remembered RUT', async () => {
+    localStorage.setItem(REMEMBERED_RUT_KEY, '12345678-5');
+    const page = await arrive('/', 'home');
+    page.querySelector<HTMLInputElement>('input[name="rut"]')!.value = '98765433';
+    await start(page);
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'RUT' }).value).toBe('9.876.543-3');
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Recordar mi RUT' }).checked).toBe(false);
     expect(consoleError).not.toHaveBeenCalled();
   });
 

@@ -2,6 +2,7 @@ import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { readRememberedRut } from '../lib/app-store';
+import { keepTypedBeforeStart } from '../lib/typed-before-start';
 import { ArrivalsContext } from './arrival';
 import { App } from './router';
 import { isHomePath, SCREEN_DRAWN_BY_BROWSER } from './shell';
@@ -23,8 +24,9 @@ function hydratable(container: HTMLElement): boolean {
 }
 
 /**
- * Once the app has committed the page: the build's page arrives inert (scripts/prerender.mjs), so that nothing is
- * typed or tapped while nothing listens; from now on React takes every event, hydrating first what it hits.
+ * Once the app has committed the page: a screen's page arrives inert (scripts/prerender.mjs), so that nothing is
+ * tapped while nothing listens; the home takes typing from its first paint, and the home screen reads what was typed
+ * (home-page.tsx). From now on React takes every event; `data-live` says so (the end-to-end tests wait for it).
  */
 function TakenOver({ onTakenOver, children }: { onTakenOver: () => void; children: ReactNode }) {
   useEffect(onTakenOver, [onTakenOver]);
@@ -45,6 +47,7 @@ export async function startApp(container: HTMLElement): Promise<Root> {
       <TakenOver
         onTakenOver={() => {
           container.inert = false;
+          container.dataset['live'] = '';
         }}
       >
         <ArrivalsContext value={arrivals}>
@@ -54,6 +57,8 @@ export async function startApp(container: HTMLElement): Promise<Root> {
     </StrictMode>
   );
   if (!hydratable(container)) {
+    // The home drawn anew replaces the field the member may already have typed in: keep what it holds.
+    if (isHomePath(window.location.pathname)) keepTypedBeforeStart(container);
     const root = createRoot(container);
     // At once, before the page's load event: the markup it replaces must not be what the member starts typing in.
     flushSync(() => root.render(app));

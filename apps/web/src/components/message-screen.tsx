@@ -34,7 +34,8 @@ export function MessageScreen({ tone, title, children, actions }: MessageScreenP
     <Screen
       title={title}
       before={
-        <div className={`mb-5 flex size-16 items-center justify-center rounded-full ${toneStyle[tone]}`}>
+        // On paper the title says it: the icon's room goes to the voucher (styles.css, @media print).
+        <div data-print="hide" className={`mb-5 flex size-16 items-center justify-center rounded-full ${toneStyle[tone]}`}>
           <svg aria-hidden="true" viewBox="0 0 24 24" className="size-9 fill-current">
             <path d={tonePath[tone]} />
           </svg>

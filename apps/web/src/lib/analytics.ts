@@ -14,7 +14,7 @@ export type AnalyticsEvent =
   | { event: 'error_page_reached'; page: ErrorPageName; code?: string };
 
 export type PaymentMethodName = 'cuenta_vista' | 'webpay';
-export type PaymentOutcome = 'approved' | 'partial' | 'rejected' | 'cancelled' | 'expired' | 'pending' | 'insufficient_funds' | 'blocked';
+export type PaymentOutcome = 'approved' | 'partial' | 'rejected' | 'cancelled' | 'expired' | 'pending' | 'refunded' | 'refunding' | 'held' | 'insufficient_funds' | 'blocked';
 export type ErrorPageName =
   | 'maintenance'
   | 'cierre'

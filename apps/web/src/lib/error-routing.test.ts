@@ -23,10 +23,13 @@ const EXPECTED_ROWS: Record<ErrorCall, Record<string, ErrorAction>> = {
     '461': 'customErrorDescription',
     '463': 'customErrorDescription',
     '505': 'customErrorDescription',
+    '443': 'customErrorDescription',
   },
-  autentica: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin' },
-  autorizar: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay' },
+  // Beyond §8: closing hours reached after the selection say when payments reopen (4953's description).
+  autentica: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin', '4953': 'customErrorDescription' },
+  autorizar: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay', '4953': 'customErrorDescription' },
   pagar: {
+    '4953': 'customErrorDescription',
     '5203000': 'modal',
     '5203007': 'modal',
     '7203': 'insufficientFunds',

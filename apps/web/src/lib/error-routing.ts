@@ -58,22 +58,29 @@ export const ERROR_ROUTING: Readonly<Record<ErrorCall, CallRule>> = {
   },
   seleccionarProducto: { codes: {}, known: 'customErrorDescription', unknown: 'customErrorGeneric' },
   seleccionarProductoWebpay: {
-    codes: each(['415', '47678', '49010', '4953', '41027', '461', '463', '505'], 'customErrorDescription'),
+    // 443 beyond §8: a payment of the same instalments is under way elsewhere; the member must read why.
+    codes: each(['415', '47678', '49010', '4953', '41027', '461', '463', '505', '443'], 'customErrorDescription'),
     known: 'errorPage',
     unknown: 'errorPage',
   },
+  // 4953 on login, challenge or payment: closing hours came after the selection; its description says when payments
+  // reopen, which the general failure page would not.
   autentica: {
-    codes: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin' },
+    codes: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin', '4953': 'customErrorDescription' },
     known: 'errorPage',
     unknown: 'errorPage',
   },
   autorizar: {
-    codes: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay' },
+    codes: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay', '4953': 'customErrorDescription' },
     known: 'errorPage',
     unknown: 'errorPage',
   },
   pagar: {
-    codes: { ...each(['5203000', '5203007'], 'modal'), ...each(['7203', '47203', '7905'], 'insufficientFunds') },
+    codes: {
+      ...each(['5203000', '5203007'], 'modal'),
+      ...each(['7203', '47203', '7905'], 'insufficientFunds'),
+      '4953': 'customErrorDescription',
+    },
     known: 'errorPage',
     unknown: 'errorPage',
   },

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { instalments, products, transactions, vouchers, webpayAttempts } from '../../db/schema';
 import { createWebpayClient, type WebpayClient } from '../../services/webpay-client';
-import { listProducts, oldest, postConsultarPago, postSeleccionar, productNumbered } from '../../../test/support/member-calls';
+import { errorCode, listProducts, oldest, postConsultarPago, postSeleccionar, productNumbered } from '../../../test/support/member-calls';
 import type { Config } from '../../config';
 import { DATABASE_KINDS, seededSnapshot, type SeededSnapshot, type TestApp } from '../../../test/support/test-app';
 
@@ -99,6 +99,58 @@ describe.each(DATABASE_KINDS)('card payment through Webpay Plus Mall on %s', (ki
     const voucher = (await postConsultarPago(t.app, session, idTransaccion)).json().consultarPagoResponse.listaPago.pago;
     expect(voucher).toMatchObject({ medioPago: 'WEBPAY', cuentaPago: '**** 6623', idTransaccion });
     expect(voucher.detallePago.montoPagado).toBe(total);
+  });
+
+  it('refuses selecting again (443) what an open Webpay form is paying, until the form ends; a selection alone holds nothing', async () => {
+    // Webpay's form holds its instalments as long as it may still be paid: the settling delay of production.
+    await t.close();
+    t = await seeded.start({ webpay: counting, config: { webpay: { ...webpayConfig, settleAfterSeconds: 420 } } });
+    const rut = '11111111-1';
+    const selectIn = async (numeroProducto: string) => {
+      const { token, productos } = await listProducts(t.app, rut);
+      return postSeleccionar(t.app, token, rut, [oldest(productNumbered(productos, numeroProducto), 1)]);
+    };
+    const idOf = (res: { json(): { seleccionarProductoResponse?: { idTransaccion?: string } } }) => res.json().seleccionarProductoResponse?.idTransaccion;
+
+    // Selected in one session, abandoned: another session selects the same instalment.
+    expect(idOf(await selectIn('630055667788'))).toMatch(/^[0-9a-f]{32}$/);
+    expect(idOf(await selectIn('630055667788'))).toMatch(/^[0-9a-f]{32}$/);
+    // One of them opens Webpay's form: nobody may select that instalment meanwhile, the rest stays free.
+    const { webpayToken } = await startCardPayment(rut, '630055667788');
+    expect(webpayToken).toBeTruthy();
+    const refused = await selectIn('630055667788');
+    expect(errorCode(refused, 'seleccionarProductoResponse')).toBe('443');
+    expect(refused.body).toContain('Ya hay un pago en curso');
+    expect(idOf(await selectIn('520011223344'))).toMatch(/^[0-9a-f]{32}$/);
+    // Past the time its form may stay open (the reconciliation then settles it), the instalment is free again.
+    await t.database.db.update(webpayAttempts).set({ createdAt: sql`now() - interval '8 minutes'` }).where(eq(webpayAttempts.token, webpayToken));
+    expect(idOf(await selectIn('630055667788'))).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('frees the instalment at once when the member leaves Webpay with Anular', async () => {
+    await t.close();
+    t = await seeded.start({ webpay: counting, config: { webpay: { ...webpayConfig, settleAfterSeconds: 420 } } });
+    const { webpayToken } = await startCardPayment('15432876-9', '630043218765');
+    const aborted = await form('/webpayserver/abort', { token: webpayToken });
+    await postReturn(returnFields(aborted.body));
+    const { token, productos } = await listProducts(t.app, '15432876-9');
+    const again = await postSeleccionar(t.app, token, '15432876-9', [oldest(productNumbered(productos, '630043218765'), 1)]);
+    expect(again.json().seleccionarProductoResponse.idTransaccion).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('tells a card charge that could not be applied as given back (reembolsado), never as rejected', async () => {
+    // Two sessions select the same instalment and each opens Webpay's form (a form open for no time holds nothing here).
+    const first = await startCardPayment('14141414-3', '630014141414');
+    const second = await startCardPayment('14141414-3', '630014141414');
+    const pay = async (webpayToken: string) => postReturn(returnFields((await form('/webpayserver/pay', { token: webpayToken, card: VISA, expiry: '12/29', cvv: '123' })).body));
+    expect((await pay(first.webpayToken)).headers.location).toBe(`/pagoexpress/webpayresult?estado=aprobado&idTransaccion=${first.idTransaccion}`);
+    const told = await pay(second.webpayToken);
+    expect(told.headers.location).toBe(`/pagoexpress/webpayresult?estado=reembolsado&idTransaccion=${second.idTransaccion}`);
+    expect(store.get(second.webpayToken)!.details[0]!.status).toBe('REVERSED');
+    expect(await pendingOf('630014141414')).toEqual([16, 17]);
+    // The same return again says the same.
+    const again = await postReturn({ token_ws: second.webpayToken });
+    expect(again.headers.location).toBe(told.headers.location);
   });
 
   it('leaves everything unpaid when the card is rejected', async () => {

@@ -13,6 +13,7 @@ import {
 import { errorDetail, type ErrorCode } from '@pago/domain/errors';
 import { allLimits } from '../../plugins/external/rate-limit';
 import { errorResponses, redirect } from '../responses';
+import type { ReturnEstado } from '../../services/card-payment-service';
 
 const bearer = (request: FastifyRequest) => {
   const header = request.headers.authorization ?? '';
@@ -31,8 +32,12 @@ const WEBPAY_OUTCOMES = {
   anulado: 'cancelled',
   expirado: 'expired',
   pendiente: 'pending',
+  // Charged by Webpay, not applied: given back, being given back, or held for an operator.
+  reembolsado: 'refunded',
+  reembolso: 'refunding',
+  retenido: 'held',
   error: 'error',
-} as const;
+} as const satisfies Record<ReturnEstado, string>;
 
 /** A refusal of the payment host: the spec's `code` (0 = ok) with the catalogue's description. */
 const refusal = (codigo: ErrorCode) => ({ code: Number(codigo), descripcion: errorDetail(codigo).descripcion });

@@ -57,6 +57,21 @@ describe('cancelvoucher: a card payment that was not made', () => {
     expect(screen.getByText(ID).tagName).toBe('DD');
   });
 
+  it.each([
+    ['reembolsado', 'Cargo devuelto', /Ya devolvimos el monto completo a tu tarjeta/],
+    ['reembolso', 'Devolución en curso', /Estamos devolviendo el monto completo a tu tarjeta/],
+    ['retenido', 'Cargo retenido', /el monto quedó retenido y nuestro equipo lo devolverá a tu tarjeta/],
+  ])('says a card charged and not applied was charged (%s), never “no se hizo ningún cargo”', (estado, title, fate) => {
+    enter(`/pagoexpress/cancelvoucher/${ID}?estado=${estado}`);
+    expect(screen.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    expect(screen.getByText(/Webpay aprobó el cargo a tu tarjeta, pero no pudimos aplicarlo/)).toBeVisible();
+    expect(screen.getByText(fate)).toBeVisible();
+    expect(screen.queryByText(/ningún cargo/)).toBeNull();
+    expect(screen.queryByText('Pago rechazado')).toBeNull();
+    expect(screen.queryAllByRole('listitem')).toHaveLength(0);
+    expect(screen.getByText(ID).tagName).toBe('DD');
+  });
+
   it('explains itself when opened without the session that paid (another tab, a link kept for later)', () => {
     useAppStore.setState({ customer: { rut: '', rememberMe: false, token: '' }, methodPay: 'coopmethodpay' });
     const { location } = enter(`/pagoexpress/cancelvoucher/${ID}`);

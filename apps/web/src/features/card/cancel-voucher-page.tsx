@@ -13,6 +13,12 @@ export const ABORTED_TITLE = '¡Pago Anulado!';
 export const TIMED_OUT_TITLE = 'Pago no completado';
 export const timedOutMessage = (provider: string) => `Se agotó el tiempo para completar el pago en ${provider}. No se realizó ningún cargo.`;
 const NOTHING_CHARGED = 'No se realizó ningún cargo y tus cuotas siguen pendientes.';
+export const REFUNDED_TITLE = 'Cargo devuelto';
+export const REFUNDING_TITLE = 'Devolución en curso';
+export const HELD_TITLE = 'Cargo retenido';
+/** Webpay charged the card, and the charge could not be applied: the member reads that it was charged, and why. */
+export const chargedNotApplied = (provider: string) =>
+  `${provider} aprobó el cargo a tu tarjeta, pero no pudimos aplicarlo a lo que seleccionaste: ya se había pagado por otro medio o en otra sesión, por lo que no se pagó dos veces.`;
 export const REJECTION_CAUSES = [
   'Error en el ingreso de los datos de tu tarjeta.',
   'Tu tarjeta no tiene saldo o cupo suficiente.',
@@ -22,7 +28,8 @@ export const REJECTION_CAUSES = [
 /**
  * /pagoexpress/cancelvoucher/{idtrx}: a card payment that was not made (specification §2 'Cancel voucher'). Webpay
  * rejected it, (?estado=anulado) the member cancelled it on Webpay's form, or (?estado=expirado) the form's time ran
- * out. Nothing was charged in any case, and the instalments are still pending.
+ * out: nothing was charged, and the instalments are still pending. Or Webpay charged what could not be applied
+ * (?estado=reembolsado, reembolso, retenido): the page says it was charged, and what became of the money.
  */
 export function CancelVoucherPage() {
   const { idtrx = '' } = useParams();
@@ -38,6 +45,7 @@ export function CancelVoucherPage() {
   const estado = new URLSearchParams(search).get('estado');
   if (estado === 'anulado') return <AbortedPayment idTrx={idtrx} />;
   if (estado === 'expirado') return <TimedOutPayment idTrx={idtrx} />;
+  if (estado === 'reembolsado' || estado === 'reembolso' || estado === 'retenido') return <ChargedNotApplied idTrx={idtrx} estado={estado} />;
   return <RejectedPayment idTrx={idtrx} />;
 }
 
@@ -76,6 +84,28 @@ function TimedOutPayment({ idTrx }: { idTrx: string }) {
     <MessageScreen tone="warning" title={TIMED_OUT_TITLE} actions={<Actions />}>
       <p>{timedOutMessage(provider)}</p>
       <p>Tus cuotas siguen pendientes: puedes intentarlo nuevamente cuando quieras.</p>
+      <TransactionNumber idTrx={idTrx} />
+    </MessageScreen>
+  );
+}
+
+/** Charged by Webpay, not applied (paid meanwhile elsewhere): what became of the money, in the member's words. */
+function ChargedNotApplied({ idTrx, estado }: { idTrx: string; estado: 'reembolsado' | 'reembolso' | 'retenido' }) {
+  const provider = useProviderName();
+  const title = estado === 'reembolsado' ? REFUNDED_TITLE : estado === 'reembolso' ? REFUNDING_TITLE : HELD_TITLE;
+  return (
+    <MessageScreen tone={estado === 'retenido' ? 'error' : 'warning'} title={title} actions={<Actions />}>
+      <p>{chargedNotApplied(provider)}</p>
+      {estado === 'reembolsado' ? (
+        <p>Ya devolvimos el monto completo a tu tarjeta. Según tu banco, la devolución puede tardar algunos días en verse en tu estado de cuenta.</p>
+      ) : estado === 'reembolso' ? (
+        <p>Estamos devolviendo el monto completo a tu tarjeta; no necesitas hacer nada. Según tu banco, puede tardar algunos días en verse en tu estado de cuenta.</p>
+      ) : (
+        <p>
+          {provider} no aceptó devolverlo automáticamente: el monto quedó retenido y nuestro equipo lo devolverá a tu tarjeta. Si tienes dudas,
+          contáctanos indicando el número de transacción.
+        </p>
+      )}
       <TransactionNumber idTrx={idTrx} />
     </MessageScreen>
   );

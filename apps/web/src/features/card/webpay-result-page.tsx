@@ -13,7 +13,17 @@ import { parseWebpayReturn, screenAfterReturn } from './webpay-return';
  * the entry before it is Webpay's own form, which Back would post again ("ya fue procesada"), so Back shows the
  * outcome again instead (useHoldAfterWebpay).
  */
-const OUTCOMES = { aprobado: 'approved', parcial: 'partial', rechazado: 'rejected', anulado: 'cancelled', expirado: 'expired', pendiente: 'pending' } as const;
+const OUTCOMES = {
+  aprobado: 'approved',
+  parcial: 'partial',
+  rechazado: 'rejected',
+  anulado: 'cancelled',
+  expirado: 'expired',
+  pendiente: 'pending',
+  reembolsado: 'refunded',
+  reembolso: 'refunding',
+  retenido: 'held',
+} as const;
 
 export function WebpayResultPage() {
   const { search } = useLocation();

@@ -44,6 +44,9 @@ describe('where each return goes', () => {
     [at('rechazado'), 'PM' as const, `/pagoexpress/cancelvoucher/${ID}`],
     [at('anulado'), 'PM' as const, `/pagoexpress/cancelvoucher/${ID}?estado=anulado`],
     [at('expirado'), 'PM' as const, `/pagoexpress/cancelvoucher/${ID}?estado=expirado`],
+    [at('reembolsado'), 'PM' as const, `/pagoexpress/cancelvoucher/${ID}?estado=reembolsado`],
+    [at('reembolso'), 'PM' as const, `/pagoexpress/cancelvoucher/${ID}?estado=reembolso`],
+    [at('retenido'), 'PM' as const, `/pagoexpress/cancelvoucher/${ID}?estado=retenido`],
     [null, 'PM' as const, '/pagoexpress/error'],
   ])('%o (family %s) → %s', (result, family, to) => {
     expect(screenAfterReturn(result, family)).toBe(to);

@@ -2,7 +2,7 @@ import type { Family } from '@pago/domain/families';
 import { paths } from '../../lib/paths';
 
 /** What the payment host tells the browser when Webpay sends it back (apps/api card-payment-service). */
-export const RETURN_ESTADOS = ['aprobado', 'parcial', 'rechazado', 'anulado', 'expirado', 'pendiente', 'error'] as const;
+export const RETURN_ESTADOS = ['aprobado', 'parcial', 'rechazado', 'anulado', 'expirado', 'pendiente', 'reembolsado', 'reembolso', 'retenido', 'error'] as const;
 export type ReturnEstado = (typeof RETURN_ESTADOS)[number];
 
 /** A return the payment host could tie to a transaction. */
@@ -49,8 +49,12 @@ export function webpayFinalPath(idTransaccion: string, state: FinalState): strin
   return `${paths.webpayFinal}?${query.toString()}`;
 }
 
-/** Why a card payment was not made: Webpay refused it, the member cancelled on its form, or the form's time ran out. */
-export type NotPaid = 'rechazado' | 'anulado' | 'expirado';
+/**
+ * Why a card payment was not made: Webpay refused it, the member cancelled on its form, or the form's time ran out;
+ * or Webpay charged the card and the charge could not be applied (paid meanwhile elsewhere): given back
+ * ('reembolsado'), being given back ('reembolso'), or held until an operator gives it back ('retenido').
+ */
+export type NotPaid = 'rechazado' | 'anulado' | 'expirado' | 'reembolsado' | 'reembolso' | 'retenido';
 
 /** The cancel voucher; a cancellation or a timeout says so in its query, so the screen words it as what it was. */
 export function cancelVoucherPath(idTransaccion: string, why: NotPaid): string {
@@ -71,6 +75,9 @@ export function screenAfterReturn(result: WebpayReturn | null, family: Family | 
     case 'rechazado':
     case 'anulado':
     case 'expirado':
+    case 'reembolsado':
+    case 'reembolso':
+    case 'retenido':
       return cancelVoucherPath(result.idTransaccion, result.estado);
   }
 }

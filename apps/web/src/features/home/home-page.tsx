@@ -1,12 +1,14 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox-field';
 import { Loader } from '../../components/loader';
 import { RutField, useRutInput } from '../../components/rut-field';
+import { formatRutInput } from '@pago/domain/rut';
 import { Screen } from '../../components/screen';
 import { readRememberedRut, useAppStore } from '../../lib/app-store';
 import { paths } from '../../lib/paths';
+import { takeTypedBeforeStart } from '../../lib/typed-before-start';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
 import { useConsultarParametros, type ParametrosAnswer } from './api/consultar-parametros';
 import { screenAfterParameters } from './screen-after-parameters';
@@ -21,6 +23,23 @@ export function HomePage() {
 
   const rut = useRutInput(readRememberedRut);
   const [rememberMe, setRememberMe] = useState(() => readRememberedRut() !== '');
+
+  // The page takes typing from its first paint (decision 037): what the field holds when the app takes over, or held
+  // before the app drew it anew, is the member's, not the empty value the page was built with.
+  const form = useRef<HTMLFormElement>(null);
+  const drawn = useRef({ rut: rut.value, rememberMe });
+  const { setValue: setRut } = rut;
+  useLayoutEffect(() => {
+    const fields = form.current?.elements;
+    const rutField = fields?.namedItem('rut');
+    const rememberField = fields?.namedItem('rememberMe');
+    const kept = takeTypedBeforeStart();
+    // Only what differs from the first render was the member's doing (the field keeps it through hydration).
+    const typed = kept?.rut ?? (rutField instanceof HTMLInputElement ? rutField.value : drawn.current.rut);
+    if (typed !== drawn.current.rut) setRut(formatRutInput(typed));
+    const checked = kept?.rememberMe ?? (rememberField instanceof HTMLInputElement ? rememberField.checked : drawn.current.rememberMe);
+    if (checked !== drawn.current.rememberMe) setRememberMe(checked);
+  }, [setRut]);
 
   // Specification §3: the state is cleared on the home; a remembered RUT lives apart and survives.
   useEffect(() => {
@@ -58,7 +77,7 @@ export function HomePage() {
   return (
     <Screen title="Pago Online">
       <p className="mt-2 text-lg text-muted">Ingresa tu RUT para comenzar</p>
-      <form noValidate onSubmit={submit} className="mt-6 flex flex-col gap-4" aria-busy={parametros.isPending}>
+      <form ref={form} noValidate onSubmit={submit} className="mt-6 flex flex-col gap-4" aria-busy={parametros.isPending}>
         <RutField rut={rut} autoComplete="off" />
         <CheckboxField
           label="Recordar mi RUT"

@@ -7,6 +7,7 @@ import { Button, ButtonLink } from '../../components/button';
 import { Loader } from '../../components/loader';
 import { Modal, ModalActions, ModalClose } from '../../components/modal';
 import { StepScreen } from '../../components/step-screen';
+import { InactivityTimer } from '../own-account/inactivity-timer';
 import { useAppStore } from '../../lib/app-store';
 import { FAILURE_OUTCOME, routeError } from '../../lib/error-routing';
 import { paths } from '../../lib/paths';
@@ -48,14 +49,17 @@ export function StepThreePage() {
       </StepScreen>
     );
   }
+  // As on step 2: the member is told the session ended before choosing a method the server would refuse.
   return (
-    <MethodChoice
-      key={category}
-      category={category}
-      selected={selected}
-      amount={selection.amount}
-      methods={methods}
-    />
+    <InactivityTimer>
+      <MethodChoice
+        key={category}
+        category={category}
+        selected={selected}
+        amount={selection.amount}
+        methods={methods}
+      />
+    </InactivityTimer>
   );
 }
 

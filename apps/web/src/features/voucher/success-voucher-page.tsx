@@ -93,7 +93,7 @@ function Voucher({ view, verificationCode }: { view: VoucherData; verificationCo
         <h2 id="voucher-products" className="text-base font-semibold">
           {VOUCHER_LABELS.products}
         </h2>
-        <ul className="mt-2 space-y-3">
+        <ul data-print="columns" className="mt-2 space-y-3">
           {view.products.map((product) => (
             <li key={product.number + product.authorisation} className="rounded-xl border border-line px-4 py-3">
               <p className="font-semibold">{product.name}</p>

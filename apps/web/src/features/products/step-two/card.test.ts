@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Selection } from '../../../lib/app-store';
-import { canPayCards, cardLine, cardSelection, cardView, chooseOption, initialCardChoices, setCardText, type CardChoice } from './card';
+import { canPayCards, cardLine, cardOptionsOf, cardSelection, cardView, chooseOption, initialCardChoices, setCardText, type CardChoice } from './card';
 import { creditCard } from './test-products';
 
 const [card] = cardView([creditCard(350_000, 35_000)]);
@@ -31,6 +31,15 @@ describe('credit card (TC)', () => {
 
   it("clears the typed amount when another option is chosen", () => {
     expect(chooseOption(abonar('50000'), 'total')).toEqual({ option: 'total', text: '' });
+  });
+
+  it("offers no 'Pago mínimo' once the minimum is paid, and no $0", () => {
+    const [paidMinimum] = cardView([creditCard(300_000, 0)]);
+    expect(cardOptionsOf(paidMinimum!).map((option) => option.label)).toEqual(['Total facturado', 'Abonar']);
+    expect(cardOptionsOf(card!).map((option) => option.label)).toEqual(['Pago mínimo', 'Total facturado', 'Abonar']);
+    expect(cardLine(paidMinimum!, chooseOption(NONE, 'minimo')).valid).toBe(false);
+    expect(cardLine(paidMinimum!, abonar('0'))).toMatchObject({ error: 'Monto debe superar pago mínimo', valid: false });
+    expect(cardLine(paidMinimum!, abonar('1'))).toMatchObject({ error: null, valid: true });
   });
 
   it('offers nothing to pay on a card without billed debt', () => {

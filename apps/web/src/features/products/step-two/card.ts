@@ -2,19 +2,23 @@ import type { Family } from '@pago/domain/families';
 import { formatThousands, parseClpDigits } from '@pago/domain/money';
 import { detallesOf } from '@pago/domain/products';
 import type { DetalleCuota, Producto } from '@pago/domain/products';
-import { cardAmountError } from '@pago/domain/selection';
+import { cardAmountError, cardOptionsOffered, type CardOptionCode } from '@pago/domain/selection';
 import type { Selection } from '../../../lib/app-store';
 import { installmentOf, previousEntries } from './common';
 
 // Step 2 for credit cards (TC), specification §2, §4 'Cards (TC)' and §5 "Card 'abonar'".
 
-export type CardOption = 'minimo' | 'total' | 'abonar';
+export type CardOption = CardOptionCode;
 
 export const CARD_OPTIONS: readonly { value: CardOption; label: string }[] = [
   { value: 'minimo', label: 'Pago mínimo' },
   { value: 'total', label: 'Total facturado' },
   { value: 'abonar', label: 'Abonar' },
 ];
+
+/** The options a statement offers (the domain's rule: no 'Pago mínimo' once it is paid). */
+export const cardOptionsOf = (product: CardProduct) =>
+  CARD_OPTIONS.filter((option) => cardOptionsOffered(product.statement.pagoMinimo).includes(option.value));
 
 export interface CardProduct {
   numeroProducto: string;
@@ -74,7 +78,7 @@ export interface CardLine {
 
 export function cardLine(product: CardProduct, choice: CardChoice = NO_CHOICE): CardLine {
   const { statement } = product;
-  if (product.noDebt || choice.option === null) return { product, option: null, amount: 0, error: null, valid: false };
+  if (product.noDebt || choice.option === null || !cardOptionsOffered(statement.pagoMinimo).includes(choice.option)) return { product, option: null, amount: 0, error: null, valid: false };
   const amount =
     choice.option === 'minimo'
       ? statement.pagoMinimo
@@ -113,7 +117,7 @@ export function initialCardChoices(products: readonly CardProduct[], selection: 
       const monto = previous?.get(p.numeroProducto)?.[0]?.monto;
       if (monto === undefined || p.noDebt) return [p.numeroProducto, NO_CHOICE];
       if (monto === p.statement.montoPendiente) return [p.numeroProducto, { option: 'total', text: '' }];
-      if (monto === p.statement.pagoMinimo) return [p.numeroProducto, { option: 'minimo', text: '' }];
+      if (monto === p.statement.pagoMinimo && cardOptionsOffered(monto).includes('minimo')) return [p.numeroProducto, { option: 'minimo', text: '' }];
       return [p.numeroProducto, { option: 'abonar', text: formatThousands(monto) }];
     }),
   );

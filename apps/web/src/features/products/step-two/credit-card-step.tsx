@@ -2,14 +2,14 @@ import type { Family } from '@pago/domain/families';
 import { wireToScreen } from '@pago/domain/dates';
 import { formatClp } from '@pago/domain/money';
 import { maskProductNumber } from '@pago/domain/products';
-import { AMOUNT_INPUT_MAX_LENGTH, CARD_NO_DEBT_MESSAGE } from '@pago/domain/selection';
+import { AMOUNT_INPUT_MAX_LENGTH, CARD_NO_DEBT_MESSAGE, cardAmountFloor } from '@pago/domain/selection';
 import * as RadioGroup from '@radix-ui/react-radio-group';
 import { useId, useMemo } from 'react';
 import { Notice } from '../../../components/notice';
 import { AmountField } from './amount-field';
 import {
   canPayCards,
-  CARD_OPTIONS,
+  cardOptionsOf,
   cardLines,
   cardSelection,
   cardView,
@@ -124,7 +124,7 @@ function CardStatement({ line, text, onOption, onText }: CardStatementProps) {
         disabled={product.noDebt}
         className="flex flex-col gap-2"
       >
-        {CARD_OPTIONS.map((option) => {
+        {cardOptionsOf(product).map((option) => {
           const itemId = `${id}-${option.value}`;
           const amount = amounts[option.value];
           return (
@@ -156,7 +156,7 @@ function CardStatement({ line, text, onOption, onText }: CardStatementProps) {
         onValueChange={onText}
         disabled={line.option !== 'abonar'}
         maxLength={AMOUNT_INPUT_MAX_LENGTH}
-        hint={product.noDebt ? null : `Entre ${formatClp(statement.pagoMinimo)} y ${formatClp(statement.montoPendiente)}`}
+        hint={product.noDebt ? null : `Entre ${formatClp(cardAmountFloor(statement.pagoMinimo))} y ${formatClp(statement.montoPendiente)}`}
         error={line.error}
       />
     </section>

@@ -1,8 +1,8 @@
 import type { Producto } from '@pago/domain/products';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppStore } from '../../../lib/app-store';
 import { stubFetch } from '../../../test/fetch-stub';
 import { LocationDisplay } from '../../../test/location-display';
@@ -335,5 +335,27 @@ describe('step 2 after a reload or coming back from step 3', () => {
     renderStepTwo('PC', [pcWithAbono()]);
     expect(checkbox('Cuota 21').checked).toBe(true);
     expect(checkbox('Cuota 22').checked).toBe(true);
+  });
+
+  it('tells the member the session ended after sessionTimeOut idle minutes, before anything is filled in', () => {
+    vi.useFakeTimers();
+    try {
+      useAppStore.getState().setParameters({ ...PARAMETERS, sessionTimeOut: '5' });
+      useAppStore.getState().setSession({ token: 'token-de-sesion', products: [pcWithAbono()] });
+      render(
+        <MemoryRouter initialEntries={['/pagoexpress/steptwo/PC']}>
+          <Routes>
+            <Route path="/pagoexpress/steptwo/:category" element={<StepTwoPage />} />
+            <Route path="*" element={null} />
+          </Routes>
+        </MemoryRouter>,
+      );
+      act(() => vi.advanceTimersByTime(299_000));
+      expect(screen.queryByRole('dialog', { name: 'Tiempo de inactividad agotado' })).toBeNull();
+      act(() => vi.advanceTimersByTime(1_000));
+      expect(screen.getByRole('dialog', { name: 'Tiempo de inactividad agotado' })).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
