@@ -7,6 +7,7 @@ import { DashboardScreen } from './screens/dashboard';
 import { LoadScreen } from './screens/load';
 import { MemberScreen } from './screens/member';
 import { ParametersScreen } from './screens/parameters';
+import { PaymentsScreen } from './screens/payments';
 import { ReconciliationScreen } from './screens/reconciliation';
 import { TokensScreen } from './screens/tokens';
 import { TransactionScreen } from './screens/transaction';
@@ -18,6 +19,7 @@ import { Loading, Notice } from './ui';
 const NAV: { to: string; label: string; permiso: string }[] = [
   { to: '/', label: 'Inicio', permiso: 'resumen.ver' },
   { to: '/socios', label: 'Socios', permiso: 'socios.ver' },
+  { to: '/pagos', label: 'Pagos', permiso: 'socios.ver' },
   { to: '/parametros', label: 'Parámetros', permiso: 'parametros.ver' },
   { to: '/aprobaciones', label: 'Aprobaciones', permiso: 'resumen.ver' },
   { to: '/conciliacion', label: 'Conciliación', permiso: 'conciliacion.ver' },
@@ -102,6 +104,7 @@ const router = createBrowserRouter(
         { index: true, element: <DashboardScreen /> },
         { path: 'socios', element: <MemberScreen /> },
         { path: 'socios/:rut', element: <MemberScreen /> },
+        { path: 'pagos', element: <PaymentsScreen /> },
         { path: 'transacciones/:id', element: <TransactionScreen /> },
         { path: 'parametros', element: <ParametersScreen /> },
         { path: 'aprobaciones', element: <ParametersScreen inbox /> },

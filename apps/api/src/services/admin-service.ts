@@ -9,6 +9,8 @@ import { authorizationsOf } from '../repositories/authorization-repository';
 import { findMemberByRut, unblockCardOf, unblockPasswordOf } from '../repositories/member-repository';
 import { findTransaction, itemsOf, voucherRowOf } from '../repositories/transaction-repository';
 import { attemptsOf } from '../repositories/webpay-attempt-repository';
+import { paidForOthers, payerOf } from '../repositories/payment-search-repository';
+import { maskAccount } from './payment-service';
 
 export type AdminService = ReturnType<typeof createAdminService>;
 
@@ -68,6 +70,7 @@ export function createAdminService(db: Db) {
         .where(eq(transactions.memberId, member.id))
         .orderBy(desc(transactions.createdAt))
         .limit(50);
+      const forOthers = await paidForOthers(db, member.id, member.rut, 50);
       const lockedUntil = member.passwordLockedUntil && member.passwordLockedUntil > now ? member.passwordLockedUntil : null;
       return {
         rut: maskRut(member.rut),
@@ -78,6 +81,8 @@ export function createAdminService(db: Db) {
         tarjeta: !card ? ('sin tarjeta' as const) : card.blockedAt ? ('bloqueada' as const) : ('activa' as const),
         dispositivos: devices,
         transacciones: trxs.map(({ comprobante, ...t }) => ({ ...t, comprobante: comprobante !== null })),
+        // A payer's debits for another member's products live on that member's transactions: listed here too.
+        pagosATerceros: forOthers.map(({ rutSocio, cuenta, ...t }) => ({ ...t, socio: maskRut(rutSocio), cuentaDebitada: cuenta ? maskAccount(cuenta) : null })),
       };
     },
 
@@ -85,16 +90,19 @@ export function createAdminService(db: Db) {
     async transaction(idTransaccion: string) {
       const trx = await findTransaction(db, idTransaccion);
       if (!trx) return null;
-      const [items, auths, attempts, core, voucher, audit] = await Promise.all([
+      const [items, auths, attempts, core, voucher, audit, payer] = await Promise.all([
         itemsOf(db, idTransaccion),
         authorizationsOf(db, idTransaccion),
         attemptsOf(db, idTransaccion),
         operationsOf(db, idTransaccion),
         voucherRowOf(db, idTransaccion),
         auditOfTransaction(db, idTransaccion),
+        payerOf(db, idTransaccion),
       ]);
-      const { hostTokenHash: _secret, ...visible } = trx;
-      return { transaccion: visible, lineas: items, autorizaciones: auths, webpay: attempts, core, comprobante: voucher, auditoria: audit };
+      // The payer's full RUT stays here: the console is told it masked, with the account it debited.
+      const { hostTokenHash: _secret, payerRut: _payer, ...visible } = trx;
+      const pagador = payer ? { rut: maskRut(payer.rut), nombre: payer.nombre, cuentaDebitada: payer.cuenta ? maskAccount(payer.cuenta) : null, esElSocio: payer.titular } : null;
+      return { transaccion: visible, pagador, lineas: items, autorizaciones: auths, webpay: attempts, core, comprobante: voucher, auditoria: audit };
     },
   };
 }

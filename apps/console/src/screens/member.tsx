@@ -14,6 +14,7 @@ interface Member {
   tarjeta: 'activa' | 'bloqueada' | 'sin tarjeta';
   dispositivos: { id: string; nombre: string; enrolado: string; revocado: string | null }[];
   transacciones: { idTransaccion: string; familia: string; total: number; estado: string; medioPago: string | null; creada: string; pagada: string | null; comprobante: boolean }[];
+  pagosATerceros: { idTransaccion: string; socio: string; familia: string; total: number; estado: string; medioPago: string | null; cuentaDebitada: string | null; creada: string }[];
 }
 
 
@@ -127,7 +128,7 @@ function MemberDetail({ rut }: { rut: string }) {
       </div>
       <Section title="Transacciones">
         {data.transacciones.length === 0 ? (
-          <Empty>El socio no tiene transacciones.</Empty>
+          <Empty>{data.pagosATerceros.length > 0 ? 'El socio no tiene transacciones de sus propios productos.' : 'El socio no tiene transacciones.'}</Empty>
         ) : (
           <Table label="Transacciones del socio">
             <thead>
@@ -169,6 +170,41 @@ function MemberDetail({ rut }: { rut: string }) {
           </Table>
         )}
       </Section>
+      {data.pagosATerceros.length > 0 ? (
+        <Section title="Pagos a otros socios">
+          <p className="text-sm text-muted">Lo que este socio pagó desde su cuenta por productos de otros socios.</p>
+          <Table label="Pagos a otros socios">
+            <thead>
+              <tr>
+                <th scope="col">Creada</th>
+                <th scope="col">Socio</th>
+                <th scope="col">Familia</th>
+                <th scope="col">Cuenta debitada</th>
+                <th scope="col">Estado</th>
+                <th scope="col" className="amount">
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.pagosATerceros.map((t) => (
+                <tr key={t.idTransaccion}>
+                  <td>
+                    <Link className="font-semibold text-brand-700 underline" to={`/transacciones/${t.idTransaccion}`}>
+                      {dateTime(t.creada)}
+                    </Link>
+                  </td>
+                  <td className="whitespace-nowrap">{t.socio}</td>
+                  <td>{t.familia}</td>
+                  <td className="whitespace-nowrap">{t.cuentaDebitada ?? '—'}</td>
+                  <td>{labelOf(TRANSACTION_STATES, t.estado)}</td>
+                  <td className="amount">{clp(t.total)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </Section>
+      ) : null}
     </div>
   );
 }

@@ -63,6 +63,8 @@ function CardCharges({ attempts, onProposed }: { attempts: Row[]; onProposed: ()
 
 interface TransactionView {
   transaccion: Row;
+  /** Who paid from their own account and which account was debited (masked); null before a payer logged in. */
+  pagador: { rut: string; nombre: string | null; cuentaDebitada: string | null; esElSocio: boolean } | null;
   lineas: Row[];
   autorizaciones: Row[];
   webpay: Row[];
@@ -111,6 +113,14 @@ export function TransactionScreen() {
         <>
           <Section title={`${text(data.transaccion.family)} · ${clp(Number(data.transaccion.total))} · ${labelOf(TRANSACTION_STATES, text(data.transaccion.status))}`}>
             <p className="break-all text-sm text-muted">Id {text(data.transaccion.idTransaccion)} · medio {text(data.transaccion.medioPago) || '—'}</p>
+            {data.pagador ? (
+              <p>
+                <span className="font-semibold">Pagador:</span> {data.pagador.nombre ? `${data.pagador.nombre} · ` : ''}
+                {data.pagador.rut}
+                {data.pagador.esElSocio ? ' (el mismo socio)' : ' (otro socio)'}
+                {data.pagador.cuentaDebitada ? ` · cuenta debitada ${data.pagador.cuentaDebitada}` : ''}
+              </p>
+            ) : null}
             <Table label="Líneas pagadas">
               <thead>
                 <tr>

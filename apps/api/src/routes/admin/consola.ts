@@ -14,6 +14,10 @@ import { checkRepost, pendingStats, refusedCredits } from '../../repositories/co
 import { REPOST_REFUSALS } from '../../operator/four-eyes';
 import { assignedRoles, listAssignedRoles, listMachineTokens, revokeMachineToken } from '../../repositories/operator-repository';
 import { createAdminService } from '../../services/admin-service';
+import { searchPayments } from '../../repositories/payment-search-repository';
+import { maskAccount } from '../../services/payment-service';
+import { canonicalRut, maskRut } from '@pago/domain/rut';
+import { TRANSACTION_MOVES, type TransactionStatus } from '@pago/domain/payment-states';
 import { refundableAttempt, REFUND_REFUSALS, setAsideAttempts } from '../../services/card-manual-refund';
 import { reconciliationCsv } from '../../services/core-reconciliation-service';
 import { webpayReport, webpayReportCsv } from '../../services/webpay-report';
@@ -63,6 +67,60 @@ const memberView = envelopeResponses(
         creada: z.date(),
         pagada: z.date().nullable(),
         comprobante: z.boolean(),
+      }),
+    ),
+    pagosATerceros: z.array(
+      z.object({
+        idTransaccion: z.string(),
+        socio: z.string(),
+        familia: z.string(),
+        total: z.number(),
+        estado: z.string(),
+        medioPago: z.string().nullable(),
+        cuentaDebitada: z.string().nullable(),
+        creada: z.date(),
+        pagada: z.date().nullable(),
+      }),
+    ),
+  }),
+);
+
+const PAGE_SIZE = 25;
+const TRANSACTION_STATUSES = Object.keys(TRANSACTION_MOVES) as [TransactionStatus, ...TransactionStatus[]];
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'fecha AAAA-MM-DD');
+const paymentQuery = z
+  .object({
+    referencia: z.string().trim().min(1).max(64).optional(),
+    rut: z.string().trim().min(3).max(16).optional(),
+    monto: z.coerce.number().int().positive().max(10_000_000_000).optional(),
+    desde: isoDay.optional(),
+    hasta: isoDay.optional(),
+    estado: z.enum(TRANSACTION_STATUSES).optional(),
+    medioPago: z.enum(['CUENTA VISTA', 'WEBPAY']).optional(),
+    pagina: z.coerce.number().int().min(1).max(10_000).default(1),
+  })
+  .strict();
+const paymentList = envelopeResponses(
+  RESPONSE,
+  z.object({
+    total: z.number().int(),
+    pagina: z.number().int(),
+    porPagina: z.number().int(),
+    pagos: z.array(
+      z.object({
+        idTransaccion: z.string(),
+        socio: z.string(),
+        pagador: z.string().nullable(),
+        nombrePagador: z.string().nullable(),
+        cuentaDebitada: z.string().nullable(),
+        familia: z.string(),
+        total: z.number(),
+        estado: z.string(),
+        medioPago: z.string().nullable(),
+        creada: z.date(),
+        pagada: z.date().nullable(),
+        codigoVerificacion: z.string().nullable(),
+        ordenesCompra: z.array(z.string()),
       }),
     ),
   }),
@@ -149,6 +207,37 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   r.get('/socios/:rut', { schema: { params: rutParams, response: memberView }, config: { responseName: RESPONSE, permiso: 'socios.ver' } }, async (request, reply) => {
     const found = await admin.member(request.params.rut, new Date());
     return found ? { [RESPONSE]: found } : reply.code(404).send(errorEnvelope(RESPONSE, '400', 'Socio no encontrado.'));
+  });
+
+  // Payments found from either side: by a reference (transaction id, verification code, buy order), the holder's or
+  // the payer's RUT, amount, day in Santiago, state and method; a page at a time.
+  r.get('/pagos', { schema: { querystring: paymentQuery, response: paymentList }, config: { responseName: RESPONSE, permiso: 'socios.ver' } }, async (request, reply) => {
+    const { referencia, rut: rutInput, pagina, ...rest } = request.query;
+    const rut = rutInput ? canonicalRut(rutInput) : undefined;
+    if (rut === null) return reply.code(400).send(errorEnvelope(RESPONSE, '400', 'RUT inválido.'));
+    const found = await searchPayments(db, { ...rest, referencia, rut }, { offset: (pagina - 1) * PAGE_SIZE, limit: PAGE_SIZE });
+    return {
+      [RESPONSE]: {
+        total: found.total,
+        pagina,
+        porPagina: PAGE_SIZE,
+        pagos: found.rows.map((p) => ({
+          idTransaccion: p.idTransaccion,
+          socio: maskRut(p.rutSocio),
+          pagador: p.rutPagador ? maskRut(p.rutPagador) : null,
+          nombrePagador: p.nombrePagador,
+          cuentaDebitada: p.cuenta ? maskAccount(p.cuenta) : null,
+          familia: p.familia,
+          total: p.total,
+          estado: p.estado,
+          medioPago: p.medioPago,
+          creada: p.creada,
+          pagada: p.pagada,
+          codigoVerificacion: p.codigoVerificacion,
+          ordenesCompra: p.ordenesCompra ?? [],
+        })),
+      },
+    };
   });
 
   r.post(

@@ -64,6 +64,7 @@ const transactionView = envelopeResponses(
   RESPONSE,
   z.object({
     transaccion: row,
+    pagador: z.object({ rut: z.string(), nombre: z.string().nullable(), cuentaDebitada: z.string().nullable(), esElSocio: z.boolean() }).nullable(),
     lineas: z.array(row),
     autorizaciones: z.array(row),
     webpay: z.array(row),
