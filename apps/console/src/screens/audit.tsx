@@ -12,13 +12,33 @@ interface AuditEvent {
 }
 
 const FIELDS = [
-  { name: 'kind', label: 'Tipo', placeholder: 'cambio.aprobado' },
-  { name: 'operador', label: 'Operador', placeholder: 'Nombre del operador' },
-  { name: 'rut', label: 'RUT', placeholder: '12.345.678-9' },
+  { name: 'texto', label: 'Texto', placeholder: 'reembolso' },
+  { name: 'operador', label: 'Operador', placeholder: 'Parte del nombre' },
+  { name: 'rut', label: 'RUT del socio', placeholder: '12.345.678-9' },
+  { name: 'idTransaccion', label: 'Transacción', placeholder: 'Id de 32 caracteres' },
 ] as const;
 
-type Filters = Record<'kind' | 'operador' | 'rut' | 'desde' | 'hasta', string>;
-const EMPTY: Filters = { kind: '', operador: '', rut: '', desde: '', hasta: '' };
+type Filters = Record<'kind' | 'texto' | 'operador' | 'rut' | 'idTransaccion' | 'desde' | 'hasta', string>;
+const EMPTY: Filters = { kind: '', texto: '', operador: '', rut: '', idTransaccion: '', desde: '', hasta: '' };
+
+/** A detail's value in words: text as is, lists joined, anything nested as compact JSON. */
+const valueOf = (value: unknown): string => (typeof value === 'string' ? value : Array.isArray(value) && value.every((v) => typeof v !== 'object') ? value.join(', ') : JSON.stringify(value));
+
+/** The detail as key: value lines that wrap, so the column reads at any width instead of one clipped line of JSON. */
+function Detail({ detail }: { detail: Record<string, unknown> }) {
+  const entries = Object.entries(detail).filter(([key]) => key !== 'operador' && key !== 'aprobadoPor' && key !== 'rechazadoPor');
+  if (entries.length === 0) return <>—</>;
+  return (
+    <dl className="audit-detail">
+      {entries.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd>{valueOf(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 const queryOf = (filters: Filters) => new URLSearchParams(Object.entries(filters).filter(([, v]) => v.trim() !== '')).toString();
 
@@ -30,13 +50,27 @@ export function AuditScreen() {
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const query = queryOf(applied);
   const load = useLoad<{ eventos: AuditEvent[] }>(`/admin/auditoria?${query}&limit=200`);
+  const kinds = useLoad<{ tipos: string[] }>('/admin/auditoria/tipos');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setApplied(draft);
   };
   return (
     <Screen title="Auditoría">
-      <form onSubmit={submit} className="card grid gap-3 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filtros de auditoría">
+      <form onSubmit={submit} className="card grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Filtros de auditoría">
+        <div>
+          <label htmlFor="filtro-kind" className="field-label">
+            Tipo de evento
+          </label>
+          <select id="filtro-kind" className="field-input" value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: e.target.value })}>
+            <option value="">Todos</option>
+            {(kinds.data?.tipos ?? []).map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </div>
         {FIELDS.map((f) => (
           <div key={f.name}>
             <label htmlFor={`filtro-${f.name}`} className="field-label">
@@ -47,13 +81,13 @@ export function AuditScreen() {
         ))}
         <div>
           <label htmlFor="filtro-desde" className="field-label">
-            Desde
+            Desde (hora de Chile)
           </label>
           <input id="filtro-desde" type="date" className="field-input" value={draft.desde} onChange={(e) => setDraft({ ...draft, desde: e.target.value })} />
         </div>
         <div>
           <label htmlFor="filtro-hasta" className="field-label">
-            Hasta
+            Hasta (hora de Chile)
           </label>
           <input id="filtro-hasta" type="date" className="field-input" value={draft.hasta} onChange={(e) => setDraft({ ...draft, hasta: e.target.value })} />
         </div>
@@ -85,10 +119,12 @@ export function AuditScreen() {
               {data.eventos.map((e) => (
                 <tr key={e.id}>
                   <td className="whitespace-nowrap">{dateTime(e.at)}</td>
-                  <td className="whitespace-nowrap font-semibold">{e.kind}</td>
+                  <td className="font-semibold break-words">{e.kind}</td>
                   <td>{whoOf(e.detail)}</td>
                   <td className="whitespace-nowrap">{e.rutMasked ?? '—'}</td>
-                  <td className="max-w-md break-all text-xs">{JSON.stringify(e.detail)}</td>
+                  <td className="min-w-64">
+                    <Detail detail={e.detail} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -46,7 +46,7 @@ describe.each(DATABASE_KINDS)('the console’s calls on %s', (kind) => {
     const trail = await get(`/admin/auditoria/csv?operador=${encodeURIComponent('Óscar Operaciones')}`);
     expect(trail.statusCode).toBe(200);
     const [header, ...rows] = trail.body.trim().split('\r\n');
-    expect(header).toBe('id,fecha,tipo,operador,rut,solicitud,detalle');
+    expect(header).toBe('id,fecha (hora de Chile),tipo,operador,rut,solicitud,detalle');
     expect(rows.some((row) => row.includes('admin.parametro.actualizado') && row.includes('Óscar Operaciones'))).toBe(true);
     // What an operator typed never reaches a spreadsheet as a formula.
     expect(trail.body).not.toMatch(/,=HYPERLINK/);

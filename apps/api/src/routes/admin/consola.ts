@@ -23,6 +23,7 @@ import { reconciliationCsv } from '../../services/core-reconciliation-service';
 import { webpayReport, webpayReportCsv } from '../../services/webpay-report';
 import { documentOf, envelopeResponses, errorResponses } from '../responses';
 import { changeSchema, changesRoutes, changeView } from './cambios';
+import { reasonBody, reasonRefused } from './reason';
 
 const RESPONSE = 'consolaResponse';
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
@@ -242,8 +243,9 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     '/transacciones/:id/comprobante/reenviar',
-    { schema: { params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }), response: done }, config: { responseName: RESPONSE, permiso: 'comprobantes.reenviar' } },
+    { schema: { params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }), body: reasonBody, response: done }, config: { responseName: RESPONSE, permiso: 'comprobantes.reenviar' } },
     async (request, reply) => {
+      if (reasonRefused(request, reply, RESPONSE)) return reply;
       const outcome = await app.services.notifications.resendVoucher(request.params.id, request.id);
       if (outcome === 'not_found') return reply.code(404).send(errorEnvelope(RESPONSE, '400', 'La transacción no tiene comprobante.'));
       if (outcome === 'no_email') return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'El socio no tiene un correo registrado.'));
