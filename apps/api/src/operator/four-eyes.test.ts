@@ -20,7 +20,7 @@ describe.each(DATABASE_KINDS)('four eyes on %s', (kind) => {
   const op = () => t.app.operator;
   const valueOf = async (nombre: string) => (await t.database.db.select().from(parameters).where(eq(parameters.nombre, nombre)))[0]?.valor;
   const propose = (session: Awaited<ReturnType<typeof operatorSession>>, nombre: string, valor: string) =>
-    op().inject({ method: 'PUT', url: `/admin/parametros/${nombre}`, headers: asOperator(session), payload: { valor } });
+    op().inject({ method: 'PUT', url: `/admin/parametros/${nombre}`, headers: asOperator(session), payload: { valor, motivo: 'Prueba de cuatro ojos' } });
   const decide = (session: Awaited<ReturnType<typeof operatorSession>>, id: string, action: 'aprobar' | 'rechazar') =>
     op().inject({ method: 'POST', url: `/admin/cambios/${id}/${action}`, headers: asOperator(session) });
 

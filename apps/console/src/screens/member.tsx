@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, clp, dateTime } from '../api';
 import { can, useSession } from '../session';
-import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
+import { ConfirmAction, Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
 import { labelOf, TRANSACTION_STATES } from '../labels';
 
 interface Member {
@@ -48,10 +48,10 @@ function MemberDetail({ rut }: { rut: string }) {
   const session = useSession();
   const { data, error, reload } = useLoad<Member>(`/admin/socios/${encodeURIComponent(rut)}`);
   const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-  const act = async (path: string, done: string) => {
+  const act = async (path: string, done: string, motivo: string) => {
     setMessage(null);
     try {
-      const { status, data: answer } = await api.post<{ codigo?: string; vigenciaDias?: number }>(path);
+      const { status, data: answer } = await api.post<{ codigo?: string; vigenciaDias?: number }>(path, { motivo });
       // An enrolment code is proposed: another operator approves it in Aprobaciones and it goes to the member's e-mail.
       const text = status === 202 ? `${done}: propuesto. Cuando otro operador lo apruebe en Aprobaciones, se envía al correo del socio.` : answer?.vigenciaDias ? `${done}: ${answer.codigo} (válido ${answer.vigenciaDias} días, una vez)` : done;
       setMessage({ kind: 'success', text });
@@ -76,18 +76,30 @@ function MemberDetail({ rut }: { rut: string }) {
                 {data.clave === 'bloqueada' ? `Bloqueada${data.claveBloqueadaHasta ? ` hasta ${dateTime(data.claveBloqueadaHasta)}` : ''}` : data.clave === 'activa' ? 'Activa' : 'Sin clave'}
               </span>
               {data.clave === 'bloqueada' && can(session, 'socios.desbloquear') ? (
-                <button type="button" className="btn btn-secondary" onClick={() => void act(`/admin/socios/${encodeURIComponent(rut)}/desbloquear-clave`, 'Clave desbloqueada')}>
-                  Desbloquear clave
-                </button>
+                <ConfirmAction
+                  label="Desbloquear clave"
+                  title={`Desbloquear la clave de ${data.nombre}`}
+                  confirmLabel="Desbloquear clave"
+                  onConfirm={(motivo) => act(`/admin/socios/${encodeURIComponent(rut)}/desbloquear-clave`, 'Clave desbloqueada', motivo)}
+                >
+                  <p>
+                    El socio {data.rut} podrá volver a ingresar su clave de internet en todos sus navegadores. Hágalo solo si confirmó su identidad.
+                  </p>
+                </ConfirmAction>
               ) : null}
             </dd>
             <dt className="font-semibold text-muted">Tarjeta de coordenadas</dt>
             <dd className="flex flex-wrap items-center gap-3">
               <span className={data.tarjeta === 'bloqueada' ? 'font-semibold text-danger' : ''}>{data.tarjeta === 'bloqueada' ? 'Bloqueada' : data.tarjeta === 'activa' ? 'Activa' : 'Sin tarjeta'}</span>
               {data.tarjeta === 'bloqueada' && can(session, 'socios.desbloquear') ? (
-                <button type="button" className="btn btn-secondary" onClick={() => void act(`/admin/socios/${encodeURIComponent(rut)}/desbloquear-tarjeta`, 'Tarjeta desbloqueada')}>
-                  Desbloquear tarjeta
-                </button>
+                <ConfirmAction
+                  label="Desbloquear tarjeta"
+                  title={`Desbloquear la tarjeta de coordenadas de ${data.nombre}`}
+                  confirmLabel="Desbloquear tarjeta"
+                  onConfirm={(motivo) => act(`/admin/socios/${encodeURIComponent(rut)}/desbloquear-tarjeta`, 'Tarjeta desbloqueada', motivo)}
+                >
+                  <p>El socio {data.rut} podrá volver a pagar con su tarjeta de coordenadas. Hágalo solo si confirmó su identidad.</p>
+                </ConfirmAction>
               ) : null}
             </dd>
           </dl>
@@ -96,9 +108,14 @@ function MemberDetail({ rut }: { rut: string }) {
           title="Autorizador móvil"
           actions={
             can(session, 'autorizador.gestionar') ? (
-              <button type="button" className="btn btn-secondary" onClick={() => void act(`/admin/socios/${encodeURIComponent(rut)}/autorizador/codigo`, 'Código de enrolamiento')}>
-                Generar código de enrolamiento
-              </button>
+              <ConfirmAction
+                label="Generar código de enrolamiento"
+                title="Generar un código de enrolamiento"
+                confirmLabel="Proponer código"
+                onConfirm={(motivo) => act(`/admin/socios/${encodeURIComponent(rut)}/autorizador/codigo`, 'Código de enrolamiento', motivo)}
+              >
+                <p>Cuando otro operador lo apruebe, se envía al correo del socio un código para enrolar su teléfono en el autorizador móvil.</p>
+              </ConfirmAction>
             ) : null
           }
         >
@@ -116,9 +133,16 @@ function MemberDetail({ rut }: { rut: string }) {
                     </span>
                   </span>
                   {!d.revocado && can(session, 'autorizador.gestionar') ? (
-                    <button type="button" className="btn btn-danger" onClick={() => void act(`/admin/autorizador/dispositivos/${d.id}/revocar`, 'Dispositivo revocado')}>
-                      Revocar
-                    </button>
+                    <ConfirmAction
+                      label="Revocar"
+                      accessibleLabel={`Revocar ${d.nombre}`}
+                      danger
+                      title={`Revocar el dispositivo ${d.nombre}`}
+                      confirmLabel="Revocar dispositivo"
+                      onConfirm={(motivo) => act(`/admin/autorizador/dispositivos/${d.id}/revocar`, 'Dispositivo revocado', motivo)}
+                    >
+                      <p>El dispositivo deja de autorizar pagos de inmediato; lo que tenga pendiente no se paga.</p>
+                    </ConfirmAction>
                   ) : null}
                 </li>
               ))}
@@ -155,9 +179,17 @@ function MemberDetail({ rut }: { rut: string }) {
                   <td className="amount">{clp(t.total)}</td>
                   <td>
                     {t.comprobante && can(session, 'comprobantes.reenviar') ? (
-                      <button type="button" className="btn btn-secondary" onClick={() => void act(`/admin/transacciones/${t.idTransaccion}/comprobante/reenviar`, 'Comprobante reenviado al correo del socio')}>
-                        Reenviar
-                      </button>
+                      <ConfirmAction
+                        label="Reenviar"
+                        accessibleLabel={`Reenviar el comprobante del ${dateTime(t.creada)}`}
+                        title="Reenviar el comprobante"
+                        confirmLabel="Reenviar comprobante"
+                        onConfirm={(motivo) => act(`/admin/transacciones/${t.idTransaccion}/comprobante/reenviar`, 'Comprobante reenviado al correo del socio', motivo)}
+                      >
+                        <p>
+                          Se envía otra vez el comprobante del pago de {clp(t.total)} ({dateTime(t.creada)}) al correo registrado del socio, {data.correo ?? 'sin correo'}.
+                        </p>
+                      </ConfirmAction>
                     ) : t.comprobante ? (
                       'Emitido'
                     ) : (

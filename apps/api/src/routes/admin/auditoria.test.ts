@@ -66,7 +66,7 @@ describe.each(DATABASE_KINDS)('the audit trail an auditor can use, on %s', (kind
 
   it('filters by part of an operator’s name in any case', async () => {
     const operaciones = await operatorSession(op(), 'operaciones');
-    const changed = await op().inject({ method: 'PUT', url: '/admin/parametros/cancelTrxMsg', headers: asOperator(operaciones), payload: { valor: 'Pago anulado' } });
+    const changed = await op().inject({ method: 'PUT', url: '/admin/parametros/cancelTrxMsg', headers: asOperator(operaciones), payload: { valor: 'Pago anulado', motivo: 'Texto más claro para el socio' } });
     expect(changed.statusCode, changed.body).toBeLessThan(300);
     const get = await auditorGet();
     const found = await get('operador=%C3%B3scar');
