@@ -65,7 +65,7 @@ describe('the operator console', () => {
       launchBrowser(),
     ]);
     simUrl = product.webpayUrl;
-  });
+  }, 300_000);
   afterEach(async () => {
     await Promise.all(contexts.map((c) => c.close()));
     contexts = [];
@@ -371,7 +371,7 @@ describe('the operator console', () => {
     expect((await load()).status).toBe(401);
     expect(await callAs(page, 'GET', '/admin/socios/11111111-1')).toBe(403);
     expect(await callAs(page, 'PUT', '/admin/parametros/Mantencion', { valor: '1' })).toBe(403);
-  });
+  }, 180_000);
 
   it('finds a payment from either side: the payer’s page, the transaction’s payer, the payments list; the auditor finds its trail; a screen a role lacks is refused', async () => {
     // 19.191.919-K pays a participation share of 11.111.111-1's from their own account.

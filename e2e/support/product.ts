@@ -66,7 +66,8 @@ function run(script: string, env: Record<string, string>): Running {
 }
 
 async function waitHealthy(url: string, proc: Running, name: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  // A loaded machine (PGlite migrating in WebAssembly beside other suites) can take over a minute to boot the API.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (proc.child.exitCode !== null) throw new Error(`${name} exited with ${proc.child.exitCode}:\n${proc.output()}`);
     try {

@@ -171,7 +171,7 @@ describe.each(DATABASE_KINDS)('four eyes on %s', (kind) => {
 
   it('keeps unblocking a member and revoking a phone immediate', async () => {
     const agente = await operatorSession(op(), 'agente');
-    const unblock = await op().inject({ method: 'POST', url: '/admin/socios/13579246-2/desbloquear-clave', headers: asOperator(agente) });
+    const unblock = await op().inject({ method: 'POST', url: '/admin/socios/13579246-2/desbloquear-clave', headers: asOperator(agente), payload: { motivo: 'El socio confirmó su identidad' } });
     expect(unblock.statusCode).toBe(200);
     const [line] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'admin.clave.desbloqueada'));
     expect(line?.detail).toMatchObject({ operador: 'Ana Agente' });

@@ -118,11 +118,11 @@ export function AuditScreen() {
             <tbody>
               {data.eventos.map((e) => (
                 <tr key={e.id}>
-                  <td className="whitespace-nowrap">{dateTime(e.at)}</td>
-                  <td className="font-semibold break-words">{e.kind}</td>
+                  <td>{dateTime(e.at)}</td>
+                  <td className="font-semibold [overflow-wrap:anywhere]">{e.kind}</td>
                   <td>{whoOf(e.detail)}</td>
                   <td className="whitespace-nowrap">{e.rutMasked ?? '—'}</td>
-                  <td className="min-w-64">
+                  <td className="min-w-48">
                     <Detail detail={e.detail} />
                   </td>
                 </tr>
