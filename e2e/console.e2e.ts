@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, launchBrowser, openPage, PHONE, screenshot, type Viewport } from './support/browser';
 import { chooseOwnAccount, continueToStepThree, reachStepTwo } from './support/journeys';
 import { E2E_ADMIN_TOKEN, freePort, startProduct, type Product } from './support/product';
-import { listar, oldestOf, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from '../apps/api/test/reliability/flows';
+import { listar, oldestOf, payOwnAccount, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from '../apps/api/test/reliability/flows';
 import { fetchTarget } from '../apps/api/test/reliability/http';
 
 // The operator console as staff use it: the production build, its own operator port (as in production), sign-in at
@@ -73,7 +73,7 @@ describe('the operator console', () => {
       launchBrowser(),
     ]);
     simUrl = product.webpayUrl;
-  });
+  }, 300_000);
   afterEach(async () => {
     await Promise.all(contexts.map((c) => c.close()));
     contexts = [];
@@ -150,15 +150,24 @@ describe('the operator console', () => {
 
   it('lets a call-centre agent find a member and unblock the password, and refuses the rest', async () => {
     const page = await signIn('agente');
-    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Aprobaciones', 'Tokens y roles']);
+    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Pagos', 'Aprobaciones', 'Tokens y roles']);
     await look(page, 'inicio');
     await page.getByRole('link', { name: 'Socios' }).click();
     await page.getByLabel('RUT del socio').fill('13.579.246-2');
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.getByRole('button', { name: 'Desbloquear clave' }).waitFor();
     await look(page, 'socio');
+    // Nothing happens in one click: a confirmation says what will, and asks for the reason.
     await page.getByRole('button', { name: 'Desbloquear clave' }).click();
+    const confirm = page.getByRole('dialog', { name: /^Desbloquear la clave de / });
+    await confirm.getByText('podrá volver a ingresar su clave').waitFor();
+    expect(await confirm.getByRole('button', { name: 'Desbloquear clave' }).isDisabled()).toBe(true);
+    await confirm.getByLabel('Motivo (queda en el registro de auditoría)').fill('El socio llamó y confirmó su identidad');
+    await look(page, 'socio-confirmar-desbloqueo');
+    await confirm.getByRole('button', { name: 'Desbloquear clave' }).click();
     await page.getByText('Clave desbloqueada').waitFor();
+    // Without a reason the server refuses it too.
+    expect(await callAs(page, 'POST', '/admin/socios/13579246-2/desbloquear-clave')).toBe(400);
     expect(await page.getByText('Activa', { exact: true }).first().isVisible()).toBe(true);
 
     // A member chooses what to pay (a transaction is opened); the agent sees its timeline.
@@ -190,11 +199,18 @@ describe('the operator console', () => {
 
   it('applies maintenance only when a second operations operator approves it in another browser; the audit trail shows both', async () => {
     const maker = await signIn('operaciones');
-    expect(await navLinks(maker)).toEqual(['Inicio', 'Socios', 'Parámetros', 'Aprobaciones', 'Carga nocturna', 'Tokens y roles']);
+    expect(await navLinks(maker)).toEqual(['Inicio', 'Socios', 'Pagos', 'Parámetros', 'Aprobaciones', 'Carga nocturna', 'Tokens y roles']);
     await maker.getByRole('link', { name: 'Parámetros' }).click();
     await maker.getByRole('button', { name: 'Cambiar Mantencion' }).click();
     await maker.getByLabel('Nuevo valor de Mantencion').fill('1');
-    await maker.getByRole('button', { name: 'Guardar' }).click();
+    // The proposal shows the current value, the new one and what each does, and asks why.
+    const proposal = maker.getByRole('form', { name: 'Cambio de Mantencion' });
+    await proposal.getByText('Valor actual: 0').waitFor();
+    await proposal.getByText('Sin mantención: los socios pueden pagar.').waitFor();
+    await proposal.getByText('Sitio en mantención: ningún socio puede pagar.').waitFor();
+    await proposal.getByLabel('Motivo (queda en el registro de auditoría)').fill('Mantención del core esta noche');
+    await look(maker, 'parametros-propuesta');
+    await proposal.getByRole('button', { name: 'Proponer cambio' }).click();
     await maker.getByText('Mantencion = 1: propuesto. Se aplica cuando otro operador lo apruebe.').waitFor();
     await maker.getByText('Su propuesta: la decide otro operador').waitFor();
     await look(maker, 'parametros');
@@ -210,10 +226,12 @@ describe('the operator console', () => {
 
     const checker = await signIn('operaciones2');
     await checker.getByRole('link', { name: 'Aprobaciones' }).click();
-    await checker.getByRole('button', { name: 'Aprobar Mantencion = 1' }).waitFor();
+    await checker.getByRole('button', { name: 'Aprobar Mantencion = 1 (antes 0)' }).waitFor();
+    await checker.getByText('Qué hace: Sitio en mantención: ningún socio puede pagar.').waitFor();
+    await checker.getByText('Motivo: Mantención del core esta noche').waitFor();
     await look(checker, 'aprobaciones');
-    await checker.getByRole('button', { name: 'Aprobar Mantencion = 1' }).click();
-    await checker.getByText('Mantencion = 1: aprobado y aplicado.').waitFor();
+    await checker.getByRole('button', { name: 'Aprobar Mantencion = 1 (antes 0)' }).click();
+    await checker.getByText('Mantencion = 1 (antes 0): aprobado y aplicado.').waitFor();
     await checker.getByRole('cell', { name: 'Olga Operaciones' }).waitFor();
 
     const after = await (await maker.request.get(`${operatorOrigin}/admin/parametros`)).json();
@@ -221,7 +239,7 @@ describe('the operator console', () => {
 
     const auditor = await signIn('auditor');
     await auditor.getByRole('link', { name: 'Auditoría' }).click();
-    await auditor.getByLabel('Tipo').fill('cambio.aprobado');
+    await auditor.getByLabel('Tipo de evento').selectOption('cambio.aprobado');
     await auditor.getByRole('button', { name: 'Filtrar' }).click();
     // Once the filter applied, only the approval's line: both names on it.
     await expect.poll(() => auditor.getByRole('cell', { name: 'admin.parametro.actualizado' }).count()).toBe(0);
@@ -243,7 +261,7 @@ describe('the operator console', () => {
 
   it('shows finance the reconciliation with Webpay and the core, with CSV, and refuses the rest', async () => {
     const page = await signIn('finanzas');
-    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Aprobaciones', 'Conciliación', 'Tokens y roles']);
+    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Pagos', 'Aprobaciones', 'Conciliación', 'Tokens y roles']);
     await page.getByRole('link', { name: 'Conciliación' }).click();
     await page.getByRole('heading', { name: 'Webpay' }).waitFor();
     await page.getByRole('heading', { name: 'Core bancario' }).waitFor();
@@ -354,8 +372,9 @@ describe('the operator console', () => {
     const asking = await signIn('operaciones');
     await asking.getByRole('link', { name: 'Tokens y roles' }).click();
     await asking.getByLabel('Nombre (p. ej. carga-nocturna)').fill('carga-nocturna');
-    // Only what the operator's own roles allow is offered.
+    // Only what the operator's own roles allow is offered, and nothing is ticked until the operator ticks it.
     expect(await asking.getByRole('checkbox', { name: 'Devolver cobros de Webpay' }).count()).toBe(0);
+    for (const box of await asking.getByRole('checkbox').all()) expect(await box.isChecked()).toBe(false);
     await asking.getByRole('checkbox', { name: 'Carga nocturna' }).check();
     await asking.getByRole('button', { name: 'Pedir token' }).click();
     const secret = (await asking.locator('code').textContent()) ?? '';
@@ -383,7 +402,66 @@ describe('the operator console', () => {
     expect((await load()).status).toBe(401);
     expect(await callAs(page, 'GET', '/admin/socios/11111111-1')).toBe(403);
     expect(await callAs(page, 'PUT', '/admin/parametros/Mantencion', { valor: '1' })).toBe(403);
-  });
+  }, 180_000);
+
+  it('finds a payment from either side: the payer’s page, the transaction’s payer, the payments list; the auditor finds its trail; a screen a role lacks is refused', async () => {
+    // 19.191.919-K pays a participation share of 11.111.111-1's from their own account.
+    const member = fetchTarget(product.baseUrl);
+    const { token, productos } = await listar(member, '11111111-1');
+    const producto = [oldestOf(productos.find((p) => p.tipoFamiliaProducto === 'CP')!, 1)];
+    const { idTransaccion } = await seleccionar(member, token, '11111111-1', producto);
+    await payOwnAccount(member, { token, memberRut: '11111111-1', payerRut: '19191919-K', clave: '1234' });
+
+    const page = await signIn('agente');
+    await page.getByRole('link', { name: 'Socios' }).click();
+    await page.getByLabel('RUT del socio').fill('19.191.919-K');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    const paidForOthers = page.getByRole('region', { name: 'Pagos a otros socios' }).first();
+    await paidForOthers.getByRole('cell', { name: /\*+111-1$/ }).waitFor();
+    await paidForOthers.getByRole('cell', { name: 'Pagada' }).waitFor();
+    expect(await page.getByText('El socio no tiene transacciones.', { exact: true }).count()).toBe(0);
+    await look(page, 'socio-pagador');
+    await paidForOthers.getByRole('link').first().click();
+    await page.getByRole('heading', { level: 1, name: 'Transacción' }).waitFor();
+    await page.getByText(/Pagador:.*919-K \(otro socio\) · cuenta debitada \S*\d{4}/).waitFor();
+
+    await page.getByRole('link', { name: 'Pagos' }).click();
+    await page.getByLabel('RUT del socio o del pagador').fill('19.191.919-K');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    const found = page.getByRole('region', { name: 'Pagos encontrados' }).last();
+    await found.getByText(`Transacción ${idTransaccion}`).waitFor();
+    await page.getByText('1 pago · página 1 de 1').waitFor();
+    await look(page, 'pagos');
+    await page.getByLabel('RUT del socio o del pagador').fill('');
+    await page.getByLabel('Transacción, código de verificación u orden de compra').fill(idTransaccion);
+    await page.getByLabel('Estado').selectOption('pending');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.getByText('No hay pagos con estos filtros.').waitFor();
+
+    // A screen the agent's role cannot use: not in the bar, and its address says so.
+    expect(await navLinks(page)).not.toContain('Auditoría');
+    await page.goto(`${consoleUrl}auditoria`);
+    await page.getByRole('heading', { level: 1, name: 'No tienes permiso' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Registro de auditoría' }).count()).toBe(0);
+    await look(page, 'sin-permiso');
+
+    const auditor = await signIn('auditor', TABLET);
+    await auditor.getByRole('link', { name: 'Auditoría' }).click();
+    await auditor.getByLabel('Transacción', { exact: true }).fill(idTransaccion);
+    await auditor.getByLabel('Texto').fill('CUENTAVISTA');
+    await auditor.getByRole('button', { name: 'Filtrar' }).click();
+    const trail = auditor.getByRole('region', { name: 'Registro de auditoría' }).first();
+    await trail.getByRole('cell', { name: 'pago.cuentavista', exact: true }).waitFor();
+    await expect.poll(() => trail.getByRole('cell', { name: 'clave.correcta' }).count()).toBe(0);
+    // The detail reads whole at 820 px: its lines wrap inside the table, nothing runs off to the side.
+    await auditor.setViewportSize(TABLET);
+    const table = auditor.getByRole('region', { name: 'Registro de auditoría' }).last();
+    expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await trail.getByText(idTransaccion).first().waitFor();
+    await look(auditor, 'auditoria-filtros');
+    // The kinds come from the server's list; the RUT filter finds the payer's login.
+    expect(await auditor.getByLabel('Tipo de evento').locator('option', { hasText: 'clave.correcta' }).count()).toBe(1);
+  }, 180_000);
 
   it('ends the session at Salir: the same cookie opens nothing afterwards', async () => {
     const page = await signIn('auditor');

@@ -66,8 +66,8 @@ function run(script: string, env: Record<string, string>): Running {
 }
 
 async function waitHealthy(url: string, proc: Running, name: string): Promise<void> {
-  // Two minutes and a half: a loaded two-core machine has taken close to a minute to migrate and seed PGlite.
-  const deadline = Date.now() + 150_000;
+  // A loaded machine (PGlite migrating in WebAssembly beside other suites) can take over a minute to boot the API.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (proc.child.exitCode !== null) throw new Error(`${name} exited with ${proc.child.exitCode}:\n${proc.output()}`);
     try {

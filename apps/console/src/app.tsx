@@ -7,17 +7,19 @@ import { DashboardScreen } from './screens/dashboard';
 import { LoadScreen } from './screens/load';
 import { MemberScreen } from './screens/member';
 import { ParametersScreen } from './screens/parameters';
+import { PaymentsScreen } from './screens/payments';
 import { ReconciliationScreen } from './screens/reconciliation';
 import { TokensScreen } from './screens/tokens';
 import { TransactionScreen } from './screens/transaction';
 import { can, SessionContext, useSession } from './session';
-import { Loading, Notice } from './ui';
+import { Loading, NoPermission, Notice } from './ui';
 
 
 /** The screens, each shown to the roles whose permission it needs (the server checks every call again). */
 const NAV: { to: string; label: string; permiso: Permission }[] = [
   { to: '/', label: 'Inicio', permiso: 'resumen.ver' },
   { to: '/socios', label: 'Socios', permiso: 'socios.ver' },
+  { to: '/pagos', label: 'Pagos', permiso: 'socios.ver' },
   { to: '/parametros', label: 'Parámetros', permiso: 'parametros.ver' },
   { to: '/aprobaciones', label: 'Aprobaciones', permiso: 'resumen.ver' },
   { to: '/conciliacion', label: 'Conciliación', permiso: 'conciliacion.ver' },
@@ -49,6 +51,15 @@ function Header({ right, children }: { right?: ReactNode; children?: ReactNode }
     </>
   );
 }
+
+/** A screen for the roles holding `permiso`; anyone else opening its address is told so, and sees nothing of it. */
+function Allowed({ permiso, children }: { permiso: Permission; children: ReactNode }) {
+  const session = useSession();
+  return can(session, permiso) ? children : <NoPermission />;
+}
+
+/** The permission each screen needs, the same as its entry in the bar. */
+const needs = (to: string) => NAV.find((item) => item.to === to)!.permiso;
 
 function Layout() {
   const session = useSession();
@@ -99,16 +110,17 @@ const router = createBrowserRouter(
     {
       element: <Layout />,
       children: [
-        { index: true, element: <DashboardScreen /> },
-        { path: 'socios', element: <MemberScreen /> },
-        { path: 'socios/:rut', element: <MemberScreen /> },
-        { path: 'transacciones/:id', element: <TransactionScreen /> },
-        { path: 'parametros', element: <ParametersScreen /> },
-        { path: 'aprobaciones', element: <ParametersScreen inbox /> },
-        { path: 'conciliacion', element: <ReconciliationScreen /> },
-        { path: 'auditoria', element: <AuditScreen /> },
-        { path: 'carga', element: <LoadScreen /> },
-        { path: 'tokens', element: <TokensScreen /> },
+        { index: true, element: <Allowed permiso={needs('/')}><DashboardScreen /></Allowed> },
+        { path: 'socios', element: <Allowed permiso={needs('/socios')}><MemberScreen /></Allowed> },
+        { path: 'socios/:rut', element: <Allowed permiso={needs('/socios')}><MemberScreen /></Allowed> },
+        { path: 'pagos', element: <Allowed permiso={needs('/pagos')}><PaymentsScreen /></Allowed> },
+        { path: 'transacciones/:id', element: <Allowed permiso={needs('/socios')}><TransactionScreen /></Allowed> },
+        { path: 'parametros', element: <Allowed permiso={needs('/parametros')}><ParametersScreen /></Allowed> },
+        { path: 'aprobaciones', element: <Allowed permiso={needs('/aprobaciones')}><ParametersScreen inbox /></Allowed> },
+        { path: 'conciliacion', element: <Allowed permiso={needs('/conciliacion')}><ReconciliationScreen /></Allowed> },
+        { path: 'auditoria', element: <Allowed permiso={needs('/auditoria')}><AuditScreen /></Allowed> },
+        { path: 'carga', element: <Allowed permiso={needs('/carga')}><LoadScreen /></Allowed> },
+        { path: 'tokens', element: <Allowed permiso={needs('/tokens')}><TokensScreen /></Allowed> },
         { path: '*', element: <Notice kind="info">Esta página no existe.</Notice> },
       ],
     },

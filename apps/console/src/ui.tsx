@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type * as z from 'zod/mini';
 import { api, type Answer } from './api';
 
@@ -127,5 +127,89 @@ export function Loading() {
     <p role="status" className="text-muted">
       Cargando…
     </p>
+  );
+}
+
+/**
+ * A button for an action that changes a member or money: it opens a dialog that says what will happen and asks for a
+ * reason (kept in the audit trail); nothing is sent until the operator confirms. The server refuses a person's call
+ * without a reason anyway.
+ */
+export function ConfirmAction({
+  label,
+  accessibleLabel,
+  title,
+  children,
+  confirmLabel = 'Confirmar',
+  danger = false,
+  disabled = false,
+  onConfirm,
+}: {
+  label: string;
+  accessibleLabel?: string;
+  title: string;
+  /** What the action does, in words, shown before the reason. */
+  children: ReactNode;
+  confirmLabel?: string;
+  danger?: boolean;
+  disabled?: boolean;
+  /** Sends the action with the reason; the dialog closes when it settles. */
+  onConfirm: (motivo: string) => Promise<void>;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  const [motivo, setMotivo] = useState('');
+  const [sending, setSending] = useState(false);
+  const open = () => {
+    setMotivo('');
+    dialog.current?.showModal();
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSending(true);
+    try {
+      await onConfirm(motivo.trim());
+    } finally {
+      setSending(false);
+      dialog.current?.close();
+    }
+  };
+  return (
+    <>
+      <button type="button" className={danger ? 'btn btn-danger' : 'btn btn-secondary'} onClick={open} disabled={disabled} aria-label={accessibleLabel}>
+        {label}
+      </button>
+      <dialog ref={dialog} className="confirm-dialog" aria-labelledby={`${id}-titulo`}>
+        <form onSubmit={(e) => void submit(e)} className="space-y-4">
+          <h2 id={`${id}-titulo`} className="text-lg font-bold text-brand-800">
+            {title}
+          </h2>
+          <div className="space-y-2">{children}</div>
+          <div>
+            <label htmlFor={`${id}-motivo`} className="field-label">
+              Motivo (queda en el registro de auditoría)
+            </label>
+            <textarea id={`${id}-motivo`} className="field-input" rows={3} minLength={5} maxLength={300} required value={motivo} onChange={(e) => setMotivo(e.target.value)} />
+          </div>
+          <div className="flex flex-wrap justify-end gap-2">
+            <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()}>
+              Cancelar
+            </button>
+            <button type="submit" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={sending || motivo.trim().length < 5}>
+              {confirmLabel}
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}
+
+/** What a role cannot use: said plainly instead of a screen whose every call the server would refuse. */
+export function NoPermission() {
+  return (
+    <Screen title="No tienes permiso">
+      <Notice kind="info">No tienes permiso para ver esta pantalla. Si la necesitas, pide el rol a un administrador.</Notice>
+    </Screen>
   );
 }

@@ -20,7 +20,7 @@ describe.each(DATABASE_KINDS)('four eyes on %s', (kind) => {
   const op = () => t.app.operator;
   const valueOf = async (nombre: string) => (await t.database.db.select().from(parameters).where(eq(parameters.nombre, nombre)))[0]?.valor;
   const propose = (session: Awaited<ReturnType<typeof operatorSession>>, nombre: string, valor: string) =>
-    op().inject({ method: 'PUT', url: `/admin/parametros/${nombre}`, headers: asOperator(session), payload: { valor } });
+    op().inject({ method: 'PUT', url: `/admin/parametros/${nombre}`, headers: asOperator(session), payload: { valor, motivo: 'Prueba de cuatro ojos' } });
   const decide = (session: Awaited<ReturnType<typeof operatorSession>>, id: string, action: 'aprobar' | 'rechazar') =>
     op().inject({ method: 'POST', url: `/admin/cambios/${id}/${action}`, headers: asOperator(session) });
 
@@ -174,7 +174,7 @@ describe.each(DATABASE_KINDS)('four eyes on %s', (kind) => {
 
   it('keeps unblocking a member and revoking a phone immediate', async () => {
     const agente = await operatorSession(op(), 'agente');
-    const unblock = await op().inject({ method: 'POST', url: '/admin/socios/13579246-2/desbloquear-clave', headers: asOperator(agente) });
+    const unblock = await op().inject({ method: 'POST', url: '/admin/socios/13579246-2/desbloquear-clave', headers: asOperator(agente), payload: { motivo: 'El socio confirmó su identidad' } });
     expect(unblock.statusCode).toBe(200);
     const [line] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'admin.clave.desbloqueada'));
     expect(line?.detail).toMatchObject({ operador: 'Ana Agente' });

@@ -106,7 +106,8 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       // Checked again: the rules of a value may have changed with a release since it was proposed.
       const checked = checkParameter(change.target, valor);
       if (!checked.ok) return { ok: false, message: checked.reason === 'invalid' ? checked.message : 'Parámetro desconocido' };
-      const applied = await applyParameter(tx, change.target, valor, requestId, { operador: change.makerName, aprobadoPor: checker, cambio: change.id });
+      const motivo: Record<string, string> = typeof change.payload.motivo === 'string' ? { motivo: change.payload.motivo } : {};
+      const applied = await applyParameter(tx, change.target, valor, requestId, { operador: change.makerName, aprobadoPor: checker, cambio: change.id, ...motivo });
       if (!applied.ok) return { ok: false, message: applied.reason === 'invalid' ? applied.message : 'Parámetro desconocido' };
       return { ok: true, result: { anterior: applied.anterior, valor }, after: () => parameters.reachReplicas() };
     }

@@ -113,7 +113,7 @@ describe.each(DATABASE_KINDS)('no single person moves money or grants themselves
   it('sends an enrolment code to the member only once a second operator approves it; nobody at the cooperative sees it', async () => {
     const rut = '14141414-3';
     const oscar = await operatorSession(op(), 'operaciones');
-    const proposed = await post(oscar, `/admin/socios/${rut}/autorizador/codigo`);
+    const proposed = await post(oscar, `/admin/socios/${rut}/autorizador/codigo`, { motivo: 'El socio cambió de teléfono' });
     expect(proposed.statusCode).toBe(202);
     const cambio = proposed.json().operacionesResponse.cambio;
     expect(cambio).toMatchObject({ tipo: 'codigo_autorizador', propuesta: { socio: '*****414-3' } });
@@ -143,7 +143,7 @@ describe.each(DATABASE_KINDS)('no single person moves money or grants themselves
 
     // A member with no e-mail gets no proposal: there is nowhere to send the code.
     await t.database.db.update(members).set({ email: null }).where(eq(members.rut, '17171717-5'));
-    expect((await post(oscar, '/admin/socios/17171717-5/autorizador/codigo')).statusCode).toBe(409);
+    expect((await post(oscar, '/admin/socios/17171717-5/autorizador/codigo', { motivo: 'El socio cambió de teléfono' })).statusCode).toBe(409);
   });
 
   it('lets nobody approve a change of their own roles', async () => {

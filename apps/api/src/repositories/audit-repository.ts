@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { maskRut } from '@pago/domain/rut';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { auditLog } from '../db/schema';
+import { auditLog, members, transactions } from '../db/schema';
 
 export interface AuditEvent {
   kind: string;
@@ -36,18 +37,35 @@ export async function pruneBrowserReports(db: DbOrTx, days: number): Promise<num
  * Who is acting in this request (an operator's name, or `token NAME`), set once the operator API let the call through
  * (operator/access.ts): every line the request writes names them, so no service has to pass it along.
  */
-export const auditActor = new AsyncLocalStorage<{ operador?: string }>();
+export const auditActor = new AsyncLocalStorage<{ operador?: string; motivo?: string }>();
+
+/** The reason the operator gave for this request's action: every line it writes keeps it (see appendAudit). */
+export function recordReason(motivo: string | undefined): void {
+  const store = auditActor.getStore();
+  if (store && motivo) store.motivo = motivo;
+}
 
 /** Appends a line to the append-only audit trail, in the caller's transaction when given one. */
 export async function appendAudit(db: DbOrTx, event: AuditEvent): Promise<void> {
-  const operador = auditActor.getStore()?.operador;
-  const detail = operador && !(event.detail && 'operador' in event.detail) ? { ...event.detail, operador } : (event.detail ?? {});
+  const { operador, motivo } = auditActor.getStore() ?? {};
+  const given = event.detail ?? {};
+  const detail: Record<string, unknown> = { ...given, ...(operador && !('operador' in given) && { operador }), ...(motivo && !('motivo' in given) && { motivo }) };
+  // An event about a transaction is about its member: it carries their masked RUT when the caller named none, so
+  // the auditor finds every card event by RUT (one place, not each of the payment paths).
+  const idTransaccion = typeof detail.idTransaccion === 'string' ? detail.idTransaccion : null;
+  const rutMasked = event.rutMasked ?? (idTransaccion ? await maskedRutOfTransaction(db, idTransaccion) : null);
   await db.insert(auditLog).values({
     kind: event.kind,
-    rutMasked: event.rutMasked ?? null,
+    rutMasked,
     requestId: event.requestId ?? null,
     detail: storable(detail) as Record<string, unknown>,
   });
+}
+
+/** The masked RUT of the member whose transaction this is, or null. */
+async function maskedRutOfTransaction(db: DbOrTx, idTransaccion: string): Promise<string | null> {
+  const [row] = await db.select({ rut: members.rut }).from(transactions).innerJoin(members, eq(members.id, transactions.memberId)).where(eq(transactions.idTransaccion, idTransaccion));
+  return row ? maskRut(row.rut) : null;
 }
 
 /** The latest audit lines, newest first, optionally of one kind. */
@@ -67,22 +85,35 @@ export function auditOfTransaction(db: DbOrTx, idTransaccion: string) {
 
 export interface AuditFilter {
   kind?: string | undefined;
-  /** The operator's name as the trail writes it (detail.operador, aprobadoPor or rechazadoPor). */
+  /** Part of the operator's name as the trail writes it (detail.operador, aprobadoPor or rechazadoPor), any case. */
   operador?: string | undefined;
   rutMasked?: string | undefined;
+  idTransaccion?: string | undefined;
+  /** Part of the kind, the RUT or any value of the detail, any case. */
+  texto?: string | undefined;
   /** From and until these days in Santiago, 'YYYY-MM-DD', both included. */
   desde?: string | undefined;
   hasta?: string | undefined;
 }
 
+/** `text` as a LIKE pattern that matches it anywhere, its own % and _ taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** The audit lines matching every given filter, newest first. */
 export function filteredAudit(db: DbOrTx, filter: AuditFilter, limit: number) {
+  const operador = filter.operador ? containing(filter.operador) : null;
+  const texto = filter.texto ? containing(filter.texto) : null;
   const conditions = [
     filter.kind ? eq(auditLog.kind, filter.kind) : undefined,
-    filter.operador
-      ? sql`(${auditLog.detail}->>'operador' = ${filter.operador} or ${auditLog.detail}->>'aprobadoPor' = ${filter.operador} or ${auditLog.detail}->>'rechazadoPor' = ${filter.operador})`
+    operador
+      ? sql`(${auditLog.detail}->>'operador' ilike ${operador} or ${auditLog.detail}->>'aprobadoPor' ilike ${operador} or ${auditLog.detail}->>'rechazadoPor' ilike ${operador})`
       : undefined,
     filter.rutMasked ? eq(auditLog.rutMasked, filter.rutMasked) : undefined,
+    filter.idTransaccion ? sql`${auditLog.detail}->>'idTransaccion' = ${filter.idTransaccion}` : undefined,
+    // The detail's values, not its keys' JSON punctuation: 'reembolso' finds the kind, 'Ana' an operator's name.
+    texto
+      ? sql`(${auditLog.kind} ilike ${texto} or coalesce(${auditLog.rutMasked}, '') ilike ${texto} or exists (select 1 from jsonb_each_text(${auditLog.detail}) d where d.value ilike ${texto}))`
+      : undefined,
     filter.desde ? sql`(${auditLog.at} at time zone 'America/Santiago')::date >= ${filter.desde}::date` : undefined,
     filter.hasta ? sql`(${auditLog.at} at time zone 'America/Santiago')::date <= ${filter.hasta}::date` : undefined,
   ];
@@ -92,4 +123,10 @@ export function filteredAudit(db: DbOrTx, filter: AuditFilter, limit: number) {
     .where(and(...conditions))
     .orderBy(desc(auditLog.id))
     .limit(limit);
+}
+
+/** Every kind of event the trail holds, for the auditor's list. */
+export async function auditKinds(db: DbOrTx): Promise<string[]> {
+  const rows = await db.selectDistinct({ kind: auditLog.kind }).from(auditLog).orderBy(asc(auditLog.kind));
+  return rows.map((r) => r.kind);
 }

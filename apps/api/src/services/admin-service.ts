@@ -11,6 +11,8 @@ import { findTransaction, itemsWithProductOf, voucherRowOf } from '../repositori
 import type { AuthorizationStatus, CoreOperationStatus, ItemStatus, TransactionStatus, WebpayAttemptStatus } from '@pago/domain/payment-states';
 import type { TransactionView } from '@pago/domain/schemas/admin';
 import { attemptsOf } from '../repositories/webpay-attempt-repository';
+import { paidForOthers, payerOf } from '../repositories/payment-search-repository';
+import { maskAccount } from './payment-service';
 
 export type AdminService = ReturnType<typeof createAdminService>;
 
@@ -70,6 +72,7 @@ export function createAdminService(db: Db) {
         .where(eq(transactions.memberId, member.id))
         .orderBy(desc(transactions.createdAt))
         .limit(50);
+      const forOthers = await paidForOthers(db, member.id, member.rut, 50);
       const lockedUntil = member.passwordLockedUntil && member.passwordLockedUntil > now ? member.passwordLockedUntil : null;
       return {
         rut: maskRut(member.rut),
@@ -80,6 +83,8 @@ export function createAdminService(db: Db) {
         tarjeta: !card ? ('sin tarjeta' as const) : card.blockedAt ? ('bloqueada' as const) : ('activa' as const),
         dispositivos: devices,
         transacciones: trxs.map(({ comprobante, estado, ...t }) => ({ ...t, estado: estado as TransactionStatus, comprobante: comprobante !== null })),
+        // A payer's debits for another member's products live on that member's transactions: listed here too.
+        pagosATerceros: forOthers.map(({ rutSocio, cuenta, estado, ...t }) => ({ ...t, estado: estado as TransactionStatus, socio: maskRut(rutSocio), cuentaDebitada: cuenta ? maskAccount(cuenta) : null })),
       };
     },
 
@@ -87,13 +92,14 @@ export function createAdminService(db: Db) {
     async transaction(idTransaccion: string): Promise<TransactionView | null> {
       const trx = await findTransaction(db, idTransaccion);
       if (!trx) return null;
-      const [items, auths, attempts, core, voucher, audit] = await Promise.all([
+      const [items, auths, attempts, core, voucher, audit, payer] = await Promise.all([
         itemsWithProductOf(db, idTransaccion),
         authorizationsOf(db, idTransaccion),
         attemptsOf(db, idTransaccion),
         operationsOf(db, idTransaccion),
         voucherRowOf(db, idTransaccion),
         auditOfTransaction(db, idTransaccion),
+        payerOf(db, idTransaccion),
       ]);
       // The columns' CHECK lists hold the domain's states (payment-states.ts), so these casts name what is there.
       return {
@@ -103,10 +109,11 @@ export function createAdminService(db: Db) {
           total: trx.total,
           estado: trx.status as TransactionStatus,
           medioPago: trx.medioPago,
-          pagador: trx.payerRut ? maskRut(trx.payerRut) : null,
           creada: trx.createdAt,
           cerrada: trx.settledAt,
         },
+        // The payer's full RUT stays here: the console is told it masked, with the account it debited.
+        pagador: payer ? { rut: maskRut(payer.rut), nombre: payer.nombre, cuentaDebitada: payer.cuenta ? maskAccount(payer.cuenta) : null, esElSocio: payer.titular } : null,
         lineas: items.map(({ item, numeroProducto, family }) => ({
           id: item.id,
           familia: family,

@@ -144,7 +144,11 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         if (!trx) return refuse('515');
         if (trx.status !== 'pending') return refuse('442');
         const closed = closedFor(s, trx);
-        if (closed) return refuse(closed);
+        if (closed) {
+          // A refused login is the server's to record: the auditor finds it by RUT and transaction.
+          await appendAudit(tx, { kind: 'clave.rechazada.horario', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, codigo: closed } });
+          return refuse(closed);
+        }
         // Spec §4/§6: nobody deposits into another member's savings account.
         if (kindOf(trx.family) === 'savings' && payerRut !== s.rut) {
           await appendAudit(tx, { kind: 'deposito.tercero.rechazado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
@@ -154,7 +158,10 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         const enrolled = payer?.passwordHash ? { ...payer, passwordHash: payer.passwordHash } : null;
         const guard = enrolled ? enrolled.guard : await members.lockUnknownPayerGuard(tx, payerRut);
         const here = await members.lockClientGuard(tx, payerRut, client);
-        if (holds(guard) || here.blocked) return refuse('45203016');
+        if (holds(guard) || here.blocked) {
+          await appendAudit(tx, { kind: 'clave.rechazada.bloqueada', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, alcance: here.blocked ? 'cliente' : 'todos' } });
+          return refuse('45203016');
+        }
         let good = false;
         if (enrolled) good = early && early.hash === enrolled.passwordHash ? early.good : await passwordMatches(enrolled.passwordHash, clave);
         else if (!early) await dummyCheck(clave);
@@ -172,7 +179,7 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           await members.recordWrongPassword(tx, enrolled ? { memberId: enrolled.id } : { rut: payerRut }, global ? 0 : total, global);
           await appendAudit(tx, { kind: lock ? 'clave.bloqueada' : 'clave.incorrecta', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, intentos: failures, ...(lock && { minutos: lock.minutes }), alcance: 'cliente' } });
           if (global) {
-            await appendAudit(tx, { kind: 'clave.bloqueada', rutMasked: maskRut(payerRut), requestId, detail: { intentos: total, minutos: global.minutes, clientes: clients, alcance: 'todos' } });
+            await appendAudit(tx, { kind: 'clave.bloqueada', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion, intentos: total, minutos: global.minutes, clientes: clients, alcance: 'todos' } });
             if (enrolled?.email) blockMail = globalBlockMail(enrolled.email, options.cooperative, clients, global.minutes);
           }
           if (lock || global) return refuse('45203016');

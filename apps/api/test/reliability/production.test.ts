@@ -210,7 +210,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_A
     expect(session.operadorResponse.sesion.nombre).toBe('Óscar Operaciones');
     // A state-changing call without the CSRF token changes nothing; with it, maintenance is only proposed.
     const put = (headers: Record<string, string>) =>
-      operator.request({ method: 'PUT', url: '/admin/parametros/Mantencion', headers: { cookie, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ valor: '1' }) });
+      operator.request({ method: 'PUT', url: '/admin/parametros/Mantencion', headers: { cookie, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ valor: '1', motivo: 'Prueba de producción' }) });
     expect((await put({})).status).toBe(403);
     expect((await put({ 'x-csrf-token': session.operadorResponse.sesion.csrf })).status).toBe(202);
     const params = jsonOf<{ parametrosResponse: { parametros: { nombre: string; valor: string }[] } }>(await operator.request({ method: 'GET', url: '/admin/parametros', headers: { cookie } }));
@@ -359,7 +359,7 @@ describe.skipIf(!process.env.DATABASE_URL || !existsSync(FAKETIME) || !NETWORK_A
       expect((await operator.request({ method: 'POST', url: `/admin/cambios/${waiting.id}/rechazar`, headers: checker })).status).toBe(200);
     }
     const put = async (valor: string) => {
-      const proposed = await operator.request({ method: 'PUT', url: '/admin/parametros/Mantencion', headers: { 'content-type': 'application/json', ...maker }, body: JSON.stringify({ valor }) });
+      const proposed = await operator.request({ method: 'PUT', url: '/admin/parametros/Mantencion', headers: { 'content-type': 'application/json', ...maker }, body: JSON.stringify({ valor, motivo: 'Mantención programada' }) });
       expect(proposed.status).toBe(202);
       const { id } = jsonOf<{ parametrosResponse: { cambio: { id: string } } }>(proposed).parametrosResponse.cambio;
       return (await operator.request({ method: 'POST', url: `/admin/cambios/${id}/aprobar`, headers: checker })).status;

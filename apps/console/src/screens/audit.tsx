@@ -1,16 +1,37 @@
 import { useState, type FormEvent } from 'react';
-import { auditEventsSchema } from '@pago/domain/schemas/admin';
+import { auditEventsSchema, auditKindsSchema } from '@pago/domain/schemas/admin';
+import { AUDIT_EVENT_WORDS } from '@pago/domain/state-words';
 import { dateTime } from '../api';
 import { DataSection, Screen, Table, useLoad } from '../ui';
 
 const FIELDS = [
-  { name: 'kind', label: 'Tipo', placeholder: 'cambio.aprobado' },
-  { name: 'operador', label: 'Operador', placeholder: 'Nombre del operador' },
-  { name: 'rut', label: 'RUT', placeholder: '12.345.678-9' },
+  { name: 'texto', label: 'Texto', placeholder: 'reembolso' },
+  { name: 'operador', label: 'Operador', placeholder: 'Parte del nombre' },
+  { name: 'rut', label: 'RUT del socio', placeholder: '12.345.678-9' },
+  { name: 'idTransaccion', label: 'Transacción', placeholder: 'Id de 32 caracteres' },
 ] as const;
 
-type Filters = Record<'kind' | 'operador' | 'rut' | 'desde' | 'hasta', string>;
-const EMPTY: Filters = { kind: '', operador: '', rut: '', desde: '', hasta: '' };
+type Filters = Record<'kind' | 'texto' | 'operador' | 'rut' | 'idTransaccion' | 'desde' | 'hasta', string>;
+const EMPTY: Filters = { kind: '', texto: '', operador: '', rut: '', idTransaccion: '', desde: '', hasta: '' };
+
+/** A detail's value in words: text as is, lists joined, anything nested as compact JSON. */
+const valueOf = (value: unknown): string => (typeof value === 'string' ? value : Array.isArray(value) && value.every((v) => typeof v !== 'object') ? value.join(', ') : JSON.stringify(value));
+
+/** The detail as key: value lines that wrap, so the column reads at any width instead of one clipped line of JSON. */
+function Detail({ detail }: { detail: Record<string, unknown> }) {
+  const entries = Object.entries(detail).filter(([key]) => key !== 'operador' && key !== 'aprobadoPor' && key !== 'rechazadoPor');
+  if (entries.length === 0) return <>—</>;
+  return (
+    <dl className="audit-detail">
+      {entries.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd>{valueOf(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 const queryOf = (filters: Filters) => new URLSearchParams(Object.entries(filters).filter(([, v]) => v.trim() !== '')).toString();
 
@@ -26,13 +47,27 @@ export function AuditScreen() {
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const query = queryOf(applied);
   const load = useLoad(`/admin/auditoria?${query}&limit=200`, auditEventsSchema);
+  const kinds = useLoad('/admin/auditoria/tipos', auditKindsSchema);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setApplied(draft);
   };
   return (
     <Screen title="Auditoría">
-      <form onSubmit={submit} className="card grid gap-3 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filtros de auditoría">
+      <form onSubmit={submit} className="card grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Filtros de auditoría">
+        <div>
+          <label htmlFor="filtro-kind" className="field-label">
+            Tipo de evento
+          </label>
+          <select id="filtro-kind" className="field-input" value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: e.target.value })}>
+            <option value="">Todos</option>
+            {(kinds.data?.tipos ?? []).map((k) => (
+              <option key={k} value={k}>
+                {AUDIT_EVENT_WORDS[k] ? `${AUDIT_EVENT_WORDS[k]} (${k})` : k}
+              </option>
+            ))}
+          </select>
+        </div>
         {FIELDS.map((f) => (
           <div key={f.name}>
             <label htmlFor={`filtro-${f.name}`} className="field-label">
@@ -43,13 +78,13 @@ export function AuditScreen() {
         ))}
         <div>
           <label htmlFor="filtro-desde" className="field-label">
-            Desde
+            Desde (hora de Chile)
           </label>
           <input id="filtro-desde" type="date" className="field-input" value={draft.desde} onChange={(e) => setDraft({ ...draft, desde: e.target.value })} />
         </div>
         <div>
           <label htmlFor="filtro-hasta" className="field-label">
-            Hasta
+            Hasta (hora de Chile)
           </label>
           <input id="filtro-hasta" type="date" className="field-input" value={draft.hasta} onChange={(e) => setDraft({ ...draft, hasta: e.target.value })} />
         </div>
@@ -80,11 +115,16 @@ export function AuditScreen() {
             <tbody>
               {data.eventos.map((e) => (
                 <tr key={e.id}>
-                  <td className="whitespace-nowrap">{dateTime(e.at)}</td>
-                  <td className="whitespace-nowrap font-semibold">{e.kind}</td>
+                  <td>{dateTime(e.at)}</td>
+                  <td className="[overflow-wrap:anywhere]">
+                    <span className="font-semibold">{AUDIT_EVENT_WORDS[e.kind] ?? 'Evento registrado'}</span>
+                    <span className="block text-xs text-muted">{e.kind}</span>
+                  </td>
                   <td>{whoOf(e.detail)}</td>
                   <td className="whitespace-nowrap">{e.rutMasked ?? '—'}</td>
-                  <td className="max-w-md break-all text-xs">{JSON.stringify(e.detail)}</td>
+                  <td className="min-w-48">
+                    <Detail detail={e.detail !== null && typeof e.detail === 'object' ? (e.detail as Record<string, unknown>) : {}} />
+                  </td>
                 </tr>
               ))}
             </tbody>

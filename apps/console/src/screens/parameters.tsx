@@ -8,11 +8,15 @@ import * as z from 'zod/mini';
 import { permissionList, roleList } from '../labels';
 import { can, useSession } from '../session';
 import { Empty, Loading, Notice, Screen, Section, Table, useLoad } from '../ui';
+import { parameterEffect } from '../parameter-effects';
 
 type Change = z.output<typeof changeSchema>;
 
 function describe(c: Change): string {
-  if (c.tipo === 'parametro') return `${c.objetivo} = ${String(c.propuesta.valor)}`;
+  if (c.tipo === 'parametro') {
+    const before = typeof c.propuesta.anterior === 'string' ? ` (antes ${c.propuesta.anterior})` : '';
+    return `${c.objetivo} = ${String(c.propuesta.valor)}${before}`;
+  }
   if (c.tipo === 'reposteo_core') return `Reenvío al core de ${c.objetivo} (${clp(Number(c.propuesta.monto))})`;
   if (c.tipo === 'devolucion_webpay') return `Devolución en Webpay de la orden ${c.objetivo} (${clp(Number(c.propuesta.monto))}): ${String(c.propuesta.motivo)}`;
   if (c.tipo === 'token') return `Token ${String(c.propuesta.token)} que actúa por ${c.propuestoPor}: ${permissionList(c.propuesta.alcances)}`;
@@ -71,6 +75,8 @@ export function ParametersScreen({ inbox = false }: { inbox?: boolean }) {
               <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
                 <span>
                   <span className="block font-semibold">{describe(c)}</span>
+                  {c.tipo === 'parametro' && parameterEffect(c.objetivo, String(c.propuesta.valor)) ? <span className="block text-sm">Qué hace: {parameterEffect(c.objetivo, String(c.propuesta.valor))}</span> : null}
+                  {typeof c.propuesta.motivo === 'string' && c.tipo !== 'devolucion_webpay' ? <span className="block text-sm">Motivo: {c.propuesta.motivo}</span> : null}
                   <span className="block text-sm text-muted">
                     Propuesto por {c.propuestoPor} el {dateTime(c.creado)} · vence {dateTime(c.vence)}
                   </span>
@@ -132,13 +138,14 @@ function ParameterTable({ pending, onProposed }: { pending: Change[]; onProposed
   const { data, error, reload } = useLoad('/admin/parametros', parametersSchema);
   const [editing, setEditing] = useState<string | null>(null);
   const [value, setValue] = useState('');
+  const [motivo, setMotivo] = useState('');
   const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
 
   const submit = async (event: FormEvent, nombre: string) => {
     event.preventDefault();
     setMessage(null);
     try {
-      const { status } = await api.put(`/admin/parametros/${encodeURIComponent(nombre)}`, z.union([oneChangeSchema, parameterChangedSchema]), { valor: value });
+      const { status } = await api.put(`/admin/parametros/${encodeURIComponent(nombre)}`, z.union([oneChangeSchema, parameterChangedSchema]), { valor: value, motivo: motivo.trim() });
       setMessage({ kind: 'success', text: status === 202 ? `${nombre} = ${value}: propuesto. Se aplica cuando otro operador lo apruebe.` : `${nombre} = ${value}: aplicado.` });
       setEditing(null);
       reload();
@@ -179,17 +186,31 @@ function ParameterTable({ pending, onProposed }: { pending: Change[]; onProposed
                   {can(session, 'parametros.cambiar') ? (
                     <td>
                       {editing === p.nombre ? (
-                        <form className="flex flex-wrap gap-2" onSubmit={(e) => void submit(e, p.nombre)}>
-                          <label className="sr-only" htmlFor={`valor-${p.nombre}`}>
+                        <form className="flex min-w-64 flex-col gap-2" onSubmit={(e) => void submit(e, p.nombre)} aria-label={`Cambio de ${p.nombre}`}>
+                          <label className="field-label" htmlFor={`valor-${p.nombre}`}>
                             Nuevo valor de {p.nombre}
                           </label>
-                          <input id={`valor-${p.nombre}`} className="field-input max-w-48" value={value} onChange={(e) => setValue(e.target.value)} />
-                          <button type="submit" className="btn btn-primary">
-                            Guardar
-                          </button>
-                          <button type="button" className="btn btn-secondary" onClick={() => setEditing(null)}>
-                            Cancelar
-                          </button>
+                          <input id={`valor-${p.nombre}`} className="field-input" value={value} onChange={(e) => setValue(e.target.value)} />
+                          <dl className="text-sm">
+                            <dt className="font-semibold">Valor actual: {p.valor}</dt>
+                            <dd className="text-muted">{parameterEffect(p.nombre, p.valor) ?? '—'}</dd>
+                            <dt className="mt-1 font-semibold">Nuevo valor: {value}</dt>
+                            <dd className="text-muted" aria-live="polite">
+                              {value === p.valor ? 'Es el mismo valor: no cambia nada.' : (parameterEffect(p.nombre, value) ?? '—')}
+                            </dd>
+                          </dl>
+                          <label className="field-label" htmlFor={`motivo-${p.nombre}`}>
+                            Motivo (queda en el registro de auditoría)
+                          </label>
+                          <textarea id={`motivo-${p.nombre}`} className="field-input" rows={2} minLength={5} maxLength={300} required value={motivo} onChange={(e) => setMotivo(e.target.value)} />
+                          <span className="flex flex-wrap gap-2">
+                            <button type="submit" className="btn btn-primary" disabled={value === p.valor || motivo.trim().length < 5}>
+                              Proponer cambio
+                            </button>
+                            <button type="button" className="btn btn-secondary" onClick={() => setEditing(null)}>
+                              Cancelar
+                            </button>
+                          </span>
                         </form>
                       ) : (
                         <button
@@ -200,6 +221,7 @@ function ParameterTable({ pending, onProposed }: { pending: Change[]; onProposed
                           onClick={() => {
                             setEditing(p.nombre);
                             setValue(p.valor);
+                            setMotivo('');
                           }}
                         >
                           Cambiar

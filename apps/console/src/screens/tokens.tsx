@@ -28,7 +28,9 @@ export function TokensScreen() {
     setMessage(null);
     setIssued(null);
     try {
-      const { data: answer } = await api.post('/admin/tokens', z.union([tokenAskedSchema, tokenIssuedSchema]), { nombre, alcances });
+      // Exactly the boxes shown ticked: nothing held in state apart from the screen is ever asked for.
+      const ticked = session.permisos.filter((scope) => alcances.includes(scope));
+      const { data: answer } = await api.post('/admin/tokens', z.union([tokenAskedSchema, tokenIssuedSchema]), { nombre, alcances: ticked });
       setIssued({ nombre: answer.token.nombre, secreto: answer.secreto });
       setNombre('');
       setAlcances([]);
@@ -64,7 +66,7 @@ export function TokensScreen() {
             <input id="token-nombre" className="field-input" value={nombre} onChange={(e) => setNombre(e.target.value)} required />
           </div>
           <fieldset>
-            <legend className="field-label">Permisos del token</legend>
+            <legend className="field-label">Permisos del token (marque solo los que el token necesita)</legend>
             <div className="flex flex-wrap gap-x-5 gap-y-2">
               {session.permisos.map((scope) => (
                 <label key={scope} className="inline-flex items-center gap-2">

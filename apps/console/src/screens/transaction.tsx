@@ -163,7 +163,11 @@ export function TransactionScreen() {
               </div>
               <div>
                 <dt className="inline font-semibold">Pagador: </dt>
-                <dd className="inline">{t.pagador ?? '—'}</dd>
+                <dd className="inline">
+                  {data.pagador
+                    ? `${data.pagador.nombre ? `${data.pagador.nombre} · ` : ''}${data.pagador.rut}${data.pagador.esElSocio ? ' (el mismo socio)' : ' (otro socio)'}${data.pagador.cuentaDebitada ? ` · cuenta debitada ${data.pagador.cuentaDebitada}` : ''}`
+                    : '—'}
+                </dd>
               </div>
               <div>
                 <dt className="inline font-semibold">Creada: </dt>

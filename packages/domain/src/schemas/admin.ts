@@ -107,8 +107,48 @@ export const memberSchema = z.object({
       comprobante: z.boolean(),
     }),
   ),
+  /** What this member paid from their cuenta vista for other members' products (the holder's RUT masked). */
+  pagosATerceros: z.array(
+    z.object({
+      idTransaccion: z.string(),
+      socio: z.string(),
+      familia: familySchema,
+      total: amount(),
+      estado: transactionStatusSchema,
+      medioPago: z.nullable(z.string()),
+      cuentaDebitada: z.nullable(z.string()),
+      creada: instantSchema,
+      pagada: z.nullable(instantSchema),
+    }),
+  ),
 });
 export type Member = z.output<typeof memberSchema>;
+
+/** A page of the payments search (either side's RUT masked). */
+export const paymentsPageSchema = z.object({
+  total: int(),
+  pagina: int(),
+  porPagina: int(),
+  pagos: z.array(
+    z.object({
+      idTransaccion: z.string(),
+      socio: z.string(),
+      pagador: z.nullable(z.string()),
+      nombrePagador: z.nullable(z.string()),
+      cuentaDebitada: z.nullable(z.string()),
+      familia: familySchema,
+      total: amount(),
+      estado: transactionStatusSchema,
+      medioPago: z.nullable(z.string()),
+      creada: instantSchema,
+      pagada: z.nullable(instantSchema),
+      codigoVerificacion: z.nullable(z.string()),
+      ordenesCompra: z.array(z.string()),
+    }),
+  ),
+});
+export type PaymentsPage = z.output<typeof paymentsPageSchema>;
+export const auditKindsSchema = z.object({ tipos: z.array(z.string()) });
 
 export const auditEventSchema = z.object({
   id: int(),
@@ -129,11 +169,11 @@ export const transactionViewSchema = z.object({
     total: amount(),
     estado: transactionStatusSchema,
     medioPago: z.nullable(z.string()),
-    /** The payer's RUT, masked, once someone signed in to pay from a cuenta vista. */
-    pagador: z.nullable(z.string()),
     creada: instantSchema,
     cerrada: z.nullable(instantSchema),
   }),
+  /** Who paid from a cuenta vista (RUT and account masked), once someone signed in to pay. */
+  pagador: z.nullable(z.object({ rut: z.string(), nombre: z.nullable(z.string()), cuentaDebitada: z.nullable(z.string()), esElSocio: z.boolean() })),
   lineas: z.array(
     z.object({
       id: z.uuid(),

@@ -80,11 +80,11 @@ describe.each(DATABASE_KINDS)('the console’s calls on %s', (kind) => {
     expect(csv.body.split('\r\n')[0]).toBe('fecha,ordenCompra,idTransaccion,estadoWebpay,estadoPago,monto,resultado');
 
     const operaciones = await operatorSession(op(), 'operaciones');
-    await op().inject({ method: 'PUT', url: '/admin/parametros/cancelTrxMsg', headers: asOperator(operaciones), payload: { valor: '=HYPERLINK("x")' } });
+    await op().inject({ method: 'PUT', url: '/admin/parametros/cancelTrxMsg', headers: asOperator(operaciones), payload: { valor: '=HYPERLINK("x")', motivo: 'Texto del mensaje de anulación' } });
     const trail = await get(`/admin/auditoria/csv?operador=${encodeURIComponent('Óscar Operaciones')}`);
     expect(trail.statusCode).toBe(200);
     const [header, ...rows] = trail.body.trim().split('\r\n');
-    expect(header).toBe('id,fecha,tipo,operador,rut,solicitud,detalle');
+    expect(header).toBe('id,fecha (hora de Chile),tipo,operador,rut,solicitud,detalle');
     expect(rows.some((row) => row.includes('admin.parametro.actualizado') && row.includes('Óscar Operaciones'))).toBe(true);
     // What an operator typed never reaches a spreadsheet as a formula.
     expect(trail.body).not.toMatch(/,=HYPERLINK/);

@@ -9,6 +9,7 @@ import {
   assignedRolesSchema,
   codigoOkSchema,
   memberSchema,
+  paymentsPageSchema,
   refusedCreditsSchema,
   setAsideChargesSchema,
   summarySchema,
@@ -26,11 +27,16 @@ import { checkRepost, pendingStats, refusedCredits } from '../../repositories/co
 import { REPOST_REFUSALS } from '../../operator/four-eyes';
 import { assignedRoles, listAssignedRoles, listMachineTokens, revokeMachineToken } from '../../repositories/operator-repository';
 import { createAdminService } from '../../services/admin-service';
+import { searchPayments } from '../../repositories/payment-search-repository';
+import { maskAccount } from '../../services/payment-service';
+import { canonicalRut, maskRut } from '@pago/domain/rut';
+import { TRANSACTION_MOVES, type TransactionStatus } from '@pago/domain/payment-states';
 import { refundableAttempt, REFUND_REFUSALS, setAsideAttempts } from '../../services/card-manual-refund';
 import { reconciliationCsv } from '../../services/core-reconciliation-service';
 import { webpayReport, webpayReportCsv } from '../../services/webpay-report';
 import { documentOf, envelopeResponses, errorResponses, proposedResponse } from '../responses';
 import { changesRoutes, changeView } from './cambios';
+import { reasonBody, reasonRefused } from './reason';
 
 const RESPONSE = 'consolaResponse';
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
@@ -42,6 +48,22 @@ const summary = envelopeResponses(RESPONSE, summarySchema);
 const memberView = envelopeResponses(RESPONSE, memberSchema);
 const webpayReportView = envelopeResponses(RESPONSE, webpayReportSchema);
 
+const PAGE_SIZE = 25;
+const TRANSACTION_STATUSES = Object.keys(TRANSACTION_MOVES) as [TransactionStatus, ...TransactionStatus[]];
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'fecha AAAA-MM-DD');
+const paymentQuery = z
+  .object({
+    referencia: z.string().trim().min(1).max(64).optional(),
+    rut: z.string().trim().min(3).max(16).optional(),
+    monto: z.coerce.number().int().positive().max(10_000_000_000).optional(),
+    desde: isoDay.optional(),
+    hasta: isoDay.optional(),
+    estado: z.enum(TRANSACTION_STATUSES).optional(),
+    medioPago: z.enum(['CUENTA VISTA', 'WEBPAY']).optional(),
+    pagina: z.coerce.number().int().min(1).max(10_000).default(1),
+  })
+  .strict();
+const paymentList = envelopeResponses(RESPONSE, paymentsPageSchema);
 const toTokenView = (row: Awaited<ReturnType<typeof listMachineTokens>>[number]) => ({
   id: row.id,
   nombre: row.name,
@@ -102,10 +124,42 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     return found ? { [RESPONSE]: found } : reply.code(404).send(errorEnvelope(RESPONSE, '400', 'Socio no encontrado.'));
   });
 
+  // Payments found from either side: by a reference (transaction id, verification code, buy order), the holder's or
+  // the payer's RUT, amount, day in Santiago, state and method; a page at a time.
+  r.get('/pagos', { schema: { querystring: paymentQuery, response: paymentList }, config: { responseName: RESPONSE, permiso: 'socios.ver' } }, async (request, reply) => {
+    const { referencia, rut: rutInput, pagina, ...rest } = request.query;
+    const rut = rutInput ? canonicalRut(rutInput) : undefined;
+    if (rut === null) return reply.code(400).send(errorEnvelope(RESPONSE, '400', 'RUT inválido.'));
+    const found = await searchPayments(db, { ...rest, referencia, rut }, { offset: (pagina - 1) * PAGE_SIZE, limit: PAGE_SIZE });
+    return {
+      [RESPONSE]: {
+        total: found.total,
+        pagina,
+        porPagina: PAGE_SIZE,
+        pagos: found.rows.map((p) => ({
+          idTransaccion: p.idTransaccion,
+          socio: maskRut(p.rutSocio),
+          pagador: p.rutPagador ? maskRut(p.rutPagador) : null,
+          nombrePagador: p.nombrePagador,
+          cuentaDebitada: p.cuenta ? maskAccount(p.cuenta) : null,
+          familia: p.familia,
+          total: p.total,
+          estado: p.estado,
+          medioPago: p.medioPago,
+          creada: p.creada,
+          pagada: p.pagada,
+          codigoVerificacion: p.codigoVerificacion,
+          ordenesCompra: p.ordenesCompra ?? [],
+        })),
+      },
+    };
+  });
+
   r.post(
     '/transacciones/:id/comprobante/reenviar',
-    { schema: { params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }), response: done }, config: { responseName: RESPONSE, permiso: 'comprobantes.reenviar' } },
+    { schema: { params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }), body: reasonBody, response: done }, config: { responseName: RESPONSE, permiso: 'comprobantes.reenviar' } },
     async (request, reply) => {
+      if (reasonRefused(request, reply, RESPONSE)) return reply;
       const outcome = await app.services.notifications.resendVoucher(request.params.id, request.id);
       if (outcome === 'not_found') return reply.code(404).send(errorEnvelope(RESPONSE, '400', 'La transacción no tiene comprobante.'));
       if (outcome === 'no_email') return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'El socio no tiene un correo registrado.'));

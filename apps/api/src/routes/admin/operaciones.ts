@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   auditEventsSchema,
+  auditKindsSchema,
   codigoHechoSchema,
   coreReportSchema,
   devicesSchema,
@@ -16,7 +17,8 @@ import { createAdminService } from '../../services/admin-service';
 import { createImportService } from '../../services/import-service';
 import { isWireDate } from '@pago/domain/dates';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
-import { filteredAudit, type AuditFilter } from '../../repositories/audit-repository';
+import { auditKinds, filteredAudit, type AuditFilter } from '../../repositories/audit-repository';
+import { reasonBody, reasonRefused } from './reason';
 import { toCsv } from '../../services/csv';
 import { readLoadWithCut } from '../../cli/import-file';
 import { findMemberByRut } from '../../repositories/member-repository';
@@ -30,6 +32,8 @@ const auditQuery = z.object({
   kind: z.string().max(64).optional(),
   operador: z.string().max(120).optional(),
   rut: z.string().max(16).optional(),
+  idTransaccion: z.string().regex(/^[0-9a-fA-F]{32}$/, 'id de transacción: 32 caracteres hexadecimales').optional(),
+  texto: z.string().trim().min(1).max(120).optional(),
   desde: day.optional(),
   hasta: day.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -39,7 +43,15 @@ const auditQuery = z.object({
 function auditFilterOf(query: z.infer<typeof auditQuery>): AuditFilter | null {
   const rut = query.rut ? canonicalRut(query.rut) : undefined;
   if (rut === null) return null;
-  return { kind: query.kind, operador: query.operador, rutMasked: rut ? maskRut(rut) : undefined, desde: query.desde, hasta: query.hasta };
+  return {
+    kind: query.kind || undefined,
+    operador: query.operador?.trim() || undefined,
+    rutMasked: rut ? maskRut(rut) : undefined,
+    idTransaccion: query.idTransaccion?.toLowerCase(),
+    texto: query.texto,
+    desde: query.desde,
+    hasta: query.hasta,
+  };
 }
 
 const operatorOf = (detail: unknown) => {
@@ -47,6 +59,17 @@ const operatorOf = (detail: unknown) => {
   return [d.operador, d.aprobadoPor, d.rechazadoPor].filter((v) => typeof v === 'string').join(' / ');
 };
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
+
+/** A moment as Chile's wall clock with its offset, '2026-03-14 21:05:09 -03:00': the day the auditor sees on screen. */
+export function chileTime(at: Date): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${offset}`;
+}
 
 const done = envelopeResponses(RESPONSE, codigoHechoSchema);
 const importReport = envelopeResponses(RESPONSE, importReportSchema);
@@ -66,20 +89,23 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const notFound = (what: string) => errorEnvelope(RESPONSE, '400', `${what} no encontrado.`);
 
-  r.post('/socios/:rut/desbloquear-clave', { schema: { params: rutParams, response: done }, config: { responseName: RESPONSE, permiso: 'socios.desbloquear' } }, async (request, reply) => {
+  r.post('/socios/:rut/desbloquear-clave', { schema: { params: rutParams, body: reasonBody, response: done }, config: { responseName: RESPONSE, permiso: 'socios.desbloquear' } }, async (request, reply) => {
+    if (reasonRefused(request, reply, RESPONSE)) return reply;
     const done = await admin.unblockPassword(request.params.rut, request.id);
     return done ? { [RESPONSE]: { codigo: CODIGO_OK } } : reply.code(404).send(notFound('Socio'));
   });
 
-  r.post('/socios/:rut/desbloquear-tarjeta', { schema: { params: rutParams, response: done }, config: { responseName: RESPONSE, permiso: 'socios.desbloquear' } }, async (request, reply) => {
+  r.post('/socios/:rut/desbloquear-tarjeta', { schema: { params: rutParams, body: reasonBody, response: done }, config: { responseName: RESPONSE, permiso: 'socios.desbloquear' } }, async (request, reply) => {
+    if (reasonRefused(request, reply, RESPONSE)) return reply;
     const done = await admin.unblockCard(request.params.rut, request.id);
     return done ? { [RESPONSE]: { codigo: CODIGO_OK } } : reply.code(404).send(notFound('Tarjeta de coordenadas'));
   });
 
   r.post(
     '/socios/:rut/autorizador/codigo',
-    { schema: { params: rutParams, response: enrolmentCode }, config: { responseName: RESPONSE, permiso: 'autorizador.gestionar' } },
+    { schema: { params: rutParams, body: reasonBody, response: enrolmentCode }, config: { responseName: RESPONSE, permiso: 'autorizador.gestionar' } },
     async (request, reply) => {
+      if (reasonRefused(request, reply, RESPONSE)) return reply;
       const actor = request.actor!;
       // The bootstrap token of the sandbox and development (production refuses it) gets the code at once.
       if (actor.kind === 'maquina' && actor.bootstrap) {
@@ -92,7 +118,7 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
       const member = rut ? await findMemberByRut(app.database.db, rut) : null;
       if (!member) return reply.code(404).send(notFound('Socio'));
       if (!member.email) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'El socio no tiene un correo registrado al que enviar el código.'));
-      const proposed = await app.services.fourEyes.propose(actor, 'codigo_autorizador', member.id, { socio: maskRut(member.rut) }, request.id);
+      const proposed = await app.services.fourEyes.propose(actor, 'codigo_autorizador', member.id, { socio: maskRut(member.rut), motivo: request.body?.motivo }, request.id);
       if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay un código de este socio esperando aprobación.'));
       return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, actor.persona) } });
     },
@@ -105,8 +131,9 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     '/autorizador/dispositivos/:id/revocar',
-    { schema: { params: z.object({ id: z.uuid() }), response: done }, config: { responseName: RESPONSE, permiso: 'autorizador.gestionar' } },
+    { schema: { params: z.object({ id: z.uuid() }), body: reasonBody, response: done }, config: { responseName: RESPONSE, permiso: 'autorizador.gestionar' } },
     async (request, reply) => {
+      if (reasonRefused(request, reply, RESPONSE)) return reply;
       const revoked = await app.services.authoriser.revoke(request.params.id, request.id);
       return revoked ? { [RESPONSE]: { codigo: CODIGO_OK } } : reply.code(404).send(notFound('Dispositivo activo'));
     },
@@ -161,7 +188,13 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  // The same lines as CSV (up to 10.000), for the auditors' own tools.
+  r.get(
+    '/auditoria/tipos',
+    { schema: { response: envelopeResponses(RESPONSE, auditKindsSchema) }, config: { responseName: RESPONSE, permiso: 'auditoria.ver' } },
+    async () => ({ [RESPONSE]: { tipos: await auditKinds(app.database.db) } }),
+  );
+
+  // The same lines as CSV (up to 10.000), for the auditors' own tools; times in Chile's, as the screen shows them.
   r.get(
     '/auditoria/csv',
     { schema: { querystring: auditQuery.extend({ limit: z.coerce.number().int().min(1).max(10_000).default(10_000) }), response: { 200: documentOf('text/csv', 'The audit trail as CSV'), ...errorResponses(RESPONSE) } }, config: { responseName: RESPONSE, permiso: 'auditoria.ver' } },
@@ -169,11 +202,11 @@ export async function operationsRoutes(app: FastifyInstance): Promise<void> {
       const filter = auditFilterOf(request.query);
       if (!filter) return reply.code(400).send(errorEnvelope(RESPONSE, '400', 'RUT inválido.'));
       const rows = await filteredAudit(app.database.db, filter, request.query.limit);
-      const lines = rows.map((row) => [row.id, row.at.toISOString(), row.kind, operatorOf(row.detail), row.rutMasked, row.requestId, JSON.stringify(row.detail)]);
+      const lines = rows.map((row) => [row.id, chileTime(row.at), row.kind, operatorOf(row.detail), row.rutMasked, row.requestId, JSON.stringify(row.detail)]);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="auditoria.csv"')
-        .send(toCsv(['id', 'fecha', 'tipo', 'operador', 'rut', 'solicitud', 'detalle'], lines));
+        .send(toCsv(['id', 'fecha (hora de Chile)', 'tipo', 'operador', 'rut', 'solicitud', 'detalle'], lines));
     },
   );
 

@@ -2,6 +2,7 @@ import { errorEnvelope } from '@pago/domain/envelope';
 import { actorLabel, registerAccess } from '../../operator/access';
 import { needsSecondPerson } from '../../operator/four-eyes';
 import { checkParameter } from '../../services/parameters-service';
+import { recordReason } from '../../repositories/audit-repository';
 import { changeView } from './cambios';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -45,7 +46,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         params: z.object({ nombre: z.string().min(1).max(64) }),
-        body: z.object({ valor: z.string().max(200) }).strict(),
+        body: z.object({ valor: z.string().max(200), motivo: z.string().trim().min(5, 'al menos 5 caracteres').max(300).optional() }).strict(),
         response: parameterChanged,
       },
       config: { responseName: RESPONSE, permiso: 'parametros.cambiar' },
@@ -53,13 +54,17 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const actor = request.actor!;
       const { nombre } = request.params;
-      const { valor } = request.body;
+      const { valor, motivo } = request.body;
+      // A person says why (the console asks in its confirmation); the CLI's token may. It stays in the audit trail.
+      if (!motivo && actor.kind === 'operador') return reply.code(400).send(errorEnvelope(RESPONSE, '400', 'Indique el motivo (al menos 5 caracteres): queda en el registro de auditoría.'));
+      recordReason(motivo);
       // What stops payments or moves money waits for a second operator; the bootstrap token (decision 034) applies.
       if (needsSecondPerson(nombre) && !(actor.kind === 'maquina' && actor.bootstrap)) {
         const checked = checkParameter(nombre, valor);
         if (!checked.ok && checked.reason === 'unknown') return reply.code(404).send(errorEnvelope(RESPONSE, '400', `Parámetro desconocido: ${nombre}`));
         if (!checked.ok) return reply.code(400).send(errorEnvelope(RESPONSE, '400', `Valor inválido para ${nombre}: ${checked.message}`));
-        const proposed = await app.services.fourEyes.propose(actor, 'parametro', nombre, { valor }, request.id);
+        const anterior = (await app.services.parameters.listWithDates()).find((row) => row.nombre === nombre)?.valor ?? null;
+        const proposed = await app.services.fourEyes.propose(actor, 'parametro', nombre, { valor, anterior, ...(motivo && { motivo }) }, request.id);
         if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', `Ya hay un cambio de ${nombre} esperando aprobación.`));
         return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, actor.persona) } });
       }
