@@ -267,3 +267,9 @@ export async function unblockCardOf(tx: Tx, memberId: string): Promise<boolean> 
   const rows = await tx.update(coordinateCards).set({ failures: 0, blockedAt: null }).where(eq(coordinateCards.memberId, memberId)).returning({ id: coordinateCards.id });
   return rows.length > 0;
 }
+
+/** The member's coordinate card as an operator sees it: blocked or not (null: no card). */
+export async function cardStateOf(db: DbOrTx, memberId: string): Promise<{ blockedAt: Date | null; failures: number } | null> {
+  const [card] = await db.select({ blockedAt: coordinateCards.blockedAt, failures: coordinateCards.failures }).from(coordinateCards).where(eq(coordinateCards.memberId, memberId));
+  return card ?? null;
+}

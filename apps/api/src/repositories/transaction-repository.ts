@@ -1,6 +1,6 @@
 import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '@pago/domain/voucher-verification';
-import { and, asc, desc, eq, exists, inArray, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, inArray, notExists, or, sql, sum, type SQL } from 'drizzle-orm';
 import { checkedFrom, isFinal, ITEM_MOVES, TRANSACTION_MOVES, type ItemStatus, type TransactionStatus } from '@pago/domain/payment-states';
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
@@ -239,4 +239,35 @@ export function expireWithoutSession(db: DbOrTx, timeoutMinutes: number): Promis
     'pending',
     'expired',
   );
+}
+
+/** A member's latest transactions, newest first, and whether each has a voucher (an operator's view). */
+export function latestOfMember(db: DbOrTx, memberId: string, limit: number) {
+  return db
+    .select({
+      idTransaccion: transactions.idTransaccion,
+      familia: transactions.family,
+      total: transactions.total,
+      estado: transactions.status,
+      medioPago: transactions.medioPago,
+      creada: transactions.createdAt,
+      pagada: transactions.settledAt,
+      comprobante: vouchers.id,
+    })
+    .from(transactions)
+    .leftJoin(vouchers, eq(vouchers.idTransaccion, transactions.idTransaccion))
+    .where(eq(transactions.memberId, memberId))
+    .orderBy(desc(transactions.createdAt))
+    .limit(limit);
+}
+
+/** The payments paid on a business day (Santiago's, yyyy-mm-dd), counted and summed by method and family. */
+export async function paidOfDayByMethod(db: DbOrTx, isoDay: string) {
+  const rows = await db
+    .select({ medioPago: transactions.medioPago, familia: transactions.family, cantidad: count(), monto: sum(transactions.total) })
+    .from(transactions)
+    .where(and(eq(transactions.status, 'paid'), sql`(${transactions.settledAt} at time zone 'America/Santiago')::date = ${isoDay}::date`))
+    .groupBy(transactions.medioPago, transactions.family)
+    .orderBy(transactions.medioPago, transactions.family);
+  return rows.map((p) => ({ medioPago: p.medioPago, familia: p.familia, cantidad: Number(p.cantidad), monto: Number(p.monto ?? 0) }));
 }

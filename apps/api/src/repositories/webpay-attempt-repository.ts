@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { webpayAttempts, type WebpayStore } from '../db/schema';
+import { operatorChanges, transactions, webpayAttempts, type WebpayStore } from '../db/schema';
 import { assertMove, WEBPAY_ATTEMPT_MOVES, type WebpayAttemptStatus } from '@pago/domain/payment-states';
 
 export type WebpayAttemptRow = typeof webpayAttempts.$inferSelect;
@@ -37,6 +37,9 @@ export async function moveAttempt<To extends WebpayAttemptStatus>(
     .returning({ buyOrder: webpayAttempts.buyOrder });
   return moved.length === 1;
 }
+
+/** A move's extra fields that have the reconciliation ask Webpay about the attempt at its next run. */
+export const RECHECK_NOW = { checkedAt: null, nextCheckAt: sql`now()` };
 
 /** Call 10's intent, before Webpay is asked (decision 044): the buy order and stores, with no token yet. */
 export async function insertIntent(tx: Tx, values: { idTransaccion: string; buyOrder: string; stores: WebpayStore[] }): Promise<void> {
@@ -210,4 +213,28 @@ export async function cardPaymentsOfDay(db: DbOrTx, fecha: string) {
          and not exists (select 1 from webpay_attempts a where a.id_transaccion = t.id_transaccion and a.status = 'committed')
        order by 1 nulls last`)) as unknown as { rows: { buy_order: string | null; id_transaccion: string; attempt: string | null; payment: string; amount: string | number }[] };
   return rows;
+}
+
+/** Attempts of the last 30 days with a form open or an intent waiting, and with money held (set aside or being refunded). */
+export async function openAndHeldLastMonth(db: DbOrTx): Promise<{ pendientes: number; apartados: number }> {
+  const [row] = await db
+    .select({
+      pendientes: sql<number>`count(*) filter (where ${webpayAttempts.status} in ('creating', 'pending'))`,
+      apartados: sql<number>`count(*) filter (where ${webpayAttempts.status} in ('set_aside', 'refund_due'))`,
+    })
+    .from(webpayAttempts)
+    .where(gte(webpayAttempts.createdAt, sql`now() - interval '30 days'`));
+  return { pendientes: Number(row?.pendientes ?? 0), apartados: Number(row?.apartados ?? 0) };
+}
+
+/** The set-aside attempts, newest first, with their payment's state and whether a refund of each waits for approval. */
+export function setAsideWithProposals(db: DbOrTx) {
+  return db
+    .select({ attempt: webpayAttempts, estadoPago: transactions.status, propuesta: operatorChanges.id })
+    .from(webpayAttempts)
+    .innerJoin(transactions, eq(transactions.idTransaccion, webpayAttempts.idTransaccion))
+    .leftJoin(operatorChanges, and(eq(operatorChanges.kind, 'devolucion_webpay'), eq(operatorChanges.target, webpayAttempts.buyOrder), eq(operatorChanges.status, 'pendiente')))
+    .where(eq(webpayAttempts.status, 'set_aside'))
+    .orderBy(desc(webpayAttempts.settledAt))
+    .limit(200);
 }

@@ -2,12 +2,11 @@ import { operationsOf } from '../repositories/core-operation-repository';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { Db } from '../db/client';
 import { appendAudit, auditOfTransaction } from '../repositories/audit-repository';
-import { desc, eq } from 'drizzle-orm';
 import { maskEmail } from '@pago/domain/call-consultar-pago';
-import { authoriserDevices, coordinateCards, transactions, vouchers } from '../db/schema';
+import { devicesOfMember } from '../repositories/authoriser-repository';
 import { authorizationsOf } from '../repositories/authorization-repository';
-import { findMemberByRut, unblockCardOf, unblockPasswordOf } from '../repositories/member-repository';
-import { findTransaction, itemsWithProductOf, voucherRowOf } from '../repositories/transaction-repository';
+import { cardStateOf, findMemberByRut, unblockCardOf, unblockPasswordOf } from '../repositories/member-repository';
+import { findTransaction, itemsWithProductOf, latestOfMember, voucherRowOf } from '../repositories/transaction-repository';
 import type { AuthorizationStatus, CoreOperationStatus, ItemStatus, TransactionStatus, WebpayAttemptStatus } from '@pago/domain/payment-states';
 import type { TransactionView } from '@pago/domain/schemas/admin';
 import { attemptsOf } from '../repositories/webpay-attempt-repository';
@@ -50,28 +49,9 @@ export function createAdminService(db: Db) {
       const rut = canonicalRut(rutInput);
       const member = rut ? await findMemberByRut(db, rut) : null;
       if (!member) return null;
-      const [card] = await db.select({ blockedAt: coordinateCards.blockedAt, failures: coordinateCards.failures }).from(coordinateCards).where(eq(coordinateCards.memberId, member.id));
-      const devices = await db
-        .select({ id: authoriserDevices.id, nombre: authoriserDevices.name, enrolado: authoriserDevices.enrolledAt, revocado: authoriserDevices.revokedAt })
-        .from(authoriserDevices)
-        .where(eq(authoriserDevices.memberId, member.id))
-        .orderBy(desc(authoriserDevices.enrolledAt));
-      const trxs = await db
-        .select({
-          idTransaccion: transactions.idTransaccion,
-          familia: transactions.family,
-          total: transactions.total,
-          estado: transactions.status,
-          medioPago: transactions.medioPago,
-          creada: transactions.createdAt,
-          pagada: transactions.settledAt,
-          comprobante: vouchers.id,
-        })
-        .from(transactions)
-        .leftJoin(vouchers, eq(vouchers.idTransaccion, transactions.idTransaccion))
-        .where(eq(transactions.memberId, member.id))
-        .orderBy(desc(transactions.createdAt))
-        .limit(50);
+      const card = await cardStateOf(db, member.id);
+      const devices = await devicesOfMember(db, member.id);
+      const trxs = await latestOfMember(db, member.id, 50);
       const forOthers = await paidForOthers(db, member.id, member.rut, 50);
       const lockedUntil = member.passwordLockedUntil && member.passwordLockedUntil > now ? member.passwordLockedUntil : null;
       return {

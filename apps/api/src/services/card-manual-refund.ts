@@ -1,9 +1,7 @@
 import type { TransactionStatus } from '@pago/domain/payment-states';
-import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { operatorChanges, transactions, webpayAttempts } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
-import { findAttempt, lockAttempt, moveAttempt, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
+import { findAttempt, lockAttempt, moveAttempt, setAsideWithProposals, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
 import { heldOf, isApproved, type WebpayCall, type WebpayResult } from './webpay-client';
 
 // A manual refund of a card payment (decision 036): only money Webpay took that was neither applied nor given back
@@ -98,14 +96,7 @@ export async function markForRefund(
 
 /** The set-aside card payments, newest first, and whether a refund of each already waits for approval. */
 export async function setAsideAttempts(db: DbOrTx) {
-  const rows = await db
-    .select({ attempt: webpayAttempts, estadoPago: transactions.status, propuesta: operatorChanges.id })
-    .from(webpayAttempts)
-    .innerJoin(transactions, eq(transactions.idTransaccion, webpayAttempts.idTransaccion))
-    .leftJoin(operatorChanges, and(eq(operatorChanges.kind, 'devolucion_webpay'), eq(operatorChanges.target, webpayAttempts.buyOrder), eq(operatorChanges.status, 'pendiente')))
-    .where(eq(webpayAttempts.status, 'set_aside'))
-    .orderBy(desc(webpayAttempts.settledAt))
-    .limit(200);
+  const rows = await setAsideWithProposals(db);
   return rows.map((r) => ({
     ordenCompra: r.attempt.buyOrder,
     idTransaccion: r.attempt.idTransaccion,

@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { findTransaction, lockTransaction, moveTransaction } from '../repositories/transaction-repository';
-import { countPendingOf, countRefusedReturn, findAttempt, lockAttempt, markChecked, moveAttempt, type OpenedAttemptRow } from '../repositories/webpay-attempt-repository';
+import { countPendingOf, countRefusedReturn, findAttempt, lockAttempt, markChecked, moveAttempt, RECHECK_NOW, type OpenedAttemptRow } from '../repositories/webpay-attempt-repository';
 import { estadoOf, type CardSettlement, type ReturnOutcome } from './card-settlement';
 import { isApproved, type WebpayClient, type WebpayResult } from './webpay-client';
 
@@ -96,7 +95,7 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
       const { trx } = locked;
       if (locked.attempt.status !== 'pending') return { idTransaccion: id, estado: estadoOf(locked.attempt.status, trx.status) };
       // Cancelled on a browser's word: the reconciliation asks Webpay once more after the form's lifetime.
-      if (!(await moveAttempt(tx, { token: attempt.token }, 'pending', 'cancelled', { checkedAt: null, nextCheckAt: sql`now()` }))) {
+      if (!(await moveAttempt(tx, { token: attempt.token }, 'pending', 'cancelled', RECHECK_NOW))) {
         return { idTransaccion: id, estado: 'error' as const };
       }
       if ((await countPendingOf(tx, id)) === 0) await moveTransaction(tx, id, 'pending', 'cancelled');

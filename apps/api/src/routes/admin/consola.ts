@@ -1,7 +1,6 @@
 import { businessToday } from '@pago/domain/business-time';
 import { isWireDate } from '@pago/domain/dates';
 import { errorEnvelope } from '@pago/domain/envelope';
-import { and, count, eq, gte, sql, sum } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,7 +17,8 @@ import {
   tokensSchema,
   webpayReportSchema,
 } from '@pago/domain/schemas/admin';
-import { transactions, webpayAttempts } from '../../db/schema';
+import { paidOfDayByMethod } from '../../repositories/transaction-repository';
+import { openAndHeldLastMonth } from '../../repositories/webpay-attempt-repository';
 import { actorLabel } from '../../operator/access';
 import { issueMachineToken, TOKEN_NAME } from '../../operator/machine-tokens';
 import { isPermission, isRole, PERMISSIONS, ROLES } from '../../operator/roles';
@@ -86,29 +86,17 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   r.get('/resumen', { schema: { response: summary }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } }, async () => {
     const fecha = businessToday(new Date());
-    const today = sql`(${transactions.settledAt} at time zone 'America/Santiago')::date = ${toIsoDay(fecha)}::date`;
-    const pagos = await db
-      .select({ medioPago: transactions.medioPago, familia: transactions.family, cantidad: count(), monto: sum(transactions.total) })
-      .from(transactions)
-      .where(and(eq(transactions.status, 'paid'), today))
-      .groupBy(transactions.medioPago, transactions.family)
-      .orderBy(transactions.medioPago, transactions.family);
-    const [webpay] = await db
-      .select({
-        pendientes: sql<number>`count(*) filter (where ${webpayAttempts.status} = 'pending')`,
-        apartados: sql<number>`count(*) filter (where ${webpayAttempts.status} in ('set_aside', 'refund_due'))`,
-      })
-      .from(webpayAttempts)
-      .where(gte(webpayAttempts.createdAt, sql`now() - interval '30 days'`));
+    const pagos = await paidOfDayByMethod(db, toIsoDay(fecha));
+    const webpay = await openAndHeldLastMonth(db);
     const core = await pendingStats(db);
     const cambios = (await app.services.fourEyes.list(0)).length;
     const webpayToday = await webpayReport(db, toIsoDay(fecha));
     return {
       [RESPONSE]: {
         fecha,
-        pagos: pagos.map((p) => ({ medioPago: p.medioPago ?? '—', familia: p.familia, cantidad: Number(p.cantidad), monto: Number(p.monto ?? 0) })),
-        webpayPendientes: Number(webpay?.pendientes ?? 0),
-        webpayApartados: Number(webpay?.apartados ?? 0),
+        pagos: pagos.map((p) => ({ ...p, medioPago: p.medioPago ?? '—' })),
+        webpayPendientes: webpay.pendientes,
+        webpayApartados: webpay.apartados,
         corePendientes: core.pending,
         coreRechazados: core.refused,
         coreMasAntiguoSegundos: Math.round(core.oldestSeconds),
