@@ -33,6 +33,8 @@ const KNOWN_CODES = [
 ];
 const OTHER_NAMED_CODES = [
   '45203016', '45203017', '5203000', '7203', '7905', '5203004', '5203016', '5203040', '5203002', '5203017', '485',
+  // An instalment already in a payment under way in another session (issue 50): refused before anyone pays twice.
+  '443',
 ];
 /** The mobile authoriser's device calls, beyond the spec (docs/authoriser.md). */
 const AUTHORISER_PROTOCOL_CODES = ['520', '521', '522', '523'];

@@ -137,11 +137,11 @@ const COORDINATE_FAILURES: Readonly<Record<string, string>> = {
 export function auditEventWords(kind: string, detail: unknown): { title: string; detail: string } {
   const d = detail !== null && typeof detail === 'object' ? (detail as Record<string, unknown>) : {};
   const parts: string[] = [];
-  if (typeof d.motivo === 'string' && kind.startsWith('coordenadas.')) parts.push(COORDINATE_FAILURES[d.motivo] ?? d.motivo);
+  if (typeof d.motivo === 'string' && kind.startsWith('coordenadas.')) parts.push((Object.hasOwn(COORDINATE_FAILURES, d.motivo) && COORDINATE_FAILURES[d.motivo]) || d.motivo);
   if (typeof d.intentos === 'number') parts.push(`intento fallido nº ${d.intentos}`);
   if (typeof d.minutos === 'number') parts.push(`bloqueada ${d.minutos} minutos`);
   if (typeof d.operador === 'string') parts.push(`por ${d.operador}`);
   if (typeof d.aprobadoPor === 'string') parts.push(`aprobado por ${d.aprobadoPor}`);
   if (typeof d.rechazadoPor === 'string') parts.push(`rechazado por ${d.rechazadoPor}`);
-  return { title: AUDIT_EVENT_WORDS[kind] ?? 'Evento registrado', detail: parts.join(' · ') };
+  return { title: (Object.hasOwn(AUDIT_EVENT_WORDS, kind) && AUDIT_EVENT_WORDS[kind]) || 'Evento registrado', detail: parts.join(' · ') };
 }
