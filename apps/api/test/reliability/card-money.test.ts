@@ -87,7 +87,8 @@ describe.each(DATABASE_KINDS)('money taken at Webpay is applied or given back (%
     await t.database.db.execute(sql.raw(`create function refuse_update() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`));
     await t.database.db.execute(sql.raw(`create trigger refuse_savings before update on products for each row when (old.id = '${account.id}') execute function refuse_update()`));
     const deposit = await depositByCard(10_000);
-    expect(await postReturn(target, deposit.fields)).toBe('rechazado');
+    // Charged and given back at once: the member reads that the card was charged and refunded, never 'no charge'.
+    expect(await postReturn(target, deposit.fields)).toBe('reembolsado');
     expect((await attemptOf(deposit.webpayToken)).status).toBe('refunded');
     expect(store.get(deposit.webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
     const trail = await t.app.inject({ method: 'GET', url: `/admin/transacciones/${deposit.idTransaccion}`, headers: { authorization: `Bearer ${t.app.config.adminToken}` } });

@@ -120,8 +120,9 @@ export function histogram(results: PayerResult[]): Record<string, number> {
 
 /**
  * Outcomes a correct service may give under races: paid or refused because someone else paid first (442, or a
- * selection that no longer matches: 461/463), too poor (47203), a third party's deposit (451), the card's own
- * answers. Anything else (a 5xx, no answer, an unknown code) is a failure of the service.
+ * selection that no longer matches: 461/463), an instalment in another payment under way (443), too poor (47203), a
+ * third party's deposit (451), the card's own answers, a charge given back because another payment won (reembolsado,
+ * or reembolso while Webpay is at it). Anything else (a 5xx, no answer, an unknown code) is a failure of the service.
  */
 export const EXPECTED_OUTCOMES = new Set([
   'paid',
@@ -136,6 +137,9 @@ export const EXPECTED_OUTCOMES = new Set([
   'autentica:451',
   'autentica:442',
   'autorizar:442',
+  'reembolsado',
+  'reembolso',
+  'seleccionar:443',
   'seleccionar:461',
   'seleccionar:463',
   'seleccionar:477',

@@ -8,7 +8,7 @@ import { recordReason } from '../../repositories/audit-repository';
  * (the console asks for it in its confirmation); a machine token (the CLI) may. It goes into every audit line the
  * action writes.
  */
-export const reasonBody = z.object({ motivo: z.string().trim().min(5, 'al menos 5 caracteres').max(300) }).strict().nullish();
+export const reasonBody = z.object({ motivo: z.string().trim().min(5, 'al menos 5 caracteres').max(300).optional() }).strict().nullish();
 
 /** Refuses (400) a person's call without a reason, and records the reason given; true when it answered. */
 export function reasonRefused(request: FastifyRequest, reply: FastifyReply, responseName: string): boolean {
