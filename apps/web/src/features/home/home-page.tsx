@@ -31,13 +31,12 @@ export function HomePage() {
   const { setValue: setRut } = rut;
   useLayoutEffect(() => {
     const fields = form.current?.elements;
-    const rutField = fields?.namedItem('rut');
-    const rememberField = fields?.namedItem('rememberMe');
+    const field = (name: string) => fields?.namedItem(name) as HTMLInputElement | null | undefined;
     const kept = takeTypedBeforeStart();
     // Only what differs from the first render was the member's doing (the field keeps it through hydration).
-    const typed = kept?.rut ?? (rutField instanceof HTMLInputElement ? rutField.value : drawn.current.rut);
+    const typed = kept?.rut ?? field('rut')?.value ?? drawn.current.rut;
     if (typed !== drawn.current.rut) setRut(formatRutInput(typed));
-    const checked = kept?.rememberMe ?? (rememberField instanceof HTMLInputElement ? rememberField.checked : drawn.current.rememberMe);
+    const checked = kept?.rememberMe ?? field('rememberMe')?.checked ?? drawn.current.rememberMe;
     if (checked !== drawn.current.rememberMe) setRememberMe(checked);
   }, [setRut]);
 
