@@ -316,7 +316,7 @@ describe('the operator console', () => {
     await approve.click();
     await checker.getByText(/: aprobado, pero Webpay rechazó la devolución sin un motivo reconocido\. El cobro sigue apartado y puede proponerse de nuevo\.$/).waitFor();
     refuseRefunds = false;
-    await checker.getByRole('cell', { name: 'Fallido: Webpay rechazó la devolución sin un motivo reconocido' }).waitFor();
+    await checker.getByRole('cell', { name: 'Aprobado, pero no pudo aplicarse: Webpay rechazó la devolución sin un motivo reconocido' }).waitFor();
     await look(checker, 'aprobaciones-devolucion-rechazada');
     // Still actionable: finance proposes it again, and the second approval gives the money back.
     await maker.getByRole('link', { name: 'Conciliación' }).click();
@@ -335,7 +335,7 @@ describe('the operator console', () => {
     await cardCharges.getByRole('cell', { name: 'Cobrado y devuelto' }).waitFor();
     await cardCharges.getByRole('cell', { name: 'Cobrado y aplicado' }).waitFor();
     await checker.getByText('Devolución manual rechazada por Webpay', { exact: true }).waitFor();
-    await checker.getByText('Devolución manual pedida a Webpay', { exact: true }).waitFor();
+    await checker.getByText('Devolución manual pedida a Webpay', { exact: true }).first().waitFor();
     await look(checker, 'transaccion-devolucion');
     expect(await checker.getByText('por Fernanda Finanzas · aprobado por Felipe Finanzas').count()).toBeGreaterThan(0);
     await expectNoCodes(checker);
@@ -451,7 +451,7 @@ describe('the operator console', () => {
     await auditor.getByLabel('Texto').fill('CUENTAVISTA');
     await auditor.getByRole('button', { name: 'Filtrar' }).click();
     const trail = auditor.getByRole('region', { name: 'Registro de auditoría' }).first();
-    await trail.getByRole('cell', { name: 'pago.cuentavista', exact: true }).waitFor();
+    await trail.getByRole('cell', { name: 'Pago con cuenta vista pago.cuentavista', exact: true }).waitFor();
     await expect.poll(() => trail.getByRole('cell', { name: 'clave.correcta' }).count()).toBe(0);
     // The detail reads whole at 820 px: its lines wrap inside the table, nothing runs off to the side.
     await auditor.setViewportSize(TABLET);
