@@ -5,24 +5,20 @@ import { PRODUCT_PASSWORD_RECOVERY_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
 import { useErrorPageReached } from '../../lib/analytics';
 import { useResetOnEnter } from '../errors/use-reset-on-enter';
-import { CardWayOut } from './card-way-out-link';
-import { useCardWayOut } from './card-way-out';
 
 export const BLOCKED_TITLE = 'Tu clave ha sido bloqueada';
 
 /** /pagoexpress/bloquedUser. Like the other error pages it clears the app state (specification §4). */
 export function BlockedUserPage() {
   useErrorPageReached('bloquedUser');
-  const cardFamily = useCardWayOut();
-  useResetOnEnter(cardFamily !== null);
+  useResetOnEnter();
   return (
     <MessageScreen
       tone="error"
       title={BLOCKED_TITLE}
       actions={
         <>
-          {cardFamily ? <CardWayOut family={cardFamily} /> : null}
-          <a href={PRODUCT_PASSWORD_RECOVERY_URL} className={`btn ${cardFamily ? 'btn-secondary' : 'btn-primary'}`}>
+          <a href={PRODUCT_PASSWORD_RECOVERY_URL} className="btn btn-primary">
             Recuperar clave
           </a>
           <ButtonLink to={paths.home} variant="secondary">

@@ -2,10 +2,6 @@ import { errorDetail } from '@pago/domain/errors';
 import { MessageScreen } from '../../components/message-screen';
 import { useErrorPageReached } from '../../lib/analytics';
 import { useResetOnEnter } from '../errors/use-reset-on-enter';
-import { CardWayOut } from './card-way-out-link';
-import { useCardWayOut } from './card-way-out';
-import { ButtonLink } from '../../components/button';
-import { paths } from '../../lib/paths';
 
 // Specification §6: deposits into another member's savings account are refused (catalogue code 451).
 export const THIRD_PARTY_DEPOSIT_MESSAGE = errorDetail('451').descripcion;
@@ -14,23 +10,9 @@ export const ERROR_LOGIN_TITLE = 'No es posible realizar el depósito';
 /** /pagoexpress/ErrorLogin. Like the other error pages it clears the app state (specification §4). */
 export function ErrorLoginPage() {
   useErrorPageReached('ErrorLogin', '451');
-  const cardFamily = useCardWayOut();
-  useResetOnEnter(cardFamily !== null);
+  useResetOnEnter();
   return (
-    <MessageScreen
-      tone="warning"
-      title={ERROR_LOGIN_TITLE}
-      actions={
-        cardFamily ? (
-          <>
-            <CardWayOut family={cardFamily} />
-            <ButtonLink to={paths.home} variant="secondary">
-              Ir al Home
-            </ButtonLink>
-          </>
-        ) : undefined
-      }
-    >
+    <MessageScreen tone="warning" title={ERROR_LOGIN_TITLE}>
       <p>{THIRD_PARTY_DEPOSIT_MESSAGE}</p>
       <p>Solo el titular de la cuenta de ahorro puede depositar en ella desde su Cuenta Vista.</p>
     </MessageScreen>

@@ -7,7 +7,6 @@ import { BlockedUserPage } from './blocked-user-page';
 import { ErrorLoginPage } from './error-login-page';
 import { InsufficientFundsPage } from './insufficient-funds-page';
 import { givenPendingPayment } from './testing';
-import { cuota, producto } from '../products/step-two/test-products';
 
 const renderPage = (page: ReactNode) => render(<MemoryRouter>{page}</MemoryRouter>);
 
@@ -53,34 +52,5 @@ describe('own-account error pages', () => {
     expect(screen.getByRole('link', { name: 'Ir al Home' }).getAttribute('href')).toBe('/');
     expect(useAppStore.getState().config.isAuthenticated).toBe(false);
     expect(useAppStore.getState().payment.idTrx).toBe('');
-  });
-
-  describe('another way to pay, when the card is offered for the selection', () => {
-    function givenCardOffered(pagoWebPayPM: string) {
-      useAppStore.setState({
-        products: [producto('PM', '630055667788', [cuota(9, '20261210', { montoPendiente: 156_300, pagoMinimo: 156_300 })])],
-        config: { parameters: { sessionTimeOut: '5', pagoWebPayPM, medioPagoWP: 'Webpay' }, isAuthenticated: true },
-      });
-    }
-
-    it.each([
-      ['blocked password', <BlockedUserPage key="b" />],
-      ["another member's savings", <ErrorLoginPage key="e" />],
-    ])('%s: offers paying by card at step 3, keeping the selection', (_name, page) => {
-      givenCardOffered('1');
-      renderPage(page);
-      expect(screen.getByRole('link', { name: 'Pagar con Webpay' }).getAttribute('href')).toBe('/pagoexpress/stepthree/PM');
-      expect(useAppStore.getState().selection.family).toBe('PM');
-    });
-
-    it.each([
-      ['blocked password', <BlockedUserPage key="b" />],
-      ["another member's savings", <ErrorLoginPage key="e" />],
-    ])('%s: offers nothing more, and clears the state, when the card is not offered', (_name, page) => {
-      givenCardOffered('0');
-      renderPage(page);
-      expect(screen.queryByRole('link', { name: /Pagar con/ })).toBeNull();
-      expect(useAppStore.getState().selection.family).toBeNull();
-    });
   });
 });
