@@ -62,7 +62,8 @@ describe('operator calls, metrics and the OpenAPI document', () => {
 
     const res = await t.app.inject({ method: 'GET', url: `/admin/transacciones/${sel.idTransaccion}`, headers: auth });
     const body = res.json().operacionesResponse;
-    expect(body.transaccion).toMatchObject({ estado: 'paid', total: 10_000, medioPago: 'CUENTA VISTA', familia: 'CP', pagador: expect.stringMatching(/\*+111-1$/) });
+    expect(body.transaccion).toMatchObject({ estado: 'paid', total: 10_000, medioPago: 'CUENTA VISTA', familia: 'CP' });
+    expect(body.pagador).toMatchObject({ rut: expect.stringMatching(/\*+111-1$/), esElSocio: true });
     expect(body.transaccion.hostTokenHash).toBeUndefined();
     expect(body.lineas).toHaveLength(2);
     expect(body.autorizaciones).toEqual([expect.objectContaining({ factor: 1, estado: 'used', monto: 10_000 })]);
