@@ -1,3 +1,4 @@
+import { paymentColumns } from './transaction-repository';
 import type { TransactionStatus } from '@pago/domain/payment-states';
 import { aliasedTable, and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
@@ -44,13 +45,7 @@ export async function searchPayments(db: DbOrTx, filter: PaymentFilter, page: { 
   const where = conditionsOf(filter);
   const rows = await db
     .select({
-      idTransaccion: transactions.idTransaccion,
-      familia: transactions.family,
-      total: transactions.total,
-      estado: transactions.status,
-      medioPago: transactions.medioPago,
-      creada: transactions.createdAt,
-      pagada: transactions.settledAt,
+      ...paymentColumns,
       rutSocio: beneficiary.rut,
       rutPagador: transactions.payerRut,
       nombrePagador: sql<string | null>`(select p.name from ${members} p where p.rut = ${transactions.payerRut})`,
@@ -78,13 +73,7 @@ export async function searchPayments(db: DbOrTx, filter: PaymentFilter, page: { 
 export function paidForOthers(db: DbOrTx, memberId: string, rut: string, limit: number) {
   return db
     .select({
-      idTransaccion: transactions.idTransaccion,
-      familia: transactions.family,
-      total: transactions.total,
-      estado: transactions.status,
-      medioPago: transactions.medioPago,
-      creada: transactions.createdAt,
-      pagada: transactions.settledAt,
+      ...paymentColumns,
       rutSocio: beneficiary.rut,
       cuenta: accounts.numeroCuenta,
     })

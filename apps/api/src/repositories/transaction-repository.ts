@@ -241,17 +241,22 @@ export function expireWithoutSession(db: DbOrTx, timeoutMinutes: number): Promis
   );
 }
 
+/** A payment as the operator's lists show it: its id, family, total, state, method and when it was made and settled. */
+export const paymentColumns = {
+  idTransaccion: transactions.idTransaccion,
+  familia: transactions.family,
+  total: transactions.total,
+  estado: transactions.status,
+  medioPago: transactions.medioPago,
+  creada: transactions.createdAt,
+  pagada: transactions.settledAt,
+};
+
 /** A member's latest transactions, newest first, and whether each has a voucher (an operator's view). */
 export function latestOfMember(db: DbOrTx, memberId: string, limit: number) {
   return db
     .select({
-      idTransaccion: transactions.idTransaccion,
-      familia: transactions.family,
-      total: transactions.total,
-      estado: transactions.status,
-      medioPago: transactions.medioPago,
-      creada: transactions.createdAt,
-      pagada: transactions.settledAt,
+      ...paymentColumns,
       comprobante: vouchers.id,
     })
     .from(transactions)
