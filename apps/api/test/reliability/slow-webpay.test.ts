@@ -11,15 +11,17 @@ import { insertLoadMembers } from './fixtures';
 import { listar, oldestOf, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from './flows';
 import { injectTarget, type Target } from './http';
 
-// A slow Webpay is nobody else's wait: twelve members come back from the card form while Webpay takes 5 s to commit,
-// and another member's product list is answered meanwhile as on a quiet server (no connection or row lock is held
-// while Webpay answers). On PGlite, which has one connection, a commit held inside a transaction would stop it all.
+// A slow Webpay is nobody else's wait: twelve members open the card form while Webpay takes 5 s to create each, or
+// come back from it while Webpay takes 5 s to commit, and another member's product list is answered meanwhile as on
+// a quiet server. Call 10 records its intent and asks Webpay with no transaction open (decision 044), and the return
+// holds no connection or row lock while Webpay commits: waits inside transactions would take production's ten
+// connections (and PGlite's only one) and the list would wait the 5 s.
 
 const API_KEY = '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C';
-const COMMIT_MS = 5_000;
-const RETURNS = 12;
+const SLOW_MS = 5_000;
+const MEMBERS = 12;
 
-describe.each(DATABASE_KINDS)('a slow Webpay commit (%s)', (kind) => {
+describe.each(DATABASE_KINDS)('a slow Webpay (%s)', (kind) => {
   let t: TestApp & { clock: Clock };
   let sim: FastifyInstance;
   let simUrl: string;
@@ -30,8 +32,12 @@ describe.each(DATABASE_KINDS)('a slow Webpay commit (%s)', (kind) => {
     sim = buildSimulator({ publicUrl: 'http://sim.test', store: new SimStore() });
     simUrl = await sim.listen({ host: '127.0.0.1', port: 0 });
     const real = createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: API_KEY, timeoutMs: 10_000 });
-    const webpay: WebpayClient = { ...real, commit: async (token) => (slow && (await sleep(COMMIT_MS)), real.commit(token)) };
-    // Production's pool of ten connections: twelve commits held inside transactions would take every one.
+    const webpay: WebpayClient = {
+      ...real,
+      create: async (...args) => (slow && (await sleep(SLOW_MS)), real.create(...args)),
+      commit: async (token) => (slow && (await sleep(SLOW_MS)), real.commit(token)),
+    };
+    // Production's pool of ten connections.
     t = await startTestApp(kind, { webpay, poolMax: 10, config: { altchaCounter: { min: 10, max: 50 } } });
     target = injectTarget(t.app);
   });
@@ -40,6 +46,7 @@ describe.each(DATABASE_KINDS)('a slow Webpay commit (%s)', (kind) => {
     await sim?.close();
   });
 
+  // Quiet: tens of milliseconds; a list stuck behind Webpay would wait the 5 s.
   /** The product list of a member who has nothing to do with the card payments, and how long it took. */
   async function timedListing(): Promise<number> {
     const started = performance.now();
@@ -48,16 +55,41 @@ describe.each(DATABASE_KINDS)('a slow Webpay commit (%s)', (kind) => {
     return performance.now() - started;
   }
 
-  it('leaves another member’s product list as fast as on a quiet server while twelve returns wait for Webpay', async () => {
-    const members = await insertLoadMembers(t.database.db, RETURNS, businessToday(t.clock()), 31_000_000);
-    const forms = [];
+  /** Twelve load members, each with one instalment selected, ready to open the card form. */
+  async function selections(firstRut: number, subnet: number) {
+    const members = await insertLoadMembers(t.database.db, MEMBERS, businessToday(t.clock()), firstRut);
+    const selected = [];
     for (const [i, m] of members.entries()) {
-      const client = target.forClient!(`127.0.3.${i + 1}`);
+      const client = target.forClient!(`127.0.${subnet}.${i + 1}`);
       const { token, productos } = await listar(client, m.rut);
       const producto = [oldestOf(productos.find((p) => p.tipoFamiliaProducto === 'PM')!, 1)];
       const sel = await seleccionar(client, token, m.rut, producto);
-      const started = await startCard(client, { token, rut: m.rut }, { idTransaccion: sel.idTransaccion, producto });
-      forms.push({ client, fields: await useCardForm(simUrl, started.webpayToken, { card: VISA_APPROVED }) });
+      selected.push({ client, session: { token, rut: m.rut }, selection: { idTransaccion: sel.idTransaccion, producto } });
+    }
+    return selected;
+  }
+
+  it('answers another member’s product list as fast as on a quiet server while twelve card forms wait 5 s for Webpay’s create', async () => {
+    const selected = await selections(32_000_000, 4);
+    const quiet = Math.max(await timedListing(), await timedListing());
+
+    slow = true;
+    const opening = Promise.all(selected.map((s) => startCard(s.client, s.session, s.selection)));
+    // Every form is now waiting on Webpay's create.
+    await sleep(700);
+    const during = [await timedListing(), await timedListing(), await timedListing()];
+    const forms = await opening;
+    slow = false;
+
+    expect(forms.every((f) => f.webpayToken.length > 0)).toBe(true);
+    expect(Math.max(...during), `quiet ${quiet.toFixed(0)} ms, during ${during.map((d) => d.toFixed(0)).join(', ')} ms`).toBeLessThan(Math.max(1_000, 3 * quiet));
+  });
+
+  it('leaves another member’s product list as fast as on a quiet server while twelve returns wait for Webpay’s commit', async () => {
+    const forms = [];
+    for (const s of await selections(31_000_000, 3)) {
+      const started = await startCard(s.client, s.session, s.selection);
+      forms.push({ client: s.client, fields: await useCardForm(simUrl, started.webpayToken, { card: VISA_APPROVED }) });
     }
     const quiet = Math.max(await timedListing(), await timedListing());
 
@@ -69,8 +101,7 @@ describe.each(DATABASE_KINDS)('a slow Webpay commit (%s)', (kind) => {
     const estados = await returning;
     slow = false;
 
-    expect(estados).toEqual(Array(RETURNS).fill('aprobado'));
-    // Quiet: tens of milliseconds; a list stuck behind the commits would wait the 5 s.
+    expect(estados).toEqual(Array(MEMBERS).fill('aprobado'));
     expect(Math.max(...during), `quiet ${quiet.toFixed(0)} ms, during ${during.map((d) => d.toFixed(0)).join(', ')} ms`).toBeLessThan(Math.max(1_000, 3 * quiet));
   });
 });
