@@ -6,6 +6,7 @@ import {
   isWireDate,
   parseWireDate,
   toWireDate,
+  wireToIso,
   wireToScreen,
 } from './dates';
 import { wireDateSchema } from './schemas/wire';
@@ -42,8 +43,10 @@ describe('isWireDate and wireDateSchema', () => {
   });
 });
 
-describe('wireToScreen and toWireDate', () => {
-  it('convert between the wire and the screen', () => {
+describe('wireToScreen, wireToIso and toWireDate', () => {
+  it('convert between the wire, the screen and ISO', () => {
+    expect(wireToIso('20261121')).toBe('2026-11-21');
+    expect(wireToIso('00990105')).toBe('0099-01-05');
     expect(wireToScreen('20261121')).toBe('21/11/2026');
     expect(wireToScreen('20260105')).toBe('05/01/2026');
     expect(toWireDate(2026, 11, 21)).toBe('20261121');
@@ -53,6 +56,7 @@ describe('wireToScreen and toWireDate', () => {
 
   it('refuse what is not a date', () => {
     expect(() => wireToScreen('20261131')).toThrow(RangeError);
+    expect(() => wireToIso('2026113')).toThrow(RangeError);
     expect(() => toWireDate(2026, 2, 29)).toThrow(RangeError);
     expect(() => toWireDate(2026, 1.5, 1)).toThrow(RangeError);
     expect(() => toWireDate(10000, 1, 1)).toThrow(RangeError);

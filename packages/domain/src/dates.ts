@@ -56,6 +56,12 @@ export function toWireDate(year: number, month: number, day: number): string {
   return `${String(year).padStart(4, '0')}${String(month).padStart(2, '0')}${String(day).padStart(2, '0')}`;
 }
 
+/** yyyymmdd as ISO 8601 (yyyy-mm-dd), the database's and the admin API's day. */
+export function wireToIso(wire: string): string {
+  const { year, month, day } = parseWireDate(wire);
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
 export function wireToScreen(wire: string): string {
   const { year, month, day } = parseWireDate(wire);
   return `${String(day).padStart(2, '0')}/${String(month).padStart(2, '0')}/${String(year).padStart(4, '0')}`;

@@ -1,5 +1,5 @@
 import { familySchema } from '@pago/domain/schemas/wire';
-import { isWireDate } from '@pago/domain/dates';
+import { isWireDate, wireToIso } from '@pago/domain/dates';
 import { MAX_AMOUNT } from '@pago/domain/money';
 import { emailHint } from '@pago/domain/email';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
@@ -23,7 +23,6 @@ const money = z.number().max(MAX_AMOUNT, 'monto fuera de rango').pipe(z.number()
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const storableText = (value: string) => !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 const wireDate = z.string().refine(isWireDate, 'fecha yyyymmdd inválida');
-const toIso = (wire: string) => `${wire.slice(0, 4)}-${wire.slice(4, 6)}-${wire.slice(6, 8)}`;
 
 /** One member as the core system's nightly load sends it. */
 export const importedMemberSchema = z
@@ -163,8 +162,8 @@ export function createImportService(db: Db, options: { cooperative: string }) {
           permiteAbono: p.permiteAbono,
           permiteMultipleAbono: p.permiteMultipleAbono,
           montoMinimoAbonoMultiple: p.montoMinimoAbonoMultiple,
-          fechaVigenciaAbono: p.fechaVigenciaAbono ? toIso(p.fechaVigenciaAbono) : null,
-          fechaFacturacion: p.fechaFacturacion ? toIso(p.fechaFacturacion) : null,
+          fechaVigenciaAbono: p.fechaVigenciaAbono ? wireToIso(p.fechaVigenciaAbono) : null,
+          fechaFacturacion: p.fechaFacturacion ? wireToIso(p.fechaFacturacion) : null,
           deudaTotal: Math.max(0, deudaTotal - (moved?.debt ?? 0)),
           cupoTotal: p.cupoTotal,
           numeroCuotasPactadas: p.numeroCuotasPactadas,
@@ -179,7 +178,7 @@ export function createImportService(db: Db, options: { cooperative: string }) {
             montoOriginal: c.monto,
             montoPendiente: Math.max(0, (c.montoPendiente ?? c.monto) - paidHere),
             pagoMinimo: Math.max(0, (c.pagoMinimo ?? c.monto) - paidHere),
-            fechaVencimiento: toIso(c.fechaVencimiento),
+            fechaVencimiento: wireToIso(c.fechaVencimiento),
             medioPago: c.medioPago ?? null,
           });
         }

@@ -1,5 +1,5 @@
 import { businessToday } from '@pago/domain/business-time';
-import { isWireDate } from '@pago/domain/dates';
+import { isWireDate, wireToIso } from '@pago/domain/dates';
 import { errorEnvelope } from '@pago/domain/envelope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -86,11 +86,11 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   r.get('/resumen', { schema: { response: summary }, config: { responseName: RESPONSE, permiso: 'resumen.ver' } }, async () => {
     const fecha = businessToday(new Date());
-    const pagos = await paidOfDayByMethod(db, toIsoDay(fecha));
+    const pagos = await paidOfDayByMethod(db, wireToIso(fecha));
     const webpay = await openAndHeldLastMonth(db);
     const core = await pendingStats(db);
     const cambios = (await app.services.fourEyes.list(0)).length;
-    const webpayToday = await webpayReport(db, toIsoDay(fecha));
+    const webpayToday = await webpayReport(db, wireToIso(fecha));
     return {
       [RESPONSE]: {
         fecha,
@@ -157,14 +157,14 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   );
 
   r.get('/conciliacion/webpay', { schema: { querystring: fechaQuery, response: webpayReportView }, config: { responseName: RESPONSE, permiso: 'conciliacion.ver' } }, async (request) => ({
-    [RESPONSE]: await webpayReport(db, toIsoDay(request.query.fecha)),
+    [RESPONSE]: await webpayReport(db, wireToIso(request.query.fecha)),
   }));
 
   r.get('/conciliacion/webpay/csv', { schema: { querystring: fechaQuery, response: csv('The day\'s card payments against Webpay, as CSV') }, config: { responseName: RESPONSE, permiso: 'conciliacion.ver' } }, async (request, reply) =>
     reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="conciliacion-webpay-${request.query.fecha}.csv"`)
-      .send(webpayReportCsv(await webpayReport(db, toIsoDay(request.query.fecha)))),
+      .send(webpayReportCsv(await webpayReport(db, wireToIso(request.query.fecha)))),
   );
 
   r.get('/conciliacion/core/csv', { schema: { querystring: fechaQuery, response: csv('The day\'s operations against the core\'s books, as CSV') }, config: { responseName: RESPONSE, permiso: 'conciliacion.ver' } }, async (request, reply) => {
@@ -339,4 +339,3 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   );
 }
 
-const toIsoDay = (wire: string) => `${wire.slice(0, 4)}-${wire.slice(4, 6)}-${wire.slice(6, 8)}`;
