@@ -213,3 +213,66 @@ export function NoPermission() {
     </Screen>
   );
 }
+
+/** One field of a filter form: free text, a day, or a choice among options (with 'Todos' first). */
+export type FilterField<K extends string> = { name: K; label: string } & (
+  | { placeholder?: string; kind?: undefined }
+  | { kind: 'date' }
+  | { kind: 'select'; options: readonly (readonly [value: string, label: string])[] }
+);
+
+/** The console's search and filter forms: labelled fields on a grid and one button that applies what was typed. */
+export function FilterForm<K extends string>({
+  label,
+  fields,
+  initial,
+  onApply,
+  submitLabel,
+}: {
+  label: string;
+  fields: readonly FilterField<K>[];
+  initial: Record<K, string>;
+  onApply: (filters: Record<K, string>) => void;
+  submitLabel: string;
+}) {
+  const [draft, setDraft] = useState(initial);
+  const prefix = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(draft);
+  };
+  return (
+    <form onSubmit={submit} className="card grid gap-3 sm:grid-cols-2 lg:grid-cols-4" role="search" aria-label={label}>
+      {fields.map((field) => {
+        const id = `${prefix}-${field.name}`;
+        const bind = { id, className: 'field-input', value: draft[field.name], onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [field.name]: e.target.value }) };
+        return (
+          <div key={field.name}>
+            <label htmlFor={id} className="field-label">
+              {field.label}
+            </label>
+            {field.kind === 'select' ? (
+              <select {...bind}>
+                <option value="">Todos</option>
+                {field.options.map(([value, text]) => (
+                  <option key={value} value={value}>
+                    {text}
+                  </option>
+                ))}
+              </select>
+            ) : field.kind === 'date' ? (
+              <input {...bind} type="date" />
+            ) : (
+              <input {...bind} placeholder={field.placeholder} autoComplete="off" />
+            )}
+          </div>
+        );
+      })}
+      <div className="flex items-end">
+        <button type="submit" className="btn btn-primary">
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

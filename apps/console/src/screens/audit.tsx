@@ -1,17 +1,21 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { auditEventsSchema, auditKindsSchema } from '@pago/domain/schemas/admin';
 import { AUDIT_EVENT_WORDS } from '@pago/domain/state-words';
 import { dateTime } from '../api';
-import { DataSection, Screen, Table, useLoad } from '../ui';
+import { DataSection, FilterForm, Screen, Table, useLoad, type FilterField } from '../ui';
 
-const FIELDS = [
+type Filters = Record<'kind' | 'texto' | 'operador' | 'rut' | 'idTransaccion' | 'desde' | 'hasta', string>;
+
+/** The filters; the event types are the server's list, in words with their code. */
+const fieldsOf = (kinds: readonly string[]): readonly FilterField<keyof Filters>[] => [
+  { name: 'kind', label: 'Tipo de evento', kind: 'select', options: kinds.map((k) => [k, AUDIT_EVENT_WORDS[k] ? `${AUDIT_EVENT_WORDS[k]} (${k})` : k]) },
   { name: 'texto', label: 'Texto', placeholder: 'reembolso' },
   { name: 'operador', label: 'Operador', placeholder: 'Parte del nombre' },
   { name: 'rut', label: 'RUT del socio', placeholder: '12.345.678-9' },
   { name: 'idTransaccion', label: 'Transacción', placeholder: 'Id de 32 caracteres' },
-] as const;
-
-type Filters = Record<'kind' | 'texto' | 'operador' | 'rut' | 'idTransaccion' | 'desde' | 'hasta', string>;
+  { name: 'desde', label: 'Desde (hora de Chile)', kind: 'date' },
+  { name: 'hasta', label: 'Hasta (hora de Chile)', kind: 'date' },
+];
 const EMPTY: Filters = { kind: '', texto: '', operador: '', rut: '', idTransaccion: '', desde: '', hasta: '' };
 
 /** A detail's value in words: text as is, lists joined, anything nested as compact JSON. */
@@ -43,57 +47,13 @@ const whoOf = (raw: unknown) => {
 };
 
 export function AuditScreen() {
-  const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const query = queryOf(applied);
   const load = useLoad(`/admin/auditoria?${query}&limit=200`, auditEventsSchema);
   const kinds = useLoad('/admin/auditoria/tipos', auditKindsSchema);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setApplied(draft);
-  };
   return (
     <Screen title="Auditoría">
-      <form onSubmit={submit} className="card grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Filtros de auditoría">
-        <div>
-          <label htmlFor="filtro-kind" className="field-label">
-            Tipo de evento
-          </label>
-          <select id="filtro-kind" className="field-input" value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: e.target.value })}>
-            <option value="">Todos</option>
-            {(kinds.data?.tipos ?? []).map((k) => (
-              <option key={k} value={k}>
-                {AUDIT_EVENT_WORDS[k] ? `${AUDIT_EVENT_WORDS[k]} (${k})` : k}
-              </option>
-            ))}
-          </select>
-        </div>
-        {FIELDS.map((f) => (
-          <div key={f.name}>
-            <label htmlFor={`filtro-${f.name}`} className="field-label">
-              {f.label}
-            </label>
-            <input id={`filtro-${f.name}`} className="field-input" placeholder={f.placeholder} value={draft[f.name]} onChange={(e) => setDraft({ ...draft, [f.name]: e.target.value })} />
-          </div>
-        ))}
-        <div>
-          <label htmlFor="filtro-desde" className="field-label">
-            Desde (hora de Chile)
-          </label>
-          <input id="filtro-desde" type="date" className="field-input" value={draft.desde} onChange={(e) => setDraft({ ...draft, desde: e.target.value })} />
-        </div>
-        <div>
-          <label htmlFor="filtro-hasta" className="field-label">
-            Hasta (hora de Chile)
-          </label>
-          <input id="filtro-hasta" type="date" className="field-input" value={draft.hasta} onChange={(e) => setDraft({ ...draft, hasta: e.target.value })} />
-        </div>
-        <div className="flex items-end">
-          <button type="submit" className="btn btn-primary">
-            Filtrar
-          </button>
-        </div>
-      </form>
+      <FilterForm label="Filtros de auditoría" fields={fieldsOf(kinds.data?.tipos ?? [])} initial={EMPTY} onApply={setApplied} submitLabel="Filtrar" />
       <DataSection
         title="Registro de auditoría"
         csv={{ href: `/admin/auditoria/csv?${query}`, label: 'Descargar CSV' }}

@@ -1,14 +1,22 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { clp, dateTime } from '../api';
 import { paymentsPageSchema } from '@pago/domain/schemas/admin';
 import { paymentMethodWords, TRANSACTION_WORDS } from '@pago/domain/state-words';
-import { DataSection, Screen, Table, useLoad } from '../ui';
+import { DataSection, FilterForm, Screen, Table, useLoad, type FilterField } from '../ui';
 
 type Filters = Record<'referencia' | 'rut' | 'monto' | 'desde' | 'hasta' | 'estado' | 'medioPago', string>;
 const EMPTY: Filters = { referencia: '', rut: '', monto: '', desde: '', hasta: '', estado: '', medioPago: '' };
 
-const METHODS = ['CUENTA VISTA', 'WEBPAY'] as const;
+const FIELDS: readonly FilterField<keyof Filters>[] = [
+  { name: 'referencia', label: 'Transacción, código de verificación u orden de compra' },
+  { name: 'rut', label: 'RUT del socio o del pagador', placeholder: '12.345.678-9' },
+  { name: 'monto', label: 'Monto', placeholder: '$156.300' },
+  { name: 'estado', label: 'Estado', kind: 'select', options: Object.entries(TRANSACTION_WORDS) },
+  { name: 'medioPago', label: 'Medio de pago', kind: 'select', options: (['CUENTA VISTA', 'WEBPAY'] as const).map((m) => [m, paymentMethodWords(m)]) },
+  { name: 'desde', label: 'Desde', kind: 'date' },
+  { name: 'hasta', label: 'Hasta', kind: 'date' },
+];
 
 /** The amount as typed ('$156.300', '156300') in whole pesos, or the text as is for the server to refuse. */
 const amountOf = (typed: string) => (/^[\s$.\d]+$/.test(typed) ? typed.replace(/[\s$.]/g, '') : typed);
@@ -23,72 +31,12 @@ const queryOf = (filters: Filters, pagina: number) =>
 
 /** Payments found from either side: the holder's or the payer's RUT, a reference, the amount, the day, state or method. */
 export function PaymentsScreen() {
-  const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<{ filters: Filters; pagina: number }>({ filters: EMPTY, pagina: 1 });
   const load = useLoad(`/admin/pagos?${queryOf(applied.filters, applied.pagina)}`, paymentsPageSchema);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setApplied({ filters: draft, pagina: 1 });
-  };
-  const field = (name: keyof Filters, label: string, hint?: string) => (
-    <div>
-      <label htmlFor={`pago-${name}`} className="field-label">
-        {label}
-      </label>
-      <input id={`pago-${name}`} className="field-input" placeholder={hint} value={draft[name]} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })} autoComplete="off" />
-    </div>
-  );
   const pages = load.data ? Math.max(1, Math.ceil(load.data.total / load.data.porPagina)) : 1;
   return (
     <Screen title="Pagos">
-      <form onSubmit={submit} className="card grid gap-3 sm:grid-cols-2 lg:grid-cols-4" role="search" aria-label="Buscar pagos">
-        {field('referencia', 'Transacción, código de verificación u orden de compra')}
-        {field('rut', 'RUT del socio o del pagador', '12.345.678-9')}
-        {field('monto', 'Monto', '$156.300')}
-        <div>
-          <label htmlFor="pago-estado" className="field-label">
-            Estado
-          </label>
-          <select id="pago-estado" className="field-input" value={draft.estado} onChange={(e) => setDraft({ ...draft, estado: e.target.value })}>
-            <option value="">Todos</option>
-            {Object.entries(TRANSACTION_WORDS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="pago-medioPago" className="field-label">
-            Medio de pago
-          </label>
-          <select id="pago-medioPago" className="field-input" value={draft.medioPago} onChange={(e) => setDraft({ ...draft, medioPago: e.target.value })}>
-            <option value="">Todos</option>
-            {METHODS.map((value) => [value, paymentMethodWords(value)] as const).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="pago-desde" className="field-label">
-            Desde
-          </label>
-          <input id="pago-desde" type="date" className="field-input" value={draft.desde} onChange={(e) => setDraft({ ...draft, desde: e.target.value })} />
-        </div>
-        <div>
-          <label htmlFor="pago-hasta" className="field-label">
-            Hasta
-          </label>
-          <input id="pago-hasta" type="date" className="field-input" value={draft.hasta} onChange={(e) => setDraft({ ...draft, hasta: e.target.value })} />
-        </div>
-        <div className="flex items-end">
-          <button type="submit" className="btn btn-primary">
-            Buscar
-          </button>
-        </div>
-      </form>
+      <FilterForm label="Buscar pagos" fields={FIELDS} initial={EMPTY} onApply={(filters) => setApplied({ filters, pagina: 1 })} submitLabel="Buscar" />
       <DataSection title="Pagos encontrados" load={load} isEmpty={(d) => d.pagos.length === 0} empty="No hay pagos con estos filtros.">
         {(data) => (
           <>
