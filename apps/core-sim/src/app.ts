@@ -405,9 +405,10 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
       books = JSON.parse(snapshot) as Books;
       return { status: 200, body: responses, headers: {} };
     }
-    if (enclosing && faults.latencyMs > 0) {
-      // The batch's transaction stays open for the core's latency: its key records unseen, its rows locked.
-      const mine = books.idempotency.filter((r) => !recordsBefore.has(r));
+    const mine = books.idempotency.filter((r) => !recordsBefore.has(r));
+    if (enclosing && faults.latencyMs > 0 && mine.length > 0) {
+      // The batch's transaction stays open for the core's latency, as a single write waits it once marked running:
+      // its key records unseen, its rows locked. A batch answered from records alone wrote nothing and waits nothing.
       books.idempotency = books.idempotency.filter((r) => recordsBefore.has(r));
       let commit!: (outcome: 'committed') => void;
       const open = { accounts: new Set(accounts), ended: new Promise<'committed'>((resolve) => (commit = resolve)) };
