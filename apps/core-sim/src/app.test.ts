@@ -473,12 +473,17 @@ describe('core banking simulator (Fineract subset)', () => {
         { requestId: 2, relativeUrl: `savingsaccounts/${tc.id}/transactions?command=deposit`, method: 'POST', headers: [{ name: 'Idempotency-Key', value: `${prefix}.1` }], body: JSON.stringify(body({ transactionAmount: amount })) },
       ];
       await call('POST', '/__sim/faults', { latencyMs: 400 });
-      const [first, repeat, other, deposit] = await Promise.all([
-        call('POST', '/batches?enclosingTransaction=true', batch('p', 10_000)),
+      const answeredAt = <T,>(p: Promise<T>) => p.then((r) => ({ ...r, at: Date.now() }));
+      const [first, repeat, other, deposit, held] = await Promise.all([
+        answeredAt(call('POST', '/batches?enclosingTransaction=true', batch('p', 10_000))),
         sleep(50).then(() => call('POST', '/batches?enclosingTransaction=true', batch('p', 10_000))),
         sleep(80).then(() => call('POST', '/batches?enclosingTransaction=true', batch('q', 1_000))),
         sleep(100).then(() => call('POST', `/loans/${pc.id}/transactions?command=repayment`, body({ transactionAmount: 1_000 }))),
+        // A single write on a row the batch holds waits for its commit, then runs (its retry meets the committed row).
+        sleep(100).then(() => answeredAt(call('POST', withdrawalOf(cv), body({ transactionAmount: 500 })))),
       ]);
+      expect(held.status).toBe(200);
+      expect(held.at).toBeGreaterThanOrEqual(first.at - 50);
       expect(first.body.map((r: Loose) => r.statusCode)).toEqual([200, 200]);
       // The repeat saw no key record (the first had not committed), waited on the rows, met the committed version, and
       // its retry found the first's record: one item, 500, with the last item's headers (served from cache).
@@ -495,7 +500,7 @@ describe('core banking simulator (Fineract subset)', () => {
       // A write on an account the batch did not touch is not held.
       expect(deposit.status).toBe(200);
       const books = (await call('GET', '/__sim/books')).body;
-      expect(books.savings.find((s: Loose) => s.id === cv.id).balance).toBe(5_000_000 - 10_000);
+      expect(books.savings.find((s: Loose) => s.id === cv.id).balance).toBe(5_000_000 - 10_000 - 500);
       expect(books.idempotency.filter((r: Loose) => r.key.startsWith('p.')).map((r: Loose) => r.state)).toEqual(['done', 'done']);
       // Asked again, the batch is answered from the first's records: nothing booked twice.
       await call('POST', '/__sim/faults', { reset: true });
@@ -504,7 +509,7 @@ describe('core banking simulator (Fineract subset)', () => {
         [200, [{ name: 'x-served-from-cache', value: 'true' }]],
         [200, [{ name: 'x-served-from-cache', value: 'true' }]],
       ]);
-      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000 - 10_000);
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000 - 10_000 - 500);
     });
 
     it('answers a second undo and an undo below zero as Fineract does (SavingsAccountWritePlatformServiceJpaRepositoryImpl.undoTransaction, SavingsAccount.validateAccountBalanceDoesNotBecomeNegative)', async () => {
