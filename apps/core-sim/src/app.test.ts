@@ -11,6 +11,7 @@ const TODAY = '20260310';
 const AUTH = { authorization: `Basic ${Buffer.from('mifos:password').toString('base64')}`, 'fineract-platform-tenantid': 'default' };
 const DATE = { locale: 'en', dateFormat: 'dd MMMM yyyy' };
 const open: FastifyInstance[] = [];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Fineract's answers are read as loose JSON: each assertion names the fields it checks.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = any;
@@ -74,7 +75,8 @@ describe('core banking simulator (Fineract subset)', () => {
     const { cv } = await camila(call);
     const deposit = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1000, paymentTypeId: 1, receiptNumber: 'R-1' });
     expect(deposit.status).toBe(200);
-    expect(deposit.body).toMatchObject({ savingsId: cv.id, clientId: expect.any(Number), officeId: 1, resourceId: expect.any(Number) });
+    // SavingsAccountWritePlatformServiceJpaRepositoryImpl.deposit: the transaction's id and the payment detail's changes.
+    expect(deposit.body).toEqual({ savingsId: cv.id, clientId: expect.any(Number), officeId: 1, resourceId: expect.any(Number), changes: { receiptNumber: 'R-1', paymentTypeId: 1 } });
     const withdrawal = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=withdrawal`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 2000, paymentTypeId: 1 });
     expect(withdrawal.status).toBe(200);
     const refused = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=withdrawal`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 10_000_000, paymentTypeId: 1 });
@@ -147,11 +149,37 @@ describe('core banking simulator (Fineract subset)', () => {
     const { call } = await start();
     const { cv, pc } = await camila(call);
     const dep = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 500, paymentTypeId: 1 });
-    expect((await call('POST', `/savingsaccounts/${cv.id}/transactions/${dep.body.resourceId}?command=undo`, {})).status).toBe(200);
+    // SavingsAccountWritePlatformServiceJpaRepositoryImpl.undoTransaction answers the account's id, not the transaction's.
+    const undoDeposit = await call('POST', `/savingsaccounts/${cv.id}/transactions/${dep.body.resourceId}?command=undo`, {});
+    expect(undoDeposit.status).toBe(200);
+    expect(undoDeposit.body).toEqual({ officeId: 1, clientId: expect.any(Number), savingsId: cv.id, resourceId: cv.id });
     expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000);
-    const rep = await call('POST', `/loans/${pc.id}/transactions?command=repayment`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 85_430 });
-    const undo = await call('POST', `/loans/${pc.id}/transactions/${rep.body.resourceId}`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 0 });
+    const rep = await call('POST', `/loans/${pc.id}/transactions?command=repayment`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 85_430, externalId: 'ext-1', paymentTypeId: 1, receiptNumber: 'R-9' });
+    // LoanWritePlatformServiceJpaRepositoryImpl.makeLoanRepaymentWithChargeRefundChargeType: the fields as sent, then the payment detail's.
+    expect(rep.body).toEqual({
+      officeId: 1,
+      clientId: expect.any(Number),
+      loanId: pc.id,
+      resourceId: expect.any(Number),
+      resourceExternalId: 'ext-1',
+      changes: { transactionDate: '10 March 2026', transactionAmount: '85430', locale: 'en', dateFormat: 'dd MMMM yyyy', paymentTypeId: 1, externalId: 'ext-1', receiptNumber: 'R-9' },
+    });
+    const undoBody = { ...DATE, transactionDate: '10 March 2026', transactionAmount: 0 };
+    const undo = await call('POST', `/loans/${pc.id}/transactions/${rep.body.resourceId}`, undoBody);
     expect(undo.status).toBe(200);
+    // adjustLoanTransaction with no new transaction answers the undone one's ids.
+    expect(undo.body).toEqual({
+      officeId: 1,
+      clientId: expect.any(Number),
+      loanId: pc.id,
+      resourceId: rep.body.resourceId,
+      resourceExternalId: 'ext-1',
+      changes: { transactionDate: '10 March 2026', transactionAmount: '0', locale: 'en', dateFormat: 'dd MMMM yyyy' },
+    });
+    expect((await call('GET', `/loans/${pc.id}`)).body.summary.totalOutstanding).toBe(4 * 85_430);
+    // Loan.adjustExistingTransaction reverses whatever it is given: a second undo answers 200 and changes nothing.
+    const again = await call('POST', `/loans/${pc.id}/transactions/${rep.body.resourceId}`, undoBody);
+    expect([again.status, again.body.resourceId]).toEqual([200, rep.body.resourceId]);
     expect((await call('GET', `/loans/${pc.id}`)).body.summary.totalOutstanding).toBe(4 * 85_430);
     expect((await call('POST', `/savingsaccounts/${cv.id}/transactions/99999?command=undo`, {})).status).toBe(404);
     expect((await call('POST', `/loans/${pc.id}/transactions/99999`, { ...DATE, transactionDate: '10 March 2026', transactionAmount: 0 })).status).toBe(404);
@@ -248,7 +276,7 @@ describe('core banking simulator (Fineract subset)', () => {
     const { cv } = await camila(call);
     const body = { ...DATE, transactionDate: '10 March 2026', transactionAmount: 1_000, paymentTypeId: 1 };
     const path = `/savingsaccounts/${cv.id}/transactions?command=withdrawal`;
-    expect((await call('POST', '/__sim/faults', { failNext: 1 })).body).toEqual({ latencyMs: 0, failNext: 1, loseNext: 0, unavailableNext: 0 });
+    expect((await call('POST', '/__sim/faults', { failNext: 1 })).body).toEqual({ latencyMs: 0, failNext: 1, loseNext: 0, unavailableNext: 0, conflictNext: 0 });
     // SynchronousCommandProcessingService.executeCommand keeps a failed command's answer under its key
     // (saveResultNewTransaction), and IdempotentCommandExceptionMapper answers it to every repeat, served from cache.
     const failed = await call('POST', path, body, { 'Idempotency-Key': 'f-1' });
@@ -393,6 +421,95 @@ describe('core banking simulator (Fineract subset)', () => {
       expect((await repay('10 March 2026')).status).toBe(200);
       // Savings transactions are not checked by Fineract on these days.
       expect((await call('POST', withdrawalOf(cv), body({ transactionDate: '08 March 2026' }))).status).toBe(200);
+    });
+
+    it('books a decimal amount rounded to whole pesos, a half up (Money.roundToMultiplesOf: CLP has 0 decimal places, in multiples of 1)', async () => {
+      const { call } = await start();
+      const { cv, pc } = await camila(call);
+      const up = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, body({ transactionAmount: 1000.5 }));
+      const down = await call('POST', `/savingsaccounts/${cv.id}/transactions?command=deposit`, body({ transactionAmount: '999.49' }));
+      expect([up.status, down.status]).toEqual([200, 200]);
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000 + 1001 + 999);
+      const repayment = await call('POST', `/loans/${pc.id}/transactions?command=repayment`, body({ transactionAmount: 85_429.6 }));
+      expect(repayment.body.changes.transactionAmount).toBe('85429.6');
+      expect((await call('GET', `/loans/${pc.id}`)).body.summary.totalOutstanding).toBe(3 * 85_430);
+    });
+
+    it('answers 409 after executeCommand’s retries meet a concurrent write each time, and keeps the 409 under the key (OptimisticLockExceptionMapper, saveResultNewTransaction)', async () => {
+      const { call } = await start({ retryWaitsMs: [100, 200] });
+      const { cv, tc } = await camila(call);
+      await call('POST', '/__sim/faults', { conflictNext: 1 });
+      const started = Date.now();
+      const first = await call('POST', withdrawalOf(cv), body({ transactionAmount: 1_000 }), { 'Idempotency-Key': 'c-1' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      expect([first.status, first.headers.get('x-served-from-cache')]).toEqual([409, null]);
+      expect(first.body).toMatchObject({ httpStatusCode: '409', userMessageGlobalisationCode: 'error.msg.platform.service.unknown.conflict' });
+      const repeat = await call('POST', withdrawalOf(cv), body({ transactionAmount: 1_000 }), { 'Idempotency-Key': 'c-1' });
+      expect([repeat.status, repeat.headers.get('x-served-from-cache')]).toEqual([409, 'true']);
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000);
+
+      // Inside an enclosing batch the 409 rolls the batch back and nothing is kept: the repeat runs.
+      await call('POST', '/__sim/faults', { conflictNext: 1 });
+      const batch = [
+        { requestId: 1, relativeUrl: withdrawalOf(cv).slice(1), method: 'POST', headers: [{ name: 'Idempotency-Key', value: 'cb.0' }], body: JSON.stringify(body({ transactionAmount: 2_000 })) },
+        { requestId: 2, relativeUrl: `savingsaccounts/${tc.id}/transactions?command=deposit`, method: 'POST', headers: [{ name: 'Idempotency-Key', value: 'cb.1' }], body: JSON.stringify(body({ transactionAmount: 2_000 })) },
+      ];
+      const failed = await call('POST', '/batches?enclosingTransaction=true', batch);
+      expect(failed.body).toMatchObject([{ requestId: 1, statusCode: 409 }]);
+      expect(failed.body[0].headers).not.toContainEqual({ name: 'x-served-from-cache', value: 'true' });
+      const again = await call('POST', '/batches?enclosingTransaction=true', batch);
+      expect(again.body.map((r: Loose) => [r.statusCode, r.headers])).toEqual([
+        [200, []],
+        [200, []],
+      ]);
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(4_998_000);
+    });
+
+    it('decides a concurrent repeat of an enclosing batch as Fineract does: the first commits, the repeat waits on its rows and rolls back (BatchApiServiceImpl, executeCommand)', async () => {
+      const { call } = await start({ retryWaitsMs: [100, 200] });
+      const { cv, tc, pc } = await camila(call);
+      const batch = (prefix: string, amount: number) => [
+        { requestId: 1, relativeUrl: withdrawalOf(cv).slice(1), method: 'POST', headers: [{ name: 'Idempotency-Key', value: `${prefix}.0` }], body: JSON.stringify(body({ transactionAmount: amount })) },
+        { requestId: 2, relativeUrl: `savingsaccounts/${tc.id}/transactions?command=deposit`, method: 'POST', headers: [{ name: 'Idempotency-Key', value: `${prefix}.1` }], body: JSON.stringify(body({ transactionAmount: amount })) },
+      ];
+      await call('POST', '/__sim/faults', { latencyMs: 400 });
+      const answeredAt = <T,>(p: Promise<T>) => p.then((r) => ({ ...r, at: Date.now() }));
+      const [first, repeat, other, deposit, held] = await Promise.all([
+        answeredAt(call('POST', '/batches?enclosingTransaction=true', batch('p', 10_000))),
+        sleep(50).then(() => call('POST', '/batches?enclosingTransaction=true', batch('p', 10_000))),
+        sleep(80).then(() => call('POST', '/batches?enclosingTransaction=true', batch('q', 1_000))),
+        sleep(100).then(() => call('POST', `/loans/${pc.id}/transactions?command=repayment`, body({ transactionAmount: 1_000 }))),
+        // A single write on a row the batch holds waits for its commit, then runs (its retry meets the committed row).
+        sleep(100).then(() => answeredAt(call('POST', withdrawalOf(cv), body({ transactionAmount: 500 })))),
+      ]);
+      expect(held.status).toBe(200);
+      expect(held.at).toBeGreaterThanOrEqual(first.at - 50);
+      expect(first.body.map((r: Loose) => r.statusCode)).toEqual([200, 200]);
+      // The repeat saw no key record (the first had not committed), waited on the rows, met the committed version, and
+      // its retry found the first's record: one item, 500, with the last item's headers (served from cache).
+      expect(repeat.body).toEqual([
+        {
+          requestId: 2,
+          statusCode: 500,
+          headers: [{ name: 'Idempotency-Key', value: 'p.1' }, { name: 'x-served-from-cache', value: 'true' }],
+          body: JSON.stringify({ Exception: 'Transaction silently rolled back because it has been marked as rollback-only' }),
+        },
+      ]);
+      // Another payment on the same account rolls back the same way, with no record behind it.
+      expect(other.body).toMatchObject([{ requestId: 2, statusCode: 500, headers: [{ name: 'Idempotency-Key', value: 'q.1' }] }]);
+      // A write on an account the batch did not touch is not held.
+      expect(deposit.status).toBe(200);
+      const books = (await call('GET', '/__sim/books')).body;
+      expect(books.savings.find((s: Loose) => s.id === cv.id).balance).toBe(5_000_000 - 10_000 - 500);
+      expect(books.idempotency.filter((r: Loose) => r.key.startsWith('p.')).map((r: Loose) => r.state)).toEqual(['done', 'done']);
+      // Asked again, the batch is answered from the first's records: nothing booked twice.
+      await call('POST', '/__sim/faults', { reset: true });
+      const third = await call('POST', '/batches?enclosingTransaction=true', batch('p', 10_000));
+      expect(third.body.map((r: Loose) => [r.statusCode, r.headers])).toEqual([
+        [200, [{ name: 'x-served-from-cache', value: 'true' }]],
+        [200, [{ name: 'x-served-from-cache', value: 'true' }]],
+      ]);
+      expect((await call('GET', `/savingsaccounts/${cv.id}`)).body.summary.accountBalance).toBe(5_000_000 - 10_000 - 500);
     });
 
     it('answers a second undo and an undo below zero as Fineract does (SavingsAccountWritePlatformServiceJpaRepositoryImpl.undoTransaction, SavingsAccount.validateAccountBalanceDoesNotBecomeNegative)', async () => {

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { businessToday } from '@pago/domain/business-time';
-import { domainRuleViolation, FineractError, notFound, parameterError, parseJavaDate, serverError, serviceUnavailable, validationError, type Json } from './fineract';
+import { conflict, domainRuleViolation, FineractError, notFound, parameterError, parseJavaDate, serverError, serviceUnavailable, validationError, type Json } from './fineract';
 import * as ledger from './ledger';
 import { DEMO_MEMBERS, type DemoMember } from '@pago/domain/demo-members';
 import { loadBooks, planOutstanding, saveBooks, savingsBalance, seedBooks, statementOwed, type Books, type IdempotencyRecord } from './store';
@@ -50,7 +50,14 @@ export interface Faults {
   loseNext: number;
   /** The next N writes meet a core that is down (503 from before Fineract): nothing applied or recorded. */
   unavailableNext: number;
+  /**
+   * The next N commands meet a concurrent write of their account on every attempt of Fineract's retry: 409 after the
+   * retry's waits, nothing applied, the 409 recorded under the key.
+   */
+  conflictNext: number;
 }
+
+const NO_FAULTS: Faults = { latencyMs: 0, failNext: 0, loseNext: 0, unavailableNext: 0, conflictNext: 0 };
 
 interface WriteAnswer {
   status: number;
@@ -72,9 +79,18 @@ const springError = (status: number, error: string, path: string) => ({ timestam
 /** A Fineract write the simulator plays: the command's action and entity (its idempotency scope) and what it does. */
 interface WriteRoute {
   scope: string;
+  /** The accounts the command writes (`S:id`, `L:id`): what Fineract's row locks and @Version guard. */
+  accounts: (books: Books, body: unknown) => string[];
   run: (books: Books, body: unknown) => Json;
   /** The command takes a payment detail (`paymentTypeId`), checked against the core's payment types. */
   paymentDetail?: boolean;
+}
+
+/** A transfer writes both its accounts. */
+function transferAccounts(_books: Books, body: unknown): string[] {
+  const json = (body ?? {}) as Json;
+  const ref = (type: unknown, id: unknown) => `${Number(type) === 1 ? 'L' : 'S'}:${Number(id)}`;
+  return [ref(json.fromAccountType, json.fromAccountId), ref(json.toAccountType, json.toAccountId)];
 }
 
 /** Finds the write for a path relative to /v1 (also how batch items name it) and its query. */
@@ -83,26 +99,27 @@ function matchWrite(method: string, path: string, query: URLSearchParams, inBatc
   const command = query.get('command') ?? '';
   let m: RegExpMatchArray | null;
   // Fineract's CommandStrategyProvider has no strategy for account transfers: inside a batch they are unknown (501).
-  if (path === 'accounttransfers' && !inBatch) return { scope: 'CREATE:ACCOUNTTRANSFER', run: (b, body) => ledger.createTransfer(b, body) };
+  if (path === 'accounttransfers' && !inBatch) return { scope: 'CREATE:ACCOUNTTRANSFER', accounts: transferAccounts, run: (b, body) => ledger.createTransfer(b, body) };
   if ((m = path.match(/^savingsaccounts\/(\d+)\/transactions$/)) && (command === 'deposit' || command === 'withdrawal')) {
     const id = Number(m[1]);
-    return { scope: `${command.toUpperCase()}:SAVINGSACCOUNT`, paymentDetail: true, run: (b, body) => ledger.savingsTransaction(b, id, command, body) };
+    return { scope: `${command.toUpperCase()}:SAVINGSACCOUNT`, accounts: () => [`S:${id}`], paymentDetail: true, run: (b, body) => ledger.savingsTransaction(b, id, command, body) };
   }
   if ((m = path.match(/^savingsaccounts\/(\d+)\/transactions\/(\d+)$/)) && command === 'undo') {
     const [id, tx] = [Number(m[1]), Number(m[2])];
-    return { scope: 'UNDOTRANSACTION:SAVINGSACCOUNT', run: (b) => ledger.undoSavingsTransaction(b, id, tx) };
+    return { scope: 'UNDOTRANSACTION:SAVINGSACCOUNT', accounts: () => [`S:${id}`], run: (b) => ledger.undoSavingsTransaction(b, id, tx) };
   }
   if ((m = path.match(/^loans\/(\d+)\/transactions$/)) && command === 'repayment') {
     const id = Number(m[1]);
-    return { scope: 'REPAYMENT:LOAN', paymentDetail: true, run: (b, body) => ledger.loanRepayment(b, ledger.loanById(b, id), body) };
+    return { scope: 'REPAYMENT:LOAN', accounts: () => [`L:${id}`], paymentDetail: true, run: (b, body) => ledger.loanRepayment(b, ledger.loanById(b, id), body) };
   }
   if ((m = path.match(/^loans\/external-id\/([\w-]+)\/transactions$/)) && command === 'repayment') {
     const ext = m[1]!;
-    return { scope: 'REPAYMENT:LOAN', paymentDetail: true, run: (b, body) => ledger.loanRepayment(b, ledger.loanByExternalId(b, ext), body) };
+    const accounts = (b: Books) => b.loans.filter((l) => l.externalId === ext).map((l) => `L:${l.id}`);
+    return { scope: 'REPAYMENT:LOAN', accounts, paymentDetail: true, run: (b, body) => ledger.loanRepayment(b, ledger.loanByExternalId(b, ext), body) };
   }
   if ((m = path.match(/^loans\/(\d+)\/transactions\/(\d+)$/)) && command === '') {
     const [id, tx] = [Number(m[1]), Number(m[2])];
-    return { scope: 'ADJUST:LOAN', run: (b, body) => ledger.adjustLoanTransaction(b, id, tx, body) };
+    return { scope: 'ADJUST:LOAN', accounts: () => [`L:${id}`], run: (b, body) => ledger.adjustLoanTransaction(b, id, tx, body) };
   }
   return null;
 }
@@ -115,7 +132,13 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
   const options = { ...DEFAULT_CORE_SIM_OPTIONS, ...partial };
   const today = () => (options.today ? options.today.replaceAll('-', '') : businessToday(new Date()));
   let books: Books = (options.dataFile && loadBooks(options.dataFile)) || seedBooks(today(), [...DEMO_MEMBERS, ...(options.members ?? [])]);
-  const faults: Faults = { latencyMs: 0, failNext: 0, loseNext: 0, unavailableNext: 0 };
+  const faults: Faults = { ...NO_FAULTS };
+  /**
+   * Enclosing batches not yet committed and the accounts they wrote: Fineract's rows stay locked until the batch's
+   * transaction ends, and its key records are written in that transaction, so no one else sees them before.
+   */
+  const openBatches = new Set<{ accounts: Set<string>; ended: Promise<'committed'> }>();
+  const openOn = (accounts: readonly string[]) => [...openBatches].filter((b) => accounts.some((a) => b.accounts.has(a)));
   const paymentTypes = options.paymentTypes ?? DEFAULT_PAYMENT_TYPES;
   const retryWaitsMs = options.retryWaitsMs ?? [1_000, 2_000];
   /**
@@ -159,8 +182,9 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     if (id === undefined || id === null) return;
     if (!paymentTypes.some((t) => t.id === Number(id))) throw notFound('error.msg.payment.type.invalid', `PaymentType with ${String(id)} does not exist`, Number(id));
   };
+  // Nothing is kept while a batch's transaction is open: its writes and key records are saved together at its commit.
   const persist = () => {
-    if (options.dataFile) saveBooks(options.dataFile, books);
+    if (options.dataFile && openBatches.size === 0) saveBooks(options.dataFile, books);
   };
   persist();
 
@@ -258,6 +282,14 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
         faults.failNext--;
         throw serverError('Simulated failure: nothing was applied.');
       }
+      if (faults.conflictNext > 0) {
+        faults.conflictNext--;
+        // Each attempt of executeCommand's retry meets the concurrent write (OptimisticLockException, in its
+        // retryExceptions); after the last one the fallback answers it: 409 (OptimisticLockExceptionMapper). Inside an
+        // enclosing batch the transaction is already marked for rollback: no wait changes the outcome.
+        if (!enclosing) for (const wait of retryWaitsMs) await sleep(wait);
+        throw conflict();
+      }
       checkNotInTheFuture(route, body);
       checkWorkingDay(route, body);
       if (route.paymentDetail) checkPaymentType(body);
@@ -310,29 +342,56 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     return answerWrite(reply, `${BASE}/batches${enclosing ? '?enclosingTransaction=true' : ''}`, null, () => runBatch(items as Json[], enclosing));
   });
 
-  /** BatchApiServiceImpl: items in requestId order; under enclosingTransaction a failed command rolls all back and only its answer is returned. */
+  /**
+   * BatchApiServiceImpl: items in requestId order. Under enclosingTransaction all run in one transaction: a failed item
+   * rolls all back and only its answer is returned; the items' key records are written in that transaction
+   * (executeCommand, saveResultSameTransaction), so no one sees them before the batch commits, and the rows it wrote
+   * stay locked until then.
+   */
   async function runBatch(items: Json[], enclosing: boolean): Promise<WriteAnswer> {
+    const plan = [...items]
+      .sort((a, b) => Number(a.requestId) - Number(b.requestId))
+      .map((item) => {
+        const headers = Array.isArray(item.headers) ? (item.headers as { name?: string; value?: string }[]) : [];
+        // IdempotencyStoreBatchFilter finds the item's key by the header's exact name (equals, not ignoring case); an
+        // item without it gets a generated key, so a repeat is a new command.
+        const key = headers.find((h) => h.name === 'Idempotency-Key')?.value ?? null;
+        const [rawPath, rawQuery] = String(item.relativeUrl ?? '').replace(/^\/?(v1\/)?/, '').split('?');
+        const route = matchWrite(String(item.method ?? '').toUpperCase(), rawPath!, new URLSearchParams(rawQuery ?? ''), true);
+        let body: unknown;
+        try {
+          body = typeof item.body === 'string' ? JSON.parse(item.body) : (item.body ?? {});
+        } catch {
+          body = null;
+        }
+        return { item, headers, key, route, body };
+      });
+    const accounts = enclosing ? plan.flatMap((p) => (p.route ? safeAccounts(p.route, p.body) : [])) : [];
+    const blockers = openOn(accounts);
+    if (blockers.length > 0) {
+      // Another batch holds these rows (a concurrent repeat of the same payment, or another on the same account):
+      // this one's first write waits for its commit, then fails the row's version check. executeCommand's retry
+      // (1 s) finds the committed key record and answers it (200, served from cache), but the failure has already
+      // marked the batch's transaction for rollback: its commit throws UnexpectedRollbackException, and
+      // buildErrorResponses answers one item, 500 by DefaultExceptionMapper, with the last item's headers.
+      await Promise.all(blockers.map((b) => b.ended));
+      await sleep(retryWaitsMs[0] ?? 0);
+      const last = plan[plan.length - 1]!;
+      const recorded = last.route && last.key ? books.idempotency.some((r) => r.scope === last.route!.scope && r.key === last.key && r.state === 'done') : false;
+      const headers = [...last.headers, ...(recorded ? [{ name: 'x-served-from-cache', value: 'true' }] : [])];
+      const body = JSON.stringify({ Exception: 'Transaction silently rolled back because it has been marked as rollback-only' });
+      return { status: 200, body: [{ requestId: last.item.requestId, statusCode: 500, headers, body }], headers: {} };
+    }
     const snapshot = JSON.stringify(books);
+    const recordsBefore = new Set(books.idempotency);
     const responses: Json[] = [];
     let failed = false;
-    for (const item of [...items].sort((a, b) => Number(a.requestId) - Number(b.requestId))) {
-      const headers = Array.isArray(item.headers) ? (item.headers as { name?: string; value?: string }[]) : [];
-      // IdempotencyStoreBatchFilter finds the item's key by the header's exact name (equals, not ignoring case); an item
-      // without it gets a generated key, so a repeat is a new command.
-      const key = headers.find((h) => h.name === 'Idempotency-Key')?.value ?? null;
-      const [rawPath, rawQuery] = String(item.relativeUrl ?? '').replace(/^\/?(v1\/)?/, '').split('?');
-      const route = matchWrite(String(item.method ?? '').toUpperCase(), rawPath!, new URLSearchParams(rawQuery ?? ''), true);
+    for (const { item, headers, key, route, body } of plan) {
       if (!route) {
         // UnknownCommandStrategy: a 501 answer (not an exception), so the other items still run before the rollback.
         responses.push({ requestId: item.requestId, statusCode: 501, body: `Resource with method ${String(item.method)} and relativeUrl ${String(item.relativeUrl)} doesn't exist` });
         failed = true;
         continue;
-      }
-      let body: unknown;
-      try {
-        body = typeof item.body === 'string' ? JSON.parse(item.body) : (item.body ?? {});
-      } catch {
-        body = null;
       }
       const answer = await runCommand(route, body, key, `${BASE}/${String(item.relativeUrl)}`, enclosing);
       const cacheHeader = answer.headers['x-served-from-cache'] ? [{ name: 'x-served-from-cache', value: 'true' }] : [];
@@ -342,8 +401,33 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
       }
       responses.push({ requestId: item.requestId, statusCode: answer.status, headers: cacheHeader, body: JSON.stringify(answer.body) });
     }
-    if (failed && enclosing) books = JSON.parse(snapshot) as Books;
+    if (failed && enclosing) {
+      books = JSON.parse(snapshot) as Books;
+      return { status: 200, body: responses, headers: {} };
+    }
+    const mine = books.idempotency.filter((r) => !recordsBefore.has(r));
+    if (enclosing && faults.latencyMs > 0 && mine.length > 0) {
+      // The batch's transaction stays open for the core's latency, as a single write waits it once marked running:
+      // its key records unseen, its rows locked. A batch answered from records alone wrote nothing and waits nothing.
+      books.idempotency = books.idempotency.filter((r) => recordsBefore.has(r));
+      let commit!: (outcome: 'committed') => void;
+      const open = { accounts: new Set(accounts), ended: new Promise<'committed'>((resolve) => (commit = resolve)) };
+      openBatches.add(open);
+      await sleep(faults.latencyMs);
+      books.idempotency.push(...mine);
+      openBatches.delete(open);
+      commit('committed');
+    }
     return { status: 200, body: responses, headers: {} };
+  }
+
+  /** The accounts a write names; a body that names none (refused by the command itself) locks nothing. */
+  function safeAccounts(route: WriteRoute, body: unknown): string[] {
+    try {
+      return route.accounts(books, body);
+    } catch {
+      return [];
+    }
   }
 
   app.post(`${BASE}/*`, async (request, reply) => {
@@ -355,7 +439,12 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
     }
     const header = request.headers['idempotency-key'];
     const key = typeof header === 'string' && header !== '' ? header : null;
-    return answerWrite(reply, request.url, key, () => runCommand(route, request.body, key, request.url, false));
+    return answerWrite(reply, request.url, key, async () => {
+      // A write to a row an open batch holds waits for it (the row lock); the version check that then fails is
+      // retried by executeCommand on the committed row, so the write runs after the batch.
+      await Promise.all(openOn(safeAccounts(route, request.body)).map((b) => b.ended));
+      return runCommand(route, request.body, key, request.url, false);
+    });
   });
 
   // ---- The simulator's own routes: no auth, never Fineract's.
@@ -365,8 +454,8 @@ export function buildCoreSim(partial: Partial<CoreSimOptions> = {}): FastifyInst
   app.get('/__sim/faults', async () => faults);
   app.post('/__sim/faults', async (request, reply) => {
     const body = (request.body ?? {}) as Partial<Faults> & { reset?: boolean };
-    if (body.reset) Object.assign(faults, { latencyMs: 0, failNext: 0, loseNext: 0, unavailableNext: 0 });
-    for (const name of ['latencyMs', 'failNext', 'loseNext', 'unavailableNext'] as const) {
+    if (body.reset) Object.assign(faults, NO_FAULTS);
+    for (const name of Object.keys(NO_FAULTS) as (keyof Faults)[]) {
       const value = body[name];
       if (value === undefined) continue;
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return reply.code(400).send({ error: `${name} must be a whole number ≥ 0` });

@@ -55,6 +55,12 @@ export const serviceUnavailable = (code: string, message: string, id: unknown) =
   return globalError(503, 'error.msg.platform.service.unavailable', msg, msg, [parameterError(code, message, 'id', null, [id])]);
 };
 
+/** 409: an optimistic-lock failure left after executeCommand's retries (OptimisticLockExceptionMapper, ApiGlobalErrorResponse.conflict). */
+export const conflict = () => {
+  const msg = 'The server is currently unable to handle the request due to concurrent modification  on unknown [unknown], please try again';
+  return globalError(409, 'error.msg.platform.service.unknown.conflict', msg, msg, []);
+};
+
 export const serverError = (message: string) => {
   const msg = 'An unexpected error occured on the platform server.';
   return globalError(500, 'error.msg.platform.server.side.error', msg, msg, [parameterError('error.msg.platform.server.side.error', message, 'id')]);
@@ -147,6 +153,16 @@ export function invalidLocale(locale: string): ParameterError | null {
   return null;
 }
 
+/**
+ * What Fineract books for an amount in CLP (0 decimal places, in multiples of 1): Money's constructor rounds it to the
+ * nearest multiple, a half going up (Money.roundToMultiplesOf), then to the currency's scale. No validator looks at
+ * the decimals (the "greater than zero" rule reads what was sent): 1000.5 books 1001, and 0.4 books 0.
+ */
+export function clpAmount(sent: number): number {
+  if (sent <= 0 || Number.isInteger(sent)) return sent;
+  return Math.floor(sent) + (sent - Math.floor(sent) >= 0.5 ? 1 : 0);
+}
+
 export function readBody(raw: unknown, rules: BodyRules): ReadBody {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw validationError([parameterError('error.msg.invalid.request.body', 'Request body is empty or not a JSON object.', 'body')]);
@@ -209,12 +225,7 @@ export function readBody(raw: unknown, rules: BodyRules): ReadBody {
       errors.push(parameterError(`validation.msg.${rules.resource}.${name}.${code}`, `The parameter \`${name}\` must be greater than ${zeroAllowed ? 'or equal to ' : ''}0.`, name, null, [number, 0]));
       continue;
     }
-    if (!Number.isInteger(number)) {
-      // CLP has no decimals: the core keeps whole pesos.
-      errors.push(parameterError(`validation.msg.${rules.resource}.${name}.invalid.decimal.places`, `The parameter \`${name}\` must be a whole amount of CLP.`, name, null, [number]));
-      continue;
-    }
-    amounts[name] = number;
+    amounts[name] = clpAmount(number);
   }
   for (const name of rules.required ?? []) {
     const value = json[name];

@@ -95,6 +95,18 @@ function repay(books: Books, loan: Loan, amount: number, date: string, extra: Pa
   return tx;
 }
 
+/**
+ * The `changes` a payment detail adds to an answer (PaymentDetail.generatePaymentDetail): each detail field sent, in
+ * Fineract's order, then the payment type.
+ */
+function paymentDetailChanges(json: Json): Json {
+  const changes: Json = {};
+  for (const field of PAYMENT_DETAIL_FIELDS) if (typeof json[field] === 'string') changes[field] = json[field];
+  const paymentTypeId = optionalInt(json, 'paymentTypeId');
+  if (paymentTypeId !== undefined) changes.paymentTypeId = paymentTypeId;
+  return changes;
+}
+
 function paymentDetails(json: Json): Partial<SavingsTx> {
   const out: Partial<SavingsTx> = {};
   const receipt = optionalString(json, 'receiptNumber');
@@ -120,7 +132,8 @@ export function savingsTransaction(books: Books, savingsId: number, command: 'de
   const op = command === 'deposit' ? depositTo : withdrawFrom;
   const tx = op(books, account, amounts.transactionAmount!, dates.transactionDate!, paymentDetails(json));
   const client = clientOf(books, account.clientId);
-  return { officeId: client.officeId, clientId: client.id, savingsId: account.id, resourceId: tx.id, changes: {} };
+  // SavingsAccountWritePlatformServiceJpaRepositoryImpl.deposit / withdrawal: the transaction's id, the payment detail's changes.
+  return { officeId: client.officeId, clientId: client.id, savingsId: account.id, resourceId: tx.id, changes: paymentDetailChanges(json) };
 }
 
 /** POST /savingsaccounts/{id}/transactions/{txId}?command=undo */
@@ -144,7 +157,8 @@ export function undoSavingsTransaction(books: Books, savingsId: number, txId: nu
   }
   tx.reversed = true;
   const client = clientOf(books, account.clientId);
-  return { officeId: client.officeId, clientId: client.id, savingsId: account.id, resourceId: tx.id, changes: { reversed: true } };
+  // SavingsAccountWritePlatformServiceJpaRepositoryImpl.undoTransaction answers the account, not the transaction, and no changes.
+  return { officeId: client.officeId, clientId: client.id, savingsId: account.id, resourceId: account.id };
 }
 
 /** POST /loans/{id}/transactions?command=repayment (or by the loan's external id) */
@@ -169,7 +183,17 @@ export function loanRepayment(books: Books, loan: Loan, raw: unknown): Json {
     loanId: loan.id,
     resourceId: tx.id,
     resourceExternalId: tx.externalId ?? null,
-    changes: { transactionDate: json.transactionDate, transactionAmount: String(tx.amount), locale: json.locale, dateFormat: json.dateFormat, ...(tx.externalId ? { externalId: tx.externalId } : {}) },
+    // LoanWritePlatformServiceJpaRepositoryImpl.makeLoanRepaymentWithChargeRefundChargeType: the fields as sent, then the payment detail's.
+    changes: {
+      transactionDate: json.transactionDate,
+      transactionAmount: String(json.transactionAmount),
+      locale: json.locale,
+      dateFormat: json.dateFormat,
+      ...(optionalInt(json, 'paymentTypeId') === undefined ? {} : { paymentTypeId: optionalInt(json, 'paymentTypeId') }),
+      ...(tx.note === undefined ? {} : { note: tx.note }),
+      ...(tx.externalId ? { externalId: tx.externalId } : {}),
+      ...paymentDetailChanges(json),
+    },
   };
 }
 
@@ -178,7 +202,7 @@ export function adjustLoanTransaction(books: Books, loanId: number, txId: number
   const loan = loanById(books, loanId);
   const tx = loan.transactions.find((t) => t.id === txId);
   if (!tx) throw notFound('error.msg.loan.transaction.id.invalid', `Transaction with identifier ${txId} does not exist for loan with identifier ${loanId}.`, txId);
-  const { amounts } = readBody(raw, {
+  const { json, amounts } = readBody(raw, {
     resource: 'loan.transaction',
     allowed: ['transactionDate', 'transactionAmount', 'externalId', 'note', 'locale', 'dateFormat', 'paymentTypeId', 'reversalExternalId', ...PAYMENT_DETAIL_FIELDS],
     dates: ['transactionDate'],
@@ -191,10 +215,24 @@ export function adjustLoanTransaction(books: Books, loanId: number, txId: number
     // Re-booking with a new amount (an adjustment) is outside what the simulator plays.
     throw domainRuleViolation('error.msg.loan.transaction.adjust.not.simulated', 'Only an undo (transactionAmount 0) is simulated.', [txId]);
   }
-  if (tx.reversed) throw domainRuleViolation('error.msg.loan.transaction.is.reversed', 'Transaction is already reversed.', [txId]);
+  // Loan.adjustExistingTransaction reverses it whatever it was: undoing a reversed repayment again changes nothing.
   tx.reversed = true;
   const client = clientOf(books, loan.clientId);
-  return { officeId: client.officeId, clientId: client.id, loanId: loan.id, resourceId: tx.id, changes: { transactionAmount: '0' } };
+  // LoanWritePlatformServiceJpaRepositoryImpl.adjustLoanTransaction: with no new transaction, the undone one's ids.
+  return {
+    officeId: client.officeId,
+    clientId: client.id,
+    loanId: loan.id,
+    resourceId: tx.id,
+    resourceExternalId: tx.externalId ?? null,
+    changes: {
+      transactionDate: json.transactionDate,
+      transactionAmount: String(json.transactionAmount),
+      locale: json.locale,
+      dateFormat: json.dateFormat,
+      ...(optionalInt(json, 'paymentTypeId') === undefined ? {} : { paymentTypeId: optionalInt(json, 'paymentTypeId') }),
+    },
+  };
 }
 
 /** POST /accounttransfers: savings → loan (toAccountType 1) or savings → savings (2), both legs or neither. */
@@ -236,6 +274,8 @@ export function createTransfer(books: Books, raw: unknown): Json {
   const incoming = toType === 1 ? repay(books, to as Loan, amount, date, { transfer: { transferId }, note: description }) : depositTo(books, to as Savings, amount, date, { transfer: { transferId }, note: description });
   const transfer: Transfer = { id: transferId, fromAccountType: 2, fromAccountId: from.id, toAccountType: toType, toAccountId: to.id, amount, date, description, reversed: false, fromTxId: withdrawal.id, toTxId: incoming.id };
   books.transfers.push(transfer);
+  // AccountTransfersWritePlatformServiceImpl.create: the transfer's id and the source savings account, nothing else.
+  // Fineract numbers the transfer's details and its transaction apart; only transfers create either, so one id here.
   return { savingsId: from.id, resourceId: transferId };
 }
 

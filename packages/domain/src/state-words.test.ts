@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AUTHORIZATION_MOVES, CORE_OPERATION_MOVES, ITEM_MOVES, OPERATOR_CHANGE_MOVES, TRANSACTION_MOVES, WEBPAY_ATTEMPT_MOVES } from './payment-states';
 import {
+  AUDIT_EVENT_KINDS,
+  AUDIT_EVENT_WORDS,
   auditEventWords,
   AUTHORISER_REQUEST_WORDS,
   AUTHORIZATION_WORDS,
@@ -42,6 +44,19 @@ describe('the vocabulary of states', () => {
     expect(WEBPAY_ATTEMPT_WORDS.set_aside).toMatch(/^Cobrado y retenido/);
     expect(WEBPAY_ATTEMPT_WORDS.refund_due).toBe('Cobrado, devolución pendiente');
     for (const notCharged of ['rejected', 'cancelled', 'expired'] as const) expect(WEBPAY_ATTEMPT_WORDS[notCharged]).toMatch(/^No cobrado/);
+  });
+
+  it('gives every kind of audit line Spanish words of its own, never its code', () => {
+    for (const kind of AUDIT_EVENT_KINDS) {
+      const said = AUDIT_EVENT_WORDS[kind]!;
+      expect(auditEventWords(kind, {}).title).toBe(said);
+      expect(said).not.toBe('Evento registrado');
+      expect(said).not.toMatch(/[a-z]+[._][a-z]+/);
+    }
+    // Two kinds never read alike: staff could not tell them apart.
+    expect(new Set(AUDIT_EVENT_KINDS.map((k) => AUDIT_EVENT_WORDS[k])).size).toBe(AUDIT_EVENT_KINDS.length);
+    expect(auditEventWords('core.debito.fallido', {}).title).toBe('El core registró una falla del débito: no se debitó');
+    expect(auditEventWords('core.abono.fallido', {}).title).toBe('El core registró una falla del abono: se reintenta con otra clave');
   });
 
   it('never shows an unknown state or event code as it is', () => {

@@ -90,8 +90,11 @@ export function paymentMethodWords(medioPago: string | null | undefined): string
   return medioPago ? 'Otro medio' : 'Sin elegir';
 }
 
-/** The audit trail's events about a payment, in words (the trail's kinds are codes; staff never read them). */
-export const AUDIT_EVENT_WORDS: Readonly<Record<string, string>> = {
+/**
+ * The audit trail's events in words (the trail's kinds are codes; staff never read them): the one place the console
+ * and the payment's trail take them from. The API writes only these kinds (AuditEvent.kind is an AuditEventKind).
+ */
+const EVENT_WORDS = {
   'seleccion.rechazada': 'Selección rechazada',
   'clave.correcta': 'Clave correcta',
   'clave.incorrecta': 'Clave incorrecta',
@@ -101,6 +104,8 @@ export const AUDIT_EVENT_WORDS: Readonly<Record<string, string>> = {
   'pago.cuentavista': 'Pago con cuenta vista',
   'pago.cuentavista.enviado': 'Débito enviado al core',
   'core.debito.rechazado': 'El core rechazó el débito',
+  'core.debito.fallido': 'El core registró una falla del débito: no se debitó',
+  'core.abono.fallido': 'El core registró una falla del abono: se reintenta con otra clave',
   'core.abono.rechazado': 'El core rechazó el abono',
   'core.abono.reenviado': 'Abono reenviado al core',
   'webpay.init': 'Formulario de Webpay pedido',
@@ -124,7 +129,45 @@ export const AUDIT_EVENT_WORDS: Readonly<Record<string, string>> = {
   'cambio.aprobado': 'Cambio aprobado',
   'cambio.rechazado': 'Cambio rechazado',
   'cambio.vencido': 'Cambio vencido',
-};
+  'cambio.decision.rechazada': 'Decisión sobre un cambio no aceptada',
+  'captcha.rechazado': 'Captcha no superado',
+  'clave.cliente.captcha': 'Ingreso de clave sujeto a captcha',
+  'clave.rechazada.bloqueada': 'Clave no verificada: clave bloqueada',
+  'clave.rechazada.horario': 'Clave no verificada: fuera de horario',
+  'clave.desbloqueada.dispositivo': 'Clave desbloqueada desde el autorizador móvil',
+  'listar.aviso': 'Aviso mostrado al consultar productos',
+  'listar.tope.rut': 'Consultas de un RUT sobre el tope permitido',
+  'navegador.log': 'Informe del navegador',
+  'importacion.socio.creado': 'Socio creado por la carga de datos',
+  'importacion.socio.cambiado': 'Datos del socio actualizados por la carga',
+  'autorizador.codigo.emitido': 'Código de enrolamiento del autorizador emitido',
+  'autorizador.enrolado': 'Autorizador móvil enrolado',
+  'autorizador.aprobada': 'Pago aprobado en el autorizador móvil',
+  'autorizador.rechazada': 'Pago rechazado en el autorizador móvil',
+  'autorizador.rechazo': 'Solicitud del autorizador móvil no aceptada',
+  'admin.autorizador.revocado': 'Autorizador móvil revocado por un operador',
+  'admin.clave.desbloqueada': 'Clave desbloqueada por un operador',
+  'admin.tarjeta.desbloqueada': 'Tarjeta de coordenadas desbloqueada por un operador',
+  'admin.importacion': 'Carga de datos de socios',
+  'admin.parametro.actualizado': 'Parámetro actualizado',
+  'operador.ingreso': 'Ingreso de operador',
+  'operador.ingreso.rechazado': 'Ingreso de operador rechazado',
+  'operador.salida': 'Salida de operador',
+  'operador.acceso.rechazado': 'Acceso de operador denegado',
+  'operador.consulta': 'Consulta de un operador',
+  'operador.roles': 'Roles de operador asignados',
+  'operador.roles.rechazado': 'Cambio de roles de operador rechazado',
+  'token.solicitado': 'Token de sistema solicitado',
+  'token.emitido': 'Token de sistema emitido',
+  'token.aprobado': 'Token de sistema aprobado',
+  'token.rechazado': 'Token de sistema rechazado',
+  'token.revocado': 'Token de sistema revocado',
+} as const satisfies Record<string, string>;
+
+/** Every kind of event the audit trail holds. */
+export type AuditEventKind = keyof typeof EVENT_WORDS;
+export const AUDIT_EVENT_KINDS = Object.keys(EVENT_WORDS) as AuditEventKind[];
+export const AUDIT_EVENT_WORDS: Readonly<Record<string, string>> = EVENT_WORDS;
 
 /** Why a coordinate answer failed, as the trail records it. */
 const COORDINATE_FAILURES: Readonly<Record<string, string>> = {

@@ -1,3 +1,4 @@
+import type { AuditEventKind } from '@pago/domain/state-words';
 import { hasName, TEXT_NAMES } from '@pago/domain/parameters';
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
@@ -44,7 +45,7 @@ export interface CardRefunds {
 interface FollowUp {
   failed: boolean;
   result: Record<string, unknown>;
-  audit?: { kind: string; detail: Record<string, unknown> };
+  audit?: { kind: AuditEventKind; detail: Record<string, unknown> };
 }
 
 /**

@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { maskRut } from '@pago/domain/rut';
+import type { AuditEventKind } from '@pago/domain/state-words';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { auditLog, members, transactions } from '../db/schema';
 
 export interface AuditEvent {
-  kind: string;
+  /** Only a kind the console has words for (state-words.ts). */
+  kind: AuditEventKind;
   /** Already masked: the audit trail never holds a full RUT. */
   rutMasked?: string | null;
   requestId?: string | null;

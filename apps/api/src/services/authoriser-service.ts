@@ -1,3 +1,4 @@
+import type { AuditEventKind } from '@pago/domain/state-words';
 import {
   decisionMessage,
   DEVICE_CLOCK_SKEW_SECONDS,
@@ -41,7 +42,7 @@ export function solicitudOf(auth: AuthorizationRow): Solicitud | null {
  * message is rebuilt here from the server's own records; every refusal is audited.
  */
 export function createAuthoriserService(db: Db, options: AuthoriserOptions) {
-  const audit = (db: DbOrTx, kind: string, rut: string | null, requestId: string, detail: Record<string, unknown>) =>
+  const audit = (db: DbOrTx, kind: AuditEventKind, rut: string | null, requestId: string, detail: Record<string, unknown>) =>
     appendAudit(db, { kind, rutMasked: rut ? maskRut(rut) : null, requestId, detail });
   /** The RUT a device's or code's member is audited under. */
   const rutOf = async (db: DbOrTx, memberId: string) => (await findMemberById(db, memberId))?.rut ?? null;

@@ -1,3 +1,4 @@
+import type { AuditEventKind } from '@pago/domain/state-words';
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { findTransaction, lockTransaction, moveTransaction } from '../repositories/transaction-repository';
@@ -35,7 +36,7 @@ export function createCardReturnService(db: Db, webpay: WebpayClient, settlement
   }
 
   /** Records Webpay's approval under the locks; gives back, after them, what could not be applied. */
-  async function settleAnswer(token: string, result: WebpayResult, requestId: string, audit?: { kind: string; motivo: string }): Promise<ReturnOutcome> {
+  async function settleAnswer(token: string, result: WebpayResult, requestId: string, audit?: { kind: AuditEventKind; motivo: string }): Promise<ReturnOutcome> {
     const settled = await db.transaction(async (tx) => {
       const locked = await lockBoth(tx, { token });
       if (!locked) return { idTransaccion: null, estado: 'error' as const, refund: false };

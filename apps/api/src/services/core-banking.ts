@@ -61,7 +61,11 @@ export type CoreAnswer =
    * nothing was booked, and this key will never book. The operation goes on under a new key (decision 043).
    */
   | { outcome: 'failed'; detail: string }
-  /** No answer the core gave (a timeout, a lost answer, a first 5xx, still running): ask again with the same key. */
-  | { outcome: 'unknown'; detail: string };
+  /**
+   * No answer the core gave (a timeout, a lost answer, a first 5xx, still running): ask again with the same key.
+   * `rolledBack`: the core ran the batch and rolled it back, keeping nothing of it (a 5xx or 409 item not served from
+   * a record); asked again a bounded number of times (decision 043).
+   */
+  | { outcome: 'unknown'; detail: string; rolledBack?: boolean };
 
 export type CoreCall<T> = { ok: true; data: T } | { ok: false; detail: string };

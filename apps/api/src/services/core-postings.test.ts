@@ -5,10 +5,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../config';
-import { accounts, coreOperations, instalments, members, products, transactions } from '../db/schema';
+import { accounts, auditLog, coreOperations, instalments, members, products, transactions } from '../db/schema';
 import { listProducts, oldest, postAutentica, postAutorizar, postConsultarPago, postPagar, postSeleccionar, productNumbered } from '../../test/support/member-calls';
 import { anotherReplica, appPerTest, coreClientFor, DATABASE_KINDS, TEST_ADMIN_TOKEN, type CoreBooks } from '../../test/support/test-app';
-import { CARD_CREDIT_TRIES, createCorePostings } from './core-postings';
+import { CARD_CREDIT_TRIES, CORE_BATCH_TRIES, createCorePostings } from './core-postings';
 import { fineractDate } from './fineract-client';
 import { reconciliationCsv, type CoreReconciliation } from './core-reconciliation-service';
 import { businessToday } from '@pago/domain/business-time';
@@ -288,6 +288,109 @@ describe.each(DATABASE_KINDS)('payments booked in the core banking system on %s'
     expect(await triesOfTransaction(first.idTransaccion)).toEqual([
       [`${first.idTransaccion}-1`, 'failed'],
       [`${first.idTransaccion}-2`, 'booked'],
+    ]);
+  });
+
+  /** Camila's two loans in one selection, ready for call 6: an own-account payment that goes as one enclosing batch. */
+  async function readyToPayTwo() {
+    const rut = '11111111-1';
+    const { token, productos } = await listProducts(t.app, rut);
+    const sel = await postSeleccionar(t.app, token, rut, [oldest(productNumbered(productos, '410012345678'), 1), oldest(productNumbered(productos, '410087654321'), 1)]);
+    const { idTransaccion, montoTotal } = sel.json().seleccionarProductoResponse as { idTransaccion: string; montoTotal: number };
+    const numeroCuenta = (await postAutentica(t.app, token, rut, '1234')).json().autenticaConsultaFactoresResponse.numeroCuenta as string;
+    let valores: string[] | undefined;
+    /** Call 6, repeated with the same answers, or after a new authorisation (`fresh`) as a member's next try. */
+    const pay = async (fresh = false) => {
+      if (!valores || fresh) {
+        const cells = (await postAutorizar(t.app, token, rut, rut, 1)).json()[AUZ].desafio.item as { valor: string }[];
+        const card = demoCoordinateCard(rut);
+        valores = cells.map((c) => card[c.valor]!);
+      }
+      return postPagar(t.app, { token, rutTitular: rut, rutPago: rut, numeroCuenta, factor: 1, valores });
+    };
+    return { idTransaccion, total: montoTotal, pay };
+  }
+  const batchRecords = async (key: string) =>
+    ((await (await fetch(`${t.core.origin}/__sim/books`)).json()) as { idempotency: { key: string; state: string }[] }).idempotency.filter((r) => r.key.startsWith(`${key}.`)).map((r) => [r.key, r.state]);
+
+  it('books a two-product payment once when a repeat of its batch meets the first still running at the core: the repeat rolls back, the next is answered from the first', async () => {
+    const { idTransaccion, total, pay } = await readyToPayTwo();
+    // The core down for the first call 6: nothing reaches it, the adapter has learnt the accounts' ids.
+    await t.core.faults({ unavailableNext: 1_000 });
+    expect((await pay()).json()[PAG].error.errores.detalleError.codigo).toBe('503');
+    const before = coreSavings(await t.core.books(), '000031245601').balance;
+    // The core slower than our timeout (3 s): the member's next call 6 gives up on its first ask while the batch is
+    // still open at the core, and asks again 250 ms later; that repeat waits on the batch's rows, rolls back, and
+    // answers 500 under the first's records; the third ask is answered from them.
+    await t.core.faults({ reset: true, latencyMs: 3_500 });
+    const paid = await pay();
+    expect(paid.json()[PAG].productoPagadoCV).toHaveLength(2);
+    await t.core.faults({ reset: true });
+    const books = await t.core.books();
+    expect(coreSavings(books, '000031245601').balance).toBe(before - total);
+    expect(coreOutstanding(books, '410012345678')).toEqual([22, 23, 24]);
+    expect(coreOutstanding(books, '410087654321')).toEqual([12]);
+    // Three batches reached the core: the first (committed), the repeat (rolled back), the one answered from records.
+    expect(books.writes.filter((w) => w.path.includes('/batches'))).toHaveLength(3);
+    const key = `${idTransaccion}-1`;
+    expect(await batchRecords(key)).toEqual([
+      [`${key}.0`, 'done'],
+      [`${key}.1`, 'done'],
+      [`${key}.2`, 'done'],
+    ]);
+    const repayments = books.loans.flatMap((l) => l.transactions.filter((x) => x.externalId?.startsWith(`${key}.`)).map((x) => x.externalId));
+    expect(repayments.sort()).toEqual([`${key}.1`, `${key}.2`]);
+    expect(await statusOf(idTransaccion)).toBe('paid');
+    expect(await triesOfTransaction(idTransaccion)).toEqual([[key, 'booked']]);
+  }, 60_000);
+
+  it('ends an own-account debit the core failed with 409 after its own retries, kept under the key: the member is told, nothing debited', async () => {
+    const first = await readyToPay('11111111-1', '630055667788', 1);
+    const before = coreSavings(await t.core.books(), '000031245601').balance;
+    await t.core.faults({ conflictNext: 1 });
+    const res = await first.pay();
+    expect(res.json()[PAG].error.errores.detalleError).toMatchObject({ codigo: '502', descripcion: expect.stringContaining('No pudimos comunicarnos') });
+    expect(await statusOf(first.idTransaccion)).toBe('pending');
+    expect(await localPending('630055667788')).toEqual([9, 10]);
+    expect(await triesOfTransaction(first.idTransaccion)).toEqual([[`${first.idTransaccion}-1`, 'failed']]);
+    const books = await t.core.books();
+    expect(coreSavings(books, '000031245601').balance).toBe(before);
+    // The first ask met Fineract's 409 (or our timeout while its retries ran); the repeat, the 409 it keeps.
+    expect(books.writes.filter((w) => w.idempotencyKey === `${first.idTransaccion}-1`).map((w) => [w.statusCode, w.note ?? null])).toEqual([
+      [409, null],
+      [409, 'served from cache'],
+    ]);
+  }, 30_000);
+
+  it('ends an own-account batch the core always rolls back after its bounded tries: the member may pay again, debited once', async () => {
+    const { idTransaccion, total, pay } = await readyToPayTwo();
+    const before = coreSavings(await t.core.books(), '000031245601').balance;
+    // Every batch fails inside the core (500 on its first item) and is rolled back: nothing kept, nothing debited.
+    await t.core.faults({ failNext: 1_000 });
+    expect((await pay()).json()[PAG].error.errores.detalleError.codigo).toBe('503');
+    const tallies = [];
+    for (let i = 1; i < CORE_BATCH_TRIES; i++) {
+      await dueNow(idTransaccion);
+      tallies.push(await t.app.services.corePostings.postDue());
+    }
+    expect(tallies.map((x) => [x.unanswered, x.failed])).toEqual([...Array.from({ length: CORE_BATCH_TRIES - 2 }, () => [1, 0]), [0, 1]]);
+    expect(await triesOfTransaction(idTransaccion)).toEqual([[`${idTransaccion}-1`, 'failed']]);
+    expect(await statusOf(idTransaccion)).toBe('pending');
+    expect(await localPending('410087654321')).toEqual([11, 12]);
+    expect(coreSavings(await t.core.books(), '000031245601').balance).toBe(before);
+    // Nothing more is asked of the core under that try.
+    await dueNow(idTransaccion);
+    expect(await t.app.services.corePostings.postDue()).toEqual({ booked: 0, refused: 0, unanswered: 0, failed: 0 });
+    const [event] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'core.debito.fallido'));
+    expect(event).toMatchObject({ kind: 'core.debito.fallido' });
+
+    // The member pays again: the next try, under its own key, is debited once.
+    await t.core.faults({ reset: true });
+    expect((await pay(true)).json()[PAG].productoPagadoCV).toHaveLength(2);
+    expect(coreSavings(await t.core.books(), '000031245601').balance).toBe(before - total);
+    expect(await triesOfTransaction(idTransaccion)).toEqual([
+      [`${idTransaccion}-1`, 'failed'],
+      [`${idTransaccion}-2`, 'booked'],
     ]);
   });
 

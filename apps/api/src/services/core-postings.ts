@@ -36,6 +36,12 @@ export interface CorePostingsOptions {
 
 /** Tries of a card credit the core may fail (a failure it records) before it waits for the console's re-posting. */
 export const CARD_CREDIT_TRIES = 5;
+/**
+ * Answers of an own-account batch the core ran and rolled back, keeping nothing, before the try ends as failed: the
+ * same bound as a card credit's tries, over the back-off of recordUnanswered (5 s doubling), so any earlier request of
+ * the same key has long ended (a repeat waits on its rows) and nothing of it can still commit.
+ */
+export const CORE_BATCH_TRIES = 5;
 /** Seconds before a card credit's next try after a recorded failure: doubles per try, from 30 s up to 10 minutes. */
 export const nextTryAfterSeconds = (failedTries: number) => Math.min(600, 30 * 2 ** Math.max(0, failedTries - 1));
 
@@ -54,11 +60,14 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
   }
 
   /** Records the core's answer to an own-account debit: the payment applied with its voucher, or given back to pending. */
-  function recordOwnAccount(op: CoreOperationRow, answer: CoreAnswer, requestId: string | null): Promise<OwnAccountOutcome> {
+  function recordOwnAccount(op: CoreOperationRow, reply: CoreAnswer, requestId: string | null): Promise<OwnAccountOutcome> {
     return db.transaction(async (tx): Promise<OwnAccountOutcome> => {
       const trx = await lockTransaction(tx, op.idTransaccion);
       const current = await lockOperation(tx, op.key);
       if (!trx || !current) return { ok: false, codigo: '503' };
+      // A batch rolled back with nothing kept, CORE_BATCH_TRIES times: applied nothing, ends as a recorded failure.
+      const exhausted = reply.outcome === 'unknown' && reply.rolledBack === true && current.attempts + 1 >= CORE_BATCH_TRIES;
+      const answer: CoreAnswer = exhausted ? { outcome: 'failed', detail: `${reply.detail} (rolled back ${CORE_BATCH_TRIES} times)` } : reply;
       // Another call or replica recorded it first: answer what it recorded.
       if (current.status === 'booked') {
         const pagos = await voucherOf(tx, trx.idTransaccion);
@@ -161,9 +170,10 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
         const op = await db.transaction((tx) => claimDue(tx, options.leaseSeconds));
         if (!op) break;
         const answer = await send(op);
-        if (op.kind === 'cuenta_vista') await recordOwnAccount(op, answer, null);
-        else await recordCredit(op, answer);
-        tally[answer.outcome === 'unknown' ? 'unanswered' : answer.outcome]++;
+        // An own-account batch rolled back for the last time was recorded as failed (recordOwnAccount).
+        const recorded = op.kind === 'cuenta_vista' ? await recordOwnAccount(op, answer, null) : await recordCredit(op, answer);
+        const failedNow = answer.outcome === 'unknown' && recorded !== undefined && !recorded.ok && recorded.codigo === '502';
+        tally[failedNow ? 'failed' : answer.outcome === 'unknown' ? 'unanswered' : answer.outcome]++;
       }
       if (tally.booked + tally.refused + tally.unanswered + tally.failed > 0) log.info(tally, 'core postings');
       return tally;

@@ -172,12 +172,17 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
       if (answer.status !== 200 || !Array.isArray(answer.body)) return outcomeOf(answer.status === 200 ? { status: 502, body: answer.body, fromCache: false } : answer, () => ({}));
       // A failed batch answers 200 with the failed item alone, under its own status.
       // Under enclosingTransaction Fineract rolls its record of a failed item back with the batch (it writes nothing
-      // about the key until the batch commits): a failed item is asked again under the same key.
+      // about the key until the batch commits): a failed item is never a failure the core keeps, and is asked again
+      // under the same key. A served-from-cache header on it is the last item's, kept when a concurrent repeat of
+      // this batch committed first and this one's commit met its rollback mark (BatchApiServiceImpl,
+      // buildErrorResponses): the next ask is answered from those records.
       const results = answer.body as { requestId: number; statusCode: number; body?: string; headers?: { name?: string; value?: string }[] }[];
       const failed = results.find((r) => r.statusCode !== 200);
       if (failed) {
-        const fromCache = (failed.headers ?? []).some((h) => h.name?.toLowerCase() === 'x-served-from-cache' && h.value === 'true');
-        return outcomeOf({ status: failed.statusCode, body: parseBody(failed.body), fromCache }, () => ({}));
+        const recorded = (failed.headers ?? []).some((h) => h.name?.toLowerCase() === 'x-served-from-cache' && h.value === 'true');
+        const outcome = outcomeOf({ status: failed.statusCode, body: parseBody(failed.body), fromCache: false }, () => ({}));
+        const rolledBack = outcome.outcome === 'unknown' && !recorded && (failed.statusCode >= 500 || failed.statusCode === 409);
+        return rolledBack ? { ...outcome, rolledBack } : outcome;
       }
       if (results.length !== items.length) return { outcome: 'unknown', detail: `batch answered ${results.length} of ${items.length} items` };
       const refs: Record<string, string> = {};

@@ -38,7 +38,7 @@ describe.skipIf(skipReason !== null)(`the API's database role only inserts into 
   });
 
   it('lets the API insert audit lines and do its other work, but not change, delete or empty them', async () => {
-    await appendAudit(api.db, { kind: 'prueba.rol', detail: { n: 1 } });
+    await appendAudit(api.db, { kind: 'listar.aviso', detail: { n: 1 } });
     await appendAudit(api.db, { kind: 'navegador.log', detail: {} });
     const failure = (statement: ReturnType<typeof sql>) => api.db.execute(statement).then(
       () => 'allowed',
@@ -55,7 +55,7 @@ describe.skipIf(skipReason !== null)(`the API's database role only inserts into 
     await owner.db.update(auditLog).set({ at: sql`now() - interval '40 days'` }).where(sql`${auditLog.kind} = 'navegador.log'`);
     await owner.db.execute(sql`alter table audit_log enable trigger audit_log_no_update`);
     expect(await pruneBrowserReports(api.db, 30)).toBe(1);
-    expect((await api.db.select().from(auditLog)).map((l) => l.kind)).toEqual(['prueba.rol']);
+    expect((await api.db.select().from(auditLog)).map((l) => l.kind)).toEqual(['listar.aviso']);
   });
 
   it('tells the boot check apart: the API’s role cannot change the trail, the owner can', async () => {
