@@ -93,6 +93,9 @@ export function paymentMethodWords(medioPago: string | null | undefined): string
 /** The audit trail's events about a payment, in words (the trail's kinds are codes; staff never read them). */
 export const AUDIT_EVENT_WORDS: Readonly<Record<string, string>> = {
   'seleccion.rechazada': 'Selección rechazada',
+  'pago.en_curso.rechazado': 'Pago detenido: esas cuotas ya se están pagando en otra sesión',
+  'clave.rechazada.horario': 'Ingreso rechazado: pagos cerrados a esa hora',
+  'clave.rechazada.bloqueada': 'Ingreso rechazado: clave bloqueada',
   'clave.correcta': 'Clave correcta',
   'clave.incorrecta': 'Clave incorrecta',
   'clave.bloqueada': 'Clave incorrecta: clave bloqueada',
