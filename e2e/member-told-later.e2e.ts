@@ -37,8 +37,7 @@ describe('what the member is told late in a payment, and what staff find', () =>
     for (const step of ['steptwo', 'stepthree'] as const) {
       const page = await setup.open(PHONE);
       await page.emulateMedia({ reducedMotion: 'reduce' });
-      // The phone's clock is the test's: the five idle minutes (sessionTimeOut) pass at once, nothing else changes.
-      await page.clock.install();
+      // The phone's clock is the test's (openPage installs it): the five idle minutes (sessionTimeOut) pass at once.
       await reachStepTwo(page, '111111111', 'Crédito MYPE', { category: 'PM' });
       if (step === 'stepthree') await continueToStepThree(page, 'Pagar cuotas', 'PM');
       const modal = page.getByRole('dialog', { name: 'Tiempo de inactividad agotado' });
