@@ -131,15 +131,6 @@ describe('what the member meets is true', () => {
     await expectAccessible(page);
   }, 180_000);
 
-  /** Webpay's hosted form, filled with the approved test card. */
-  async function payOnWebpay(on: Page) {
-    await on.waitForURL(`${product().webpayUrl}/webpayserver/initTransaction`);
-    await on.getByLabel('Número de tarjeta').fill('4051 8856 0044 6623');
-    await on.getByLabel('Vencimiento (MM/AA)').fill('12/29');
-    await on.getByLabel('CVV').fill('123');
-    await on.getByRole('button', { name: 'Pagar', exact: true }).click();
-  }
-
   /** Step 2 of the MYPE credit (oldest instalment ticked) → step 3 → the method named → 'Continuar'. */
   async function payMype(on: Page, rutDigits: string, method: RegExp) {
     await reachStepTwo(on, rutDigits, 'Crédito MYPE', { category: 'PM' });
@@ -166,33 +157,9 @@ describe('what the member meets is true', () => {
     await paying.waitForURL(/\/pagoexpress\/cancelvoucher\//);
   }, 180_000);
 
-  it('tells a card charge that could not be applied as charged and given back, never as “no se hizo ningún cargo”', async () => {
-    // Session B selects the instalment for its cuenta vista and reaches its login; a selection holds nothing.
-    const other = await setup.open(PHONE);
-    await payMype(other, '111111111', /^Cuenta Vista/);
-    await other.waitForURL('**/coopmethodpay');
-    // Session A opens Webpay's form for the same instalment.
-    await open();
-    await payMype(page, '111111111', /Webpay/);
-    await page.waitForURL(`${product().webpayUrl}/webpayserver/initTransaction`);
-    // B pays from its account first.
-    const swap = page;
-    page = other;
-    await logIn('11.111.111-1');
-    await page.waitForURL('**/pagoexpress/PM/coopmethodpaychallenge');
-    await answerCoordinates('11.111.111-1');
-    await page.waitForURL(/\/pagoexpress\/successvoucher\//);
-    page = swap;
-    // A pays on Webpay: Webpay charges, the instalment is already paid, the charge goes back, and A is told so.
-    await payOnWebpay(page);
-    await page.waitForURL(/\/pagoexpress\/cancelvoucher\/[0-9a-f]{32}\?estado=reembolsado$/);
-    await visible(h1('Cargo devuelto'));
-    await visible(page.getByText(/Webpay aprobó el cargo a tu tarjeta, pero no pudimos aplicarlo/));
-    await visible(page.getByText(/Ya devolvimos el monto completo a tu tarjeta/));
-    expect(await page.getByText(/ningún cargo/).count()).toBe(0);
-    expect(await page.getByText('Pago rechazado').count()).toBe(0);
-    await checkBothSizes(page, 'card-charged-and-given-back');
-  }, 180_000);
+  // A second tab paying from the cuenta vista while this form is open is now stopped at its login (443): see
+  // member-told-later.e2e.ts. A charge given back is told as such in cancel-voucher-page.test.tsx and, against the
+  // Webpay simulator's late and refused refunds, in apps/api/src/operator/refund-outcomes.test.ts.
 
   it("offers no 'Pago mínimo' once the card's minimum is paid, and 'Abonar' from $1", async () => {
     await open();

@@ -161,6 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       cooperative: config.productName,
       // The recipient stays out of the log: an SMTP refusal names it (loggableError scrubs it).
       sendMail: (mail) => mailer.send(mail).catch((error: unknown) => app.log.warn({ error: loggableError(error) }, 'password block e-mail not sent')),
+      webpayOpenSeconds: config.webpay.settleAfterSeconds,
     }),
     vouchers: createVoucherService(database.db),
     authoriser,

@@ -80,6 +80,18 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
 
   app.get('/health', async () => ({ status: 'ok', service: 'webpay-sim' }));
 
+  // Test switches, as the core simulator's: a refund answered late (after the caller's timeout, as a slow network
+  // does; it is still made), and the next refunds refused with Transbank's documented 284 (period exceeded).
+  const faults = { refundLatencyMs: 0, refuseRefundsNext: 0 };
+  app.post('/__sim/faults', async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    for (const name of ['refundLatencyMs', 'refuseRefundsNext'] as const) {
+      const value = body[name];
+      if (typeof value === 'number' && Number.isInteger(value) && value >= 0) faults[name] = value;
+    }
+    return faults;
+  });
+
   // Transbank answers a six-digit authorisation code per approved authorisation; this simulator never repeats one.
   const issuedCodes = new Set<string>();
   const newAuthorizationCode = (): string => {
@@ -210,6 +222,7 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
   });
 
   app.post(`${API}/transactions/:token/refunds`, async (request, reply) => {
+    if (faults.refundLatencyMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.refundLatencyMs));
     const { token } = request.params as { token: string };
     const body = (request.body ?? {}) as Record<string, unknown>;
     const trx = store.get(token);
@@ -220,6 +233,10 @@ export function buildSimulator(partial: Partial<SimulatorOptions> = {}): Fastify
     const amount = wholeNumber(body.amount);
     if (amount === undefined || amount <= 0) return fail(reply, 422, 'Invalid value for parameter: amount');
     // Transbank nullifies up to 90 days after the payment (error 284, period exceeded).
+    if (faults.refuseRefundsNext > 0) {
+      faults.refuseRefundsNext--;
+      return fail(reply, 422, 'Refund period exceeded (90 days)');
+    }
     if (Date.now() - trx.committedAt > 90 * 24 * 3_600_000) return fail(reply, 422, 'Refund period exceeded (90 days)');
     // Partial refunds add up: what is left of the store's amount is all a later refund may take.
     const available = detail.amount - detail.nullified;

@@ -213,8 +213,8 @@ const ENTRIES = {
     descripcion:
       'Ya hay un pago en curso de lo que seleccionaste, iniciado en otra ventana o sesión. Para no pagarlo dos veces, espera unos minutos y revisa tus productos antes de volver a pagar.',
     situacion:
-      "An instalment selected is in another transaction's payment under way: an own-account debit posting, or a Webpay form opened within WEBPAY_SETTLE_AFTER_SECONDS (after that the reconciliation settles it and the instalment is free again).",
-    llamadas: ['producto/seleccionar'],
+      "An instalment selected is in another transaction's payment under way: an own-account debit posting, or a Webpay form opened within WEBPAY_SETTLE_AFTER_SECONDS (after that the reconciliation settles it and the instalment is free again). Checked at the selection and again at every later call of the payment, so a form opened in another tab after this selection stops this payment before it charges.",
+    llamadas: ['producto/seleccionar', 'cuentavista/autentica', 'cuentavista/autorizar', 'cuentavista/pagar', 'pagoexpress/auth', 'pagoexpress/initMall'],
   },
   '423': {
     descripcion: 'Tu pago se está procesando. Espera unos segundos y vuelve a intentarlo.',

@@ -96,6 +96,9 @@ export function paymentMethodWords(medioPago: string | null | undefined): string
  */
 const EVENT_WORDS = {
   'seleccion.rechazada': 'Selección rechazada',
+  'pago.en_curso.rechazado': 'Pago detenido: esas cuotas ya se están pagando en otra sesión',
+  'clave.rechazada.horario': 'Ingreso rechazado: pagos cerrados a esa hora',
+  'clave.rechazada.bloqueada': 'Ingreso rechazado: clave bloqueada',
   'clave.correcta': 'Clave correcta',
   'clave.incorrecta': 'Clave incorrecta',
   'clave.bloqueada': 'Clave incorrecta: clave bloqueada',
@@ -132,8 +135,6 @@ const EVENT_WORDS = {
   'cambio.decision.rechazada': 'Decisión sobre un cambio no aceptada',
   'captcha.rechazado': 'Captcha no superado',
   'clave.cliente.captcha': 'Ingreso de clave sujeto a captcha',
-  'clave.rechazada.bloqueada': 'Clave no verificada: clave bloqueada',
-  'clave.rechazada.horario': 'Clave no verificada: fuera de horario',
   'clave.desbloqueada.dispositivo': 'Clave desbloqueada desde el autorizador móvil',
   'listar.aviso': 'Aviso mostrado al consultar productos',
   'listar.tope.rut': 'Consultas de un RUT sobre el tope permitido',

@@ -1,9 +1,8 @@
-import type { AuditEventKind } from '@pago/domain/state-words';
 import { hasName, TEXT_NAMES } from '@pago/domain/parameters';
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { checkRepost, insertOperation } from '../repositories/core-operation-repository';
-import { askWebpay, markForRefund, REFUND_REFUSALS, type WebpayHolding } from '../services/card-manual-refund';
+import { askWebpay, markForRefund, REFUND_REFUSALS, REFUND_UNANSWERED, type WebpayHolding } from '../services/card-manual-refund';
 import type { RefundDone } from '../services/card-settlement';
 import { applyParameter, checkParameter, type ParametersService } from '../services/parameters-service';
 import type { WebpayCall, WebpayResult } from '../services/webpay-client';
@@ -41,28 +40,9 @@ export interface CardRefunds {
   refundDue(token: string, requestId: string | null): Promise<RefundDone | { outcome: 'not_due' }>;
 }
 
-/** What an approval's follow-up found after its commit: recorded on the change, and the change failed if it failed. */
+/** What an approval's follow-up found after its commit: added to the change's result (what it records already stands). */
 interface FollowUp {
-  failed: boolean;
   result: Record<string, unknown>;
-  audit?: { kind: AuditEventKind; detail: Record<string, unknown> };
-}
-
-/**
- * A manual refund's outcome, as staff read it and the trail keeps it (issue 50): what Webpay gave back, or why it
- * refused (the charge stays set aside and may be proposed again), or that it did not answer (the reconciliation tries).
- */
-function refundFollowUp(done: RefundDone | { outcome: 'not_due' }, names: Record<string, unknown>): FollowUp {
-  if (done.outcome === 'refunded') return { failed: false, result: { devolucion: 'Devuelto por Webpay', devuelto: done.amount } };
-  if (done.outcome === 'refused') {
-    return {
-      failed: true,
-      result: { devolucion: 'Rechazada por Webpay', motivoWebpay: done.motivo, devuelto: done.amount },
-      audit: { kind: 'webpay.devolucion.manual.rechazada', detail: { ...names, motivoWebpay: done.motivo, mensajeWebpay: done.mensajeWebpay, devuelto: done.amount } },
-    };
-  }
-  if (done.outcome === 'unanswered') return { failed: false, result: { devolucion: 'Webpay no respondió: la conciliación la reintenta' } };
-  return { failed: false, result: {} };
 }
 
 /**
@@ -125,8 +105,13 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       if (!holding?.ok) return { ok: false, message: REFUND_REFUSALS.no_status };
       const marked = await markForRefund(tx, change.target, holding, { operador: change.makerName, aprobadoPor: checker, cambio: change.id, motivo: change.payload.motivo }, requestId);
       if (!marked.ok) return { ok: false, message: REFUND_REFUSALS[marked.reason] };
-      const names = { idTransaccion: marked.idTransaccion, buyOrder: change.target, operador: change.makerName, aprobadoPor: checker, cambio: change.id };
-      return { ok: true, result: marked.result, after: async () => refundFollowUp(await card.refundDue(marked.token, requestId), names) };
+      // What Webpay does is recorded on this change with the attempt's move (recordManualRefundOutcome), now or when
+      // the reconciliation learns it; a silence is said until then.
+      return {
+        ok: true,
+        result: marked.result,
+        after: async () => ((await card.refundDue(marked.token, requestId)).outcome === 'unanswered' ? { result: { devolucion: REFUND_UNANSWERED } } : undefined),
+      };
     }
     if (change.kind === 'token') {
       const token = await approveMachineToken(tx, change.target, checker);
@@ -227,13 +212,12 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       });
       if (!outcome.ok || !then.after) return outcome;
       const follow = await then.after();
-      if (!follow) return outcome;
-      // What the approval set off is told truthfully: a refund Webpay refused fails the change, with its reason.
+      // Read again: what the approval set off may have moved the change meanwhile (a refund Webpay refused fails it).
       const recorded = await db.transaction(async (tx) => {
-        const result = { ...(outcome.change.result ?? {}), ...follow.result };
-        const [updated] = follow.failed ? await moveOperatorChange(tx, id, 'aprobado', 'fallido', { result }) : await recordChangeResult(tx, id, result);
-        if (updated && follow.audit) await appendAudit(tx, { kind: follow.audit.kind, requestId, detail: follow.audit.detail });
-        return updated;
+        const current = (await lockChange(tx, id))?.change;
+        if (!follow || !current) return current;
+        const [updated] = await recordChangeResult(tx, id, { ...follow.result, ...(current.result ?? {}) });
+        return updated ?? current;
       });
       return { ok: true, change: recorded ?? outcome.change };
     },

@@ -89,7 +89,11 @@ export interface AuditFilter {
   kind?: string | undefined;
   /** Part of the operator's name as the trail writes it (detail.operador, aprobadoPor or rechazadoPor), any case. */
   operador?: string | undefined;
-  rutMasked?: string | undefined;
+  /**
+   * A member's RUT (canonical): the lines under its mask, and every line about a transaction they paid for or that
+   * paid for them (a payer's events are written under the payer's RUT, the beneficiary's under theirs).
+   */
+  rut?: string | undefined;
   idTransaccion?: string | undefined;
   /** Part of the kind, the RUT or any value of the detail, any case. */
   texto?: string | undefined;
@@ -110,7 +114,9 @@ export function filteredAudit(db: DbOrTx, filter: AuditFilter, limit: number) {
     operador
       ? sql`(${auditLog.detail}->>'operador' ilike ${operador} or ${auditLog.detail}->>'aprobadoPor' ilike ${operador} or ${auditLog.detail}->>'rechazadoPor' ilike ${operador})`
       : undefined,
-    filter.rutMasked ? eq(auditLog.rutMasked, filter.rutMasked) : undefined,
+    filter.rut
+      ? sql`(${auditLog.rutMasked} = ${maskRut(filter.rut)} or ${auditLog.detail}->>'idTransaccion' in (select ${transactions.idTransaccion} from ${transactions} inner join ${members} on ${members.id} = ${transactions.memberId} where ${members.rut} = ${filter.rut} or ${transactions.payerRut} = ${filter.rut}))`
+      : undefined,
     filter.idTransaccion ? sql`${auditLog.detail}->>'idTransaccion' = ${filter.idTransaccion}` : undefined,
     // The detail's values, not its keys' JSON punctuation: 'reembolso' finds the kind, 'Ana' an operator's name.
     texto

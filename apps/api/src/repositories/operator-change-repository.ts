@@ -67,6 +67,28 @@ export function recordChangeResult(tx: Tx, id: string, result: Record<string, un
     .returning();
 }
 
+/**
+ * The approved manual refund of this Webpay buy order whose outcome Webpay has not given yet (no `devolucion` in its
+ * result, or only that Webpay did not answer), locked; null when none waits for it.
+ */
+export async function lockRefundAwaitingWebpay(tx: Tx, buyOrder: string, unanswered: string): Promise<ChangeRow | null> {
+  const [row] = await tx
+    .select()
+    .from(operatorChanges)
+    .where(
+      and(
+        eq(operatorChanges.kind, 'devolucion_webpay'),
+        eq(operatorChanges.target, buyOrder),
+        eq(operatorChanges.status, 'aprobado'),
+        sql`coalesce(${operatorChanges.result}->>'devolucion', ${unanswered}) = ${unanswered}`,
+      ),
+    )
+    .orderBy(desc(operatorChanges.decidedAt))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+}
+
 /** Lapses the pending changes whose time ran out; answers them. */
 export function lapseExpired(db: DbOrTx): Promise<ChangeRow[]> {
   return moveOperatorChange(db, lt(operatorChanges.expiresAt, sql`now()`), 'pendiente', 'vencido');

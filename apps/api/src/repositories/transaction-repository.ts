@@ -1,6 +1,6 @@
 import type { Pago } from '@pago/domain/schemas/call-consultar-pago';
 import { VERIFICATION_CODE_LENGTH, verificationCodeFrom } from '@pago/domain/voucher-verification';
-import { and, asc, count, desc, eq, exists, inArray, notExists, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, inArray, ne, notExists, or, sql, sum, type SQL } from 'drizzle-orm';
 import { checkedFrom, isFinal, ITEM_MOVES, TRANSACTION_MOVES, type ItemStatus, type TransactionStatus } from '@pago/domain/payment-states';
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
@@ -19,11 +19,11 @@ export async function nextAuthorizationNumber(tx: Tx): Promise<string> {
 }
 
 /**
- * Which of `instalmentIds` are in a payment under way in any transaction: an own-account debit the core is posting,
- * or a Webpay form opened less than `webpayOpenSeconds` ago and not returned from (past that, the reconciliation asks
- * Webpay and settles it). An abandoned selection holds nothing.
+ * Which of `instalmentIds` are in a payment under way in any transaction but `except`: an own-account debit the core
+ * is posting, or a Webpay form opened less than `webpayOpenSeconds` ago and not returned from (past that, the
+ * reconciliation asks Webpay and settles it). An abandoned selection holds nothing.
  */
-export async function instalmentsInOpenPayments(db: DbOrTx, instalmentIds: readonly string[], webpayOpenSeconds: number): Promise<Set<string>> {
+export async function instalmentsInOpenPayments(db: DbOrTx, instalmentIds: readonly string[], webpayOpenSeconds: number, except?: string): Promise<Set<string>> {
   if (instalmentIds.length === 0) return new Set();
   const openForm = db
     .select({ one: sql`1` })
@@ -42,10 +42,17 @@ export async function instalmentsInOpenPayments(db: DbOrTx, instalmentIds: reado
     .where(
       and(
         inArray(transactionItems.instalmentId, [...instalmentIds]),
+        except === undefined ? undefined : ne(transactions.idTransaccion, except),
         or(eq(transactions.status, 'posting'), and(eq(transactions.status, 'pending'), exists(openForm))),
       ),
     );
   return new Set(rows.flatMap((r) => (r.instalmentId ? [r.instalmentId] : [])));
+}
+
+/** Whether an instalment of `items` (transaction `idTransaccion`'s) is in another transaction's payment under way. */
+export async function heldByAnotherPayment(db: DbOrTx, idTransaccion: string, items: readonly ItemRow[], webpayOpenSeconds: number): Promise<boolean> {
+  const ids = items.flatMap((item) => (item.instalmentId ? [item.instalmentId] : []));
+  return (await instalmentsInOpenPayments(db, ids, webpayOpenSeconds, idTransaccion)).size > 0;
 }
 
 /** A pending transaction and its frozen items, written together in the caller's database transaction. */

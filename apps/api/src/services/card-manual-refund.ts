@@ -2,6 +2,8 @@ import type { TransactionStatus } from '@pago/domain/payment-states';
 import type { DbOrTx, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { findAttempt, lockAttempt, moveAttempt, setAsideWithProposals, type WebpayAttemptRow } from '../repositories/webpay-attempt-repository';
+import { lockRefundAwaitingWebpay, moveOperatorChange, recordChangeResult } from '../repositories/operator-change-repository';
+import type { RefundDone } from './card-settlement';
 import { heldOf, isApproved, type WebpayCall, type WebpayResult } from './webpay-client';
 
 // A manual refund of a card payment (decision 036): only money Webpay took that was neither applied nor given back
@@ -92,6 +94,32 @@ export async function markForRefund(
     detail: { idTransaccion: locked.idTransaccion, buyOrder, enWebpay: holding.held, ...names },
   });
   return { ok: true, token: holding.token, idTransaccion: locked.idTransaccion, result: { enWebpay: holding.held, tiendas: holding.stores } };
+}
+
+/** What an approved manual refund's result says while Webpay has not answered it (the reconciliation asks again). */
+export const REFUND_UNANSWERED = 'Webpay no respondió: la conciliación la reintenta';
+
+/**
+ * What Webpay did with a refund, recorded on the approved change that asked for it, in the transaction that moves the
+ * attempt: whether Webpay answers at the approval or later (the reconciliation), the change's result and the trail say
+ * the same. Refused: the change fails (aprobado → fallido) with Webpay's reason; the charge is set aside again.
+ */
+export async function recordManualRefundOutcome(tx: Tx, buyOrder: string, idTransaccion: string, done: RefundDone, requestId: string | null): Promise<void> {
+  if (done.outcome === 'unanswered') return;
+  const change = await lockRefundAwaitingWebpay(tx, buyOrder, REFUND_UNANSWERED);
+  if (!change) return;
+  const before = change.result ?? {};
+  if (done.outcome !== 'refused') {
+    await recordChangeResult(tx, change.id, { ...before, devolucion: 'Devuelto por Webpay', devuelto: done.amount });
+    return;
+  }
+  const [failed] = await moveOperatorChange(tx, change.id, 'aprobado', 'fallido', { result: { ...before, devolucion: 'Rechazada por Webpay', motivoWebpay: done.motivo, devuelto: done.amount } });
+  if (!failed) return;
+  await appendAudit(tx, {
+    kind: 'webpay.devolucion.manual.rechazada',
+    requestId,
+    detail: { idTransaccion, buyOrder, operador: change.makerName, aprobadoPor: change.checkerName, cambio: change.id, motivoWebpay: done.motivo, mensajeWebpay: done.mensajeWebpay, devuelto: done.amount },
+  });
 }
 
 /** The set-aside card payments, newest first, and whether a refund of each already waits for approval. */

@@ -5,6 +5,7 @@ import { databaseFailure, loggableError } from '../loggable-error';
 import { appendAudit } from '../repositories/audit-repository';
 import { moveTransaction, type TransactionRow } from '../repositories/transaction-repository';
 import { lockAttempt, markChecked, moveAttempt, type OpenedAttemptRow } from '../repositories/webpay-attempt-repository';
+import { recordManualRefundOutcome } from './card-manual-refund';
 import { applyPayment } from './payment-service';
 import { heldOf, isApproved, refundRefusalText, type WebpayCall, type WebpayClient, type WebpayResult } from './webpay-client';
 
@@ -170,10 +171,14 @@ export function createCardSettlement(db: Db, clock: Clock, webpay: WebpayClient,
         if (!attempt || attempt.status !== 'refund_due') return { outcome: 'not_due' };
         const detail = { idTransaccion: attempt.idTransaccion, buyOrder: attempt.buyOrder, monto: done.amount };
         if (done.outcome === 'refunded') {
-          if (await moveAttempt(tx, { token }, 'refund_due', 'refunded')) await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
+          if (await moveAttempt(tx, { token }, 'refund_due', 'refunded')) {
+            await appendAudit(tx, { kind: 'webpay.reembolso', requestId, detail });
+            await recordManualRefundOutcome(tx, attempt.buyOrder, attempt.idTransaccion, done, requestId);
+          }
         } else if (done.outcome === 'refused') {
           if (await moveAttempt(tx, { token }, 'refund_due', 'set_aside')) {
             await appendAudit(tx, { kind: 'webpay.apartado', requestId, detail: { ...detail, motivo: done.motivo, mensajeWebpay: done.mensajeWebpay } });
+            await recordManualRefundOutcome(tx, attempt.buyOrder, attempt.idTransaccion, done, requestId);
           }
         } else await markChecked(tx, { token });
         return done;

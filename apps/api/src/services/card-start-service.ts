@@ -13,10 +13,11 @@ import { appendAudit } from '../repositories/audit-repository';
 import { listParameters } from '../repositories/parameters-repository';
 import { lockProducts, productNumbers } from '../repositories/product-repository';
 import { sessionIsLive } from '../repositories/session-repository';
-import { itemsOf, lockByHostTokenHash, lockOfSession, setHostToken, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
+import { itemsOf, lockByHostTokenHash, lockOfSession, moveTransaction, setHostToken, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
 import { cardDepositsLastDay, insertIntent, moveAttempt } from '../repositories/webpay-attempt-repository';
 import { isoToWire, productRef } from './product-view';
 import { paymentWindowRefusal } from './payment-window';
+import { checkPayable, refuseIfPaidElsewhere } from './payment-service';
 import { refuse, type Refusal } from './refusal';
 import { hashToken, touchSession } from './session-service';
 import type { WebpayClient } from './webpay-client';
@@ -66,6 +67,8 @@ async function savingsOverCeiling(tx: Tx, sessionId: string, stores: Store[], ce
 
 export interface CardStartOptions {
   publicBaseUrl: string;
+  /** How long an opened Webpay form holds its instalments (WEBPAY_SETTLE_AFTER_SECONDS), as at selection (443). */
+  settleAfterSeconds: number;
 }
 
 /** Calls 9 and 10: from the member's transaction to a Webpay Mall form, one store per product. */
@@ -86,6 +89,8 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
         const closed = paymentWindowRefusal(p, trx.family as Family, clock());
         if (closed) return refuse(closed);
         if (!cardMethodAllowed(trx, await itemsOf(tx, trx.idTransaccion), p, businessToday(clock()))) return refuse('49010');
+        const elsewhere = await refuseIfPaidElsewhere(tx, trx, { call: 'pagoexpress/auth', webpayOpenSeconds: options.settleAfterSeconds, requestId, rutMasked: maskRut(session.rut) });
+        if (elsewhere) return elsewhere;
         const token = randomBytes(32).toString('base64url');
         await setHostToken(tx, trx.idTransaccion, hashToken(token));
         await appendAudit(tx, { kind: 'webpay.auth', rutMasked: maskRut(session.rut), requestId, detail: { idTransaccion } });
@@ -118,6 +123,16 @@ export function createCardStartService(db: Db, clock: Clock, webpay: WebpayClien
           stores.length === expected.length &&
           expected.every((e) => stores.some((s) => s.transactionId === refOf(e) && s.amount === e.amount && s.commerceCode === e.commerceCode));
         if (!same) return refuse('463');
+        // Under the instalments' locks call 6's debit takes too: an own-account payment or another form of them under
+        // way elsewhere refuses this one, and this intent, once committed, refuses them.
+        const elsewhere = await refuseIfPaidElsewhere(tx, trx, { call: 'pagoexpress/initMall', webpayOpenSeconds: options.settleAfterSeconds, requestId, rutMasked: null, locked: true });
+        if (elsewhere) return elsewhere;
+        // Paid since the selection (the other tab's debit booked): no form is opened on money owed no more.
+        const payable = await checkPayable(tx, trx, items);
+        if (!payable.ok) {
+          if (payable.codigo === '442') await moveTransaction(tx, trx.idTransaccion, 'pending', 'rejected');
+          return payable;
+        }
         // The intent below counts as an open form from its commit on, so two forms racing here both see each other.
         const overCeiling = kindOf(trx.family) === 'savings' ? await savingsOverCeiling(tx, trx.sessionId, expected, Number(p[CARD_DEPOSIT_CEILING_NAME])) : null;
         if (overCeiling) {

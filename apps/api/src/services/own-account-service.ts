@@ -29,7 +29,7 @@ import {
   passwordLockMinutes,
   passwordMatches,
 } from './password-check';
-import { checkPayable, coreLinesOf, toProductosPagados, voucherOf } from './payment-service';
+import { checkPayable, coreLinesOf, refuseIfPaidElsewhere, toProductosPagados, voucherOf } from './payment-service';
 import type { CorePostings } from './core-postings';
 import { insertOperation, ownAccountTriesOf, type CoreOperationRow } from '../repositories/core-operation-repository';
 import { paymentWindowRefusal } from './payment-window';
@@ -73,6 +73,8 @@ export interface OwnAccountOptions {
   cooperative: string;
   /** Sends the e-mail of a block on every client; its failure must not undo the block. */
   sendMail(mail: Mail): Promise<void>;
+  /** How long an opened Webpay form holds its instalments (WEBPAY_SETTLE_AFTER_SECONDS), as at selection (443). */
+  webpayOpenSeconds: number;
 }
 
 export function createOwnAccountService(db: Db, clock: Clock, postings: CorePostings, options: OwnAccountOptions) {
@@ -154,6 +156,8 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           await appendAudit(tx, { kind: 'deposito.tercero.rechazado', rutMasked: maskRut(payerRut), requestId, detail: { idTransaccion: trx.idTransaccion } });
           return refuse('451');
         }
+        const elsewhere = await refuseIfPaidElsewhere(tx, trx, { call: 'cuentavista/autentica', webpayOpenSeconds: options.webpayOpenSeconds, requestId, rutMasked: maskRut(payerRut) });
+        if (elsewhere) return elsewhere;
         const payer = await members.lockMemberByRut(tx, payerRut);
         const enrolled = payer?.passwordHash ? { ...payer, passwordHash: payer.passwordHash } : null;
         const guard = enrolled ? enrolled.guard : await members.lockUnknownPayerGuard(tx, payerRut);
@@ -227,6 +231,8 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
         const closed = closedFor(s, trx);
         if (closed) return refuse(closed);
         if (!trx.loginAt || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
+        const elsewhere = await refuseIfPaidElsewhere(tx, trx, { call: 'cuentavista/autorizar', webpayOpenSeconds: options.webpayOpenSeconds, requestId, rutMasked: maskRut(payerRut) });
+        if (elsewhere) return elsewhere;
         if (!(await transactions.loginIsFresh(tx, trx.idTransaccion, LOGIN_VALIDITY_MINUTES))) return refuse('440');
         const numeroCuenta = await members.accountNumberOf(tx, trx.accountId);
         const payer = await members.findMemberByRut(tx, payerRut);
@@ -291,6 +297,9 @@ export function createOwnAccountService(db: Db, clock: Clock, postings: CorePost
           if (!trx.loginAt || !payerRut || trx.payerRut !== payerRut || !trx.accountId) return refuse('440');
           const accountNumber = await members.accountNumberOf(tx, trx.accountId);
           if (accountNumber === null || accountNumber !== request.numeroCuenta) return refuse('440');
+          // Before the factor is spent, and under the instalments' locks a Webpay form opening elsewhere takes too.
+          const elsewhere = await refuseIfPaidElsewhere(tx, trx, { call: 'cuentavista/pagar', webpayOpenSeconds: options.webpayOpenSeconds, requestId, rutMasked: maskRut(payerRut), locked: true });
+          if (elsewhere) return elsewhere;
 
           const latest = await authorizations.lockLatestOfTransaction(tx, trx.idTransaccion);
           if (!latest || latest.auth.factor !== factor) return refuse('485');

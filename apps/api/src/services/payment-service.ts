@@ -12,8 +12,9 @@ import type { CoreLineRow } from '../db/schema';
 import { findMemberById, lockAccount, setAccountBalance } from '../repositories/member-repository';
 import { insertOperation, reservedByPosting } from '../repositories/core-operation-repository';
 import { applyToProduct, lockInstalments, lockProducts, payInstalment } from '../repositories/product-repository';
-import { insertVoucher, itemsOf, moveItem, moveTransaction, nextAuthorizationNumber, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
+import { heldByAnotherPayment, insertVoucher, itemsOf, moveItem, moveTransaction, nextAuthorizationNumber, type ItemRow, type TransactionRow } from '../repositories/transaction-repository';
 import { expectMoved } from '../repositories/moves';
+import { appendAudit } from '../repositories/audit-repository';
 import { refuse, type Refusal } from './refusal';
 
 export type { TransactionRow } from '../repositories/transaction-repository';
@@ -52,6 +53,24 @@ async function lockForPayment(tx: Tx, items: ItemRow[]) {
 }
 
 type Locked = Awaited<ReturnType<typeof lockForPayment>>;
+
+/**
+ * 443 at every call of a payment, not only at selection: an instalment of `trx` is in another transaction's payment
+ * under way (an own-account debit posting, a Webpay form open), so this one must not go on and charge it twice.
+ * `locked`: under lockForPayment's locks, which call 6's debit and call 10's Webpay intent both take before they
+ * write, so of two sessions racing for one instalment the second sees the first. Recorded in the trail.
+ */
+export async function refuseIfPaidElsewhere(
+  tx: Tx,
+  trx: TransactionRow,
+  at: { call: string; webpayOpenSeconds: number; requestId: string; rutMasked: string | null; locked?: boolean },
+): Promise<Refusal<'443'> | null> {
+  const items = await itemsOf(tx, trx.idTransaccion);
+  if (at.locked) await lockForPayment(tx, items);
+  if (!(await heldByAnotherPayment(tx, trx.idTransaccion, items, at.webpayOpenSeconds))) return null;
+  await appendAudit(tx, { kind: 'pago.en_curso.rechazado', rutMasked: at.rutMasked, requestId: at.requestId, detail: { idTransaccion: trx.idTransaccion, llamada: at.call, codigo: '443' } });
+  return refuse('443');
+}
 
 /**
  * Checks, under the locks of lockForPayment and before anything is written, that a transaction's items can still be

@@ -120,7 +120,7 @@ export function histogram(results: PayerResult[]): Record<string, number> {
 
 /**
  * Outcomes a correct service may give under races: paid or refused because someone else paid first (442, or a
- * selection that no longer matches: 461/463), an instalment in another payment under way (443), too poor (47203), a
+ * selection that no longer matches: 461/463), an instalment in another payment under way (443, at any call), too poor (47203), a
  * third party's deposit (451), the card's own answers, a charge given back because another payment won (reembolsado,
  * or reembolso while Webpay is at it). Anything else (a 5xx, no answer, an unknown code) is a failure of the service.
  */
@@ -145,6 +145,12 @@ export const EXPECTED_OUTCOMES = new Set([
   'seleccionar:477',
   'auth:442',
   'initMall:442',
+  // Every later call of a payment refuses what another payment under way holds (443), not only the selection.
+  'autentica:443',
+  'autorizar:443',
+  'pagar:443',
+  'auth:443',
+  'initMall:443',
 ]);
 
 export const isExpected = (r: PayerResult) => EXPECTED_OUTCOMES.has(r.outcome);

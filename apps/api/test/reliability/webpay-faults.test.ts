@@ -59,6 +59,9 @@ describe.each(DATABASE_KINDS)('Webpay faults at the worst moment (%s)', (kind) =
     await seleccionar(target, tab2.token, rut, [oldestOf(productNumbered(tab2.productos, '630055667788'), 1)]);
     const started = await startCard(target, { token: tab1.token, rut }, { idTransaccion: card.idTransaccion, producto: pm });
     const fields = await useCardForm(simUrl, started.webpayToken, { card: VISA_APPROVED });
+    // While the form holds the instalment every call of tab 2's payment is refused (443); past that time
+    // (WEBPAY_SETTLE_AFTER_SECONDS) tab 2 may pay it, and the card's later return finds it paid.
+    await t.database.db.execute(sql`update webpay_attempts set created_at = now() - interval '8 minutes' where token = ${started.webpayToken}`);
     await payOwnAccount(target, { token: tab2.token, memberRut: rut, payerRut: rut, clave: '1234' });
 
     // Tab 1 comes back: Webpay commits the card, the instalment is already paid, the refund gets no answer.

@@ -25,11 +25,13 @@ const EXPECTED_ROWS: Record<ErrorCall, Record<string, ErrorAction>> = {
     '505': 'customErrorDescription',
     '443': 'customErrorDescription',
   },
-  // Beyond §8: closing hours reached after the selection say when payments reopen (4953's description).
-  autentica: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin', '4953': 'customErrorDescription' },
-  autorizar: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay', '4953': 'customErrorDescription' },
+  // Beyond §8: closing hours reached after the selection say when payments reopen (4953's description); another
+  // tab's payment of the same instalments under way says why the payment stopped (443).
+  autentica: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin', '4953': 'customErrorDescription', '443': 'customErrorDescription' },
+  autorizar: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay', '4953': 'customErrorDescription', '443': 'customErrorDescription' },
   pagar: {
     '4953': 'customErrorDescription',
+    '443': 'customErrorDescription',
     '5203000': 'modal',
     '5203007': 'modal',
     '7203': 'insufficientFunds',

@@ -64,14 +64,15 @@ export const ERROR_ROUTING: Readonly<Record<ErrorCall, CallRule>> = {
     unknown: 'errorPage',
   },
   // 4953 on login, challenge or payment: closing hours came after the selection; its description says when payments
-  // reopen, which the general failure page would not.
+  // reopen, which the general failure page would not. 443: another tab's payment of the same instalments is under way
+  // (a card form open); the member must read why rather than a general failure.
   autentica: {
-    codes: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin', '4953': 'customErrorDescription' },
+    codes: { '45203113': 'modal', '45203016': 'blockedUser', '451': 'errorLogin', ...each(['4953', '443'], 'customErrorDescription') },
     known: 'errorPage',
     unknown: 'errorPage',
   },
   autorizar: {
-    codes: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay', '4953': 'customErrorDescription' },
+    codes: { '45203113': 'modal', '45203017': 'modal', '440': 'methodPay', ...each(['4953', '443'], 'customErrorDescription') },
     known: 'errorPage',
     unknown: 'errorPage',
   },
@@ -79,7 +80,7 @@ export const ERROR_ROUTING: Readonly<Record<ErrorCall, CallRule>> = {
     codes: {
       ...each(['5203000', '5203007'], 'modal'),
       ...each(['7203', '47203', '7905'], 'insufficientFunds'),
-      '4953': 'customErrorDescription',
+      ...each(['4953', '443'], 'customErrorDescription'),
     },
     known: 'errorPage',
     unknown: 'errorPage',

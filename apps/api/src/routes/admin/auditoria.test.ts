@@ -64,6 +64,33 @@ describe.each(DATABASE_KINDS)('the audit trail an auditor can use, on %s', (kind
     expect((await op().inject({ method: 'GET', url: '/admin/auditoria?idTransaccion=nope', headers: { cookie: auditor.cookie } })).statusCode).toBe(400);
   });
 
+  it('finds a third party’s payment from either RUT: the payer’s events by the beneficiary’s RUT, and the beneficiary’s by the payer’s', async () => {
+    // 19.191.919-K pays 11.111.111-1's participation share from their own account.
+    const holder = '11111111-1';
+    const payer = '19191919-K';
+    const { token, productos } = await listProducts(t.app, holder);
+    const id = (await postSeleccionar(t.app, token, holder, [oldest(productos.find((p) => p.tipoFamiliaProducto === 'CP')!, 1)])).json().seleccionarProductoResponse.idTransaccion as string;
+    const numeroCuenta = (await postAutentica(t.app, token, payer, '1234')).json().autenticaConsultaFactoresResponse.numeroCuenta;
+    const cells = (await postAutorizar(t.app, token, holder, payer, 1)).json().autorizarPagoProductoCVResponse.desafio.item as { valor: string }[];
+    const card = demoCoordinateCard(payer);
+    const paid = await postPagar(t.app, { token, rutTitular: holder, rutPago: payer, numeroCuenta, factor: 1, valores: cells.map((c) => card[c.valor]!) });
+    expect(paid.statusCode, paid.body).toBe(200);
+    // A line about the payment written under the beneficiary's RUT (the card paths' way).
+    await appendAudit(t.database.db, { kind: 'comprobante.enviado', detail: { idTransaccion: id } });
+
+    const get = await auditorGet();
+    const aboutPayment = (lines: Line[]) => lines.filter((l) => l.detail.idTransaccion === id);
+    const underPayer = aboutPayment(await get('rut=19.191.919-K'));
+    const underHolder = aboutPayment(await get('rut=11.111.111-1'));
+    // The payer's login and debit are written under the payer's RUT; the beneficiary's RUT finds them too, and back.
+    expect(underPayer.some((l) => l.kind === 'clave.correcta' && /919-K$/.test(l.rutMasked ?? ''))).toBe(true);
+    expect(underHolder.map((l) => l.kind)).toEqual(expect.arrayContaining(['clave.correcta', 'pago.cuentavista.enviado', 'comprobante.enviado']));
+    expect(underPayer.map((l) => l.kind)).toEqual(expect.arrayContaining(['comprobante.enviado']));
+    expect(underHolder.map((l) => l.id).sort()).toEqual(underPayer.map((l) => l.id).sort());
+    // A member who has nothing to do with the payment finds none of it.
+    expect(aboutPayment(await get('rut=9.876.543-3'))).toEqual([]);
+  });
+
   it('filters by part of an operator’s name in any case', async () => {
     const operaciones = await operatorSession(op(), 'operaciones');
     const changed = await op().inject({ method: 'PUT', url: '/admin/parametros/cancelTrxMsg', headers: asOperator(operaciones), payload: { valor: 'Pago anulado', motivo: 'Texto más claro para el socio' } });

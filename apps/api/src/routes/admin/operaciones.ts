@@ -46,7 +46,7 @@ function auditFilterOf(query: z.infer<typeof auditQuery>): AuditFilter | null {
   return {
     kind: query.kind || undefined,
     operador: query.operador?.trim() || undefined,
-    rutMasked: rut ? maskRut(rut) : undefined,
+    rut: rut || undefined,
     idTransaccion: query.idTransaccion?.toLowerCase(),
     texto: query.texto,
     desde: query.desde,
