@@ -97,9 +97,10 @@ export async function runPayer(target: Target, simUrl: string, plan: PayerPlan):
     const fields = await useCardForm(simUrl, card.webpayToken, plan.method === 'card-abort' ? 'abort' : { card: plan.method === 'card-rejected' ? MASTERCARD_REJECTED : VISA_APPROVED });
     if (plan.method === 'card-abandon') return { ...done('abandoned', idTransaccion), returnFields: fields };
     const estados = await Promise.all(Array.from({ length: 1 + plan.repeats }, () => postReturn(target, fields)));
-    // A repeated return answers what the first one did (or 'pendiente' while the first still holds the lock).
+    // A repeated return answers what the first one did, or what it has become since: 'pendiente' while the first
+    // still holds the lock, 'reembolsado' once the refund the first told as under way ('reembolso') is done.
     const settled = estados.filter((e) => e !== 'pendiente');
-    if (new Set(settled).size > 1) return done(`return:inconsistent ${estados.join(',')}`, idTransaccion);
+    if (new Set(settled.map((e) => (e === 'reembolso' ? 'reembolsado' : e))).size > 1) return done(`return:inconsistent ${estados.join(',')}`, idTransaccion);
     return done(settled[0] ?? 'pendiente', idTransaccion);
   } catch (error) {
     if (error instanceof FlowStop) return done(`${error.step}:${error.code}`, idTransaccion);
