@@ -51,7 +51,7 @@ export async function paymentsOfDay(db: DbOrTx, fecha: string): Promise<DayPayme
 /** Which of these keys name an operation here (on any day). */
 export async function knownKeys(db: DbOrTx, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const { rows } = (await db.execute(sql`select key from core_operations where key = any(${keys})`)) as unknown as { rows: { key: string }[] };
+  const { rows } = (await db.execute(sql`select key from core_operations where key in ${keys}`)) as unknown as { rows: { key: string }[] };
   return new Set(rows.map((r) => r.key));
 }
 
@@ -95,7 +95,7 @@ export async function moveDayClose(
  */
 export async function reopenDaysOf(db: DbOrTx, idTransacciones: string[], reason: string): Promise<void> {
   if (idTransacciones.length === 0) return;
-  const days = sql`${dayCloses.fecha} in (select ${dayOf('created_at')} from transactions where id_transaccion = any(${idTransacciones}))`;
+  const days = sql`${dayCloses.fecha} in (select ${dayOf('created_at')} from transactions where id_transaccion in ${idTransacciones})`;
   await moveDayClose(db, days, 'cerrado', 'reabierto', { reopenReason: reason.slice(0, 300) });
 }
 
