@@ -87,9 +87,15 @@ describe('the day close in the console', () => {
     await openClose(maker, today);
     // While the day runs it cannot be closed; the credit reaches the core within seconds and the sides agree.
     await maker.getByText('Solo se cierra un día ya terminado.').waitFor();
-    await expect.poll(async () => (await maker.reload(), await maker.getByLabel('Día hábil').fill(today), await maker.getByText('0 con diferencias').count()), { timeout: 30_000 }).toBe(1);
+    const agreeing = async () => {
+      await maker.reload();
+      await maker.getByLabel('Día hábil').fill(today);
+      await maker.getByText(/^\d+ pagos · \d+ con diferencias$/).waitFor();
+      return maker.getByRole('cell', { name: 'Cuadra', exact: true }).count();
+    };
+    await expect.poll(agreeing, { timeout: 30_000, interval: 2_000 }).toBe(2);
+    await maker.getByText('2 pagos · 0 con diferencias').waitFor();
     await maker.getByText('Abierto: nadie ha firmado el cierre de este día.').waitFor();
-    expect(await maker.getByRole('cell', { name: 'Cuadra' }).count()).toBe(2);
     await look(maker, 'cierre-abierto');
     const href = await maker.getByRole('link', { name: 'Descargar CSV del cierre' }).getAttribute('href');
     const csv = await maker.request.get(`${operatorOrigin}${href}`);
