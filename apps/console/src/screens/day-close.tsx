@@ -114,8 +114,8 @@ function LineRow({ l }: { l: Line }) {
       </td>
       <td>
         {l.core.posteos.map((p) => (
-          <span key={p.clave} className="block text-sm break-all">
-            {p.clave}: {wordsOf(CORE_OPERATION_WORDS, p.estado)}
+          <span key={p.clave} className="block text-sm">
+            <span className="break-all">{p.clave}</span>: {wordsOf(CORE_OPERATION_WORDS, p.estado)}
           </span>
         ))}
         <span className="amount block">
