@@ -184,6 +184,19 @@ describe.each(DATABASE_KINDS)('the day close on %s', (kind) => {
     expect(closedAgain.lineas).toHaveLength(2);
   });
 
+  it('closes once when two finance operators approve the same proposal at the same time', async () => {
+    await ownAccount();
+    nextDay();
+    const maker = await operatorSession(op(), 'finanzas');
+    const checker = await operatorSession(op(), 'finanzas2');
+    const id = (await propose(maker)).json().cierreResponse.cambio.id;
+    const twice = await Promise.all([approve(checker, id), approve(checker, id)]);
+    expect(twice.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const closes = await t.database.db.execute(sql`select count(*)::int as n from day_closes`);
+    expect((closes as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
+    expect(await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'cierre.firmado'))).toHaveLength(1);
+  });
+
   it('gives the accountant a CSV of the day, with its three sides in words and the totals', async () => {
     const own = await ownAccount();
     await byCard();
