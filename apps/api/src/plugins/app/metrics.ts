@@ -3,7 +3,6 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { countOverdue, countSetAside } from '../../repositories/webpay-attempt-repository';
 import { pendingStats } from '../../repositories/core-operation-repository';
 import { oldestOpenDay } from '../../repositories/day-close-repository';
-import { isoToday } from '../../services/day-close-service';
 
 export interface Metrics {
   registry: Registry;
@@ -77,7 +76,8 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     registers: [registry],
     async collect() {
       await readInto(this, async () => {
-        const today = isoToday(new Date());
+        // Business time (the sandbox's clock where it is moved), as the close itself reads it.
+        const today = app.services.dayClose.today();
         const oldest = await oldestOpenDay(db, today);
         return oldest ? Math.round((Date.parse(today) - Date.parse(oldest)) / 86_400_000) : 0;
       });

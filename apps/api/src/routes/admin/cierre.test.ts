@@ -166,14 +166,18 @@ describe.each(DATABASE_KINDS)('the day close on %s', (kind) => {
     nextDay();
     const maker = await operatorSession(op(), 'finanzas');
     const checker = await operatorSession(op(), 'finanzas2');
+    const oldestOpen = async () => Number(/^pago_online_day_close_oldest_open_days (\d+)$/m.exec((await t.app.inject({ method: 'GET', url: '/metrics' })).body)?.[1]);
+    expect(await oldestOpen()).toBe(1);
     expect((await approve(checker, (await propose(maker)).json().cierreResponse.cambio.id)).statusCode).toBe(200);
     expect((await read(maker)).json().cierreResponse.cierre.estado).toBe('cerrado');
+    expect(await oldestOpen()).toBe(0);
 
     // A card payment of that day settled after its close (opened before midnight, paid after).
     const late = await byCard();
     const reopened = (await read(maker)).json().cierreResponse;
     expect(reopened.cierre).toMatchObject({ estado: 'reabierto', cerradoPor: 'Felipe Finanzas', motivo: 'El cobro con tarjeta ' + late.buyOrder + ' pasó a «Formulario de Webpay abierto, sin respuesta aún»' });
     expect(reopened.lineas.find((l: { idTransaccion: string }) => l.idTransaccion === late.idTransaccion).causas).toEqual(['posteo_pendiente']);
+    expect(await oldestOpen()).toBe(1);
 
     await postCredits();
     const second = await propose(checker);
