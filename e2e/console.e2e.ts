@@ -261,7 +261,7 @@ describe('the operator console', () => {
 
   it('shows finance the reconciliation with Webpay and the core, with CSV, and refuses the rest', async () => {
     const page = await signIn('finanzas');
-    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Pagos', 'Aprobaciones', 'Conciliación', 'Tokens y roles']);
+    expect(await navLinks(page)).toEqual(['Inicio', 'Socios', 'Pagos', 'Aprobaciones', 'Conciliación', 'Cierre del día', 'Tokens y roles']);
     await page.getByRole('link', { name: 'Conciliación' }).click();
     await page.getByRole('heading', { name: 'Webpay' }).waitFor();
     await page.getByRole('heading', { name: 'Core bancario' }).waitFor();

@@ -56,6 +56,7 @@ import { createPaymentTypeCheck } from './services/core-payment-types';
 import { createCoreReconciliationService } from './services/core-reconciliation-service';
 import type { CustomFetch } from 'openid-client';
 import { createFourEyes, type FourEyes } from './operator/four-eyes';
+import { createDayCloseService, type DayCloseService } from './services/day-close-service';
 import { createRelyingParty } from './operator/relying-party';
 import { createSandboxProvider, sandboxProviderRoutes } from './operator/sandbox-provider';
 import { signInRoutes } from './operator/sign-in-routes';
@@ -76,6 +77,7 @@ export interface AppServices {
   card: ReturnType<typeof createCardPaymentService>;
   corePostings: CorePostings;
   coreReconciliation: ReturnType<typeof createCoreReconciliationService>;
+  dayClose: DayCloseService;
   fourEyes: FourEyes;
   notifications: ReturnType<typeof createNotificationService>;
   mailer: Mailer;
@@ -145,9 +147,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   const authoriser = createAuthoriserService(database.db, { enrolmentCodeDays: config.authoriser.enrolmentCodeDays });
   const captcha = createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter });
+  const dayClose = createDayCloseService(database.db, core, clock);
   app.decorate('services', {
     parameters,
-    fourEyes: createFourEyes(database.db, parameters, card, { issueCodeWithin: authoriser.issueCodeWithin, cooperative: config.productName }, { hours: config.operatorConsole.fourEyesHours }),
+    dayClose,
+    fourEyes: createFourEyes(database.db, parameters, card, { issueCodeWithin: authoriser.issueCodeWithin, cooperative: config.productName }, { hours: config.operatorConsole.fourEyesHours }, dayClose),
     captcha,
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock, { webpayOpenSeconds: config.webpay.settleAfterSeconds }),

@@ -4,6 +4,7 @@ import { loadSession, SESSION_ENDED, signOut, type Session } from './api';
 import { ROLE_LABELS, type Permission } from '@pago/domain/operator-roles';
 import { AuditScreen } from './screens/audit';
 import { DashboardScreen } from './screens/dashboard';
+import { DayCloseScreen } from './screens/day-close';
 import { LoadScreen } from './screens/load';
 import { MemberScreen } from './screens/member';
 import { ParametersScreen } from './screens/parameters';
@@ -23,6 +24,7 @@ const NAV: { to: string; label: string; permiso: Permission }[] = [
   { to: '/parametros', label: 'Parámetros', permiso: 'parametros.ver' },
   { to: '/aprobaciones', label: 'Aprobaciones', permiso: 'resumen.ver' },
   { to: '/conciliacion', label: 'Conciliación', permiso: 'conciliacion.ver' },
+  { to: '/cierre', label: 'Cierre del día', permiso: 'cierre.ver' },
   { to: '/auditoria', label: 'Auditoría', permiso: 'auditoria.ver' },
   { to: '/carga', label: 'Carga nocturna', permiso: 'importacion' },
   { to: '/tokens', label: 'Tokens y roles', permiso: 'resumen.ver' },
@@ -118,6 +120,7 @@ const router = createBrowserRouter(
         { path: 'parametros', element: <Allowed permiso={needs('/parametros')}><ParametersScreen /></Allowed> },
         { path: 'aprobaciones', element: <Allowed permiso={needs('/aprobaciones')}><ParametersScreen inbox /></Allowed> },
         { path: 'conciliacion', element: <Allowed permiso={needs('/conciliacion')}><ReconciliationScreen /></Allowed> },
+        { path: 'cierre', element: <Allowed permiso={needs('/cierre')}><DayCloseScreen /></Allowed> },
         { path: 'auditoria', element: <Allowed permiso={needs('/auditoria')}><AuditScreen /></Allowed> },
         { path: 'carga', element: <Allowed permiso={needs('/carga')}><LoadScreen /></Allowed> },
         { path: 'tokens', element: <Allowed permiso={needs('/tokens')}><TokensScreen /></Allowed> },

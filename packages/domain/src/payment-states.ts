@@ -89,6 +89,16 @@ export const OPERATOR_CHANGE_MOVES = {
   vencido: [],
 } as const satisfies Record<string, readonly string[]>;
 
+/**
+ * A business day's close (decision 049): closed once a second finance operator approves it; any later change of a
+ * state of one of the day's payments reopens it, and it may be signed again. A day with no row is open.
+ */
+export const DAY_CLOSE_MOVES = {
+  cerrado: ['reabierto'],
+  reabierto: ['cerrado'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type DayCloseStatus = keyof typeof DAY_CLOSE_MOVES;
 export type ItemStatus = keyof typeof ITEM_MOVES;
 export type AuthorizationStatus = keyof typeof AUTHORIZATION_MOVES;
 export type OperatorChangeStatus = keyof typeof OPERATOR_CHANGE_MOVES;

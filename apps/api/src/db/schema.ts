@@ -2,6 +2,7 @@ import { FAMILIES, type Family } from '@pago/domain/families';
 import {
   AUTHORIZATION_MOVES,
   CORE_OPERATION_MOVES,
+  DAY_CLOSE_MOVES,
   ITEM_MOVES,
   OPERATOR_CHANGE_MOVES,
   statesOf,
@@ -9,6 +10,7 @@ import {
   WEBPAY_ATTEMPT_MOVES,
   type AuthorizationStatus,
   type CoreOperationStatus,
+  type DayCloseStatus,
   type ItemStatus,
   type OperatorChangeStatus,
   type TransactionStatus,
@@ -461,6 +463,29 @@ export const coreOperations = pgTable(
   ],
 );
 
+/**
+ * A business day's close (decision 049): signed by two finance operators (the change that closed it), and reopened,
+ * with its reason, by any later change of a state of one of the day's payments. A day with no row is open.
+ */
+export const dayCloses = pgTable(
+  'day_closes',
+  {
+    /** The business day in Santiago. */
+    fecha: date('fecha', { mode: 'string' }).primaryKey(),
+    status: text('status').$type<DayCloseStatus>().notNull().default('cerrado'),
+    proposedBy: text('proposed_by').notNull(),
+    closedBy: text('closed_by').notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The four-eyes change that closed it. */
+    changeId: uuid('change_id').notNull(),
+    /** What was signed: the totals per family and commerce code of each side. */
+    totals: jsonb('totals').$type<Record<string, unknown>>().notNull(),
+    reopenedAt: timestamp('reopened_at', { withTimezone: true }),
+    reopenReason: text('reopen_reason'),
+  },
+  (t) => [check('day_closes_status_chk', sql`${t.status} in (${oneOf(statesOf(DAY_CLOSE_MOVES))})`)],
+);
+
 export interface CoreLineRow {
   productId: string;
   numeroProducto: string;
@@ -627,7 +652,7 @@ export const operatorChanges = pgTable(
   (t) => [
     uniqueIndex('operator_changes_pending_target_idx').on(t.kind, t.target).where(sql`${t.status} = 'pendiente'`),
     index('operator_changes_status_idx').on(t.status, t.createdAt),
-    check('operator_changes_kind_chk', sql`${t.kind} in ('parametro','reposteo_core','devolucion_webpay','token','roles_operador','codigo_autorizador')`),
+    check('operator_changes_kind_chk', sql`${t.kind} in ('parametro','reposteo_core','devolucion_webpay','token','roles_operador','codigo_autorizador','cierre_dia')`),
     check('operator_changes_status_chk', sql`${t.status} in (${oneOf(statesOf(OPERATOR_CHANGE_MOVES))})`),
   ],
 );

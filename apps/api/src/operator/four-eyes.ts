@@ -13,6 +13,9 @@ import { textMail } from '../services/mail-service';
 import { findMemberById } from '../repositories/member-repository';
 import { approveMachineToken, endSessionsOf, revokeMachineToken, setAssignedRoles, tokensOf } from '../repositories/operator-repository';
 import { CHANGE_PERMISSION, isPermission, isRole, permissionsOf, type ChangeKind } from './roles';
+import { closeRefusal, CLOSE_REFUSALS, compareDay } from '@pago/domain/day-close';
+import { closeOf, holdDayPayments, moveDayClose, paymentsOfDay } from '../repositories/day-close-repository';
+import { closePayments, signedTotals, type CoreSide, type DayCloseService } from '../services/day-close-service';
 import { findChange, insertChange, lapseExpired, listChanges, lockChange, moveOperatorChange, pendingChangeOf, recordChangeResult, type ChangeRow } from '../repositories/operator-change-repository';
 
 export type { ChangeRow } from '../repositories/operator-change-repository';
@@ -73,7 +76,7 @@ type Applied = { ok: true; result: Record<string, unknown>; after?: () => Promis
  * What an approval needs from the network (Webpay's status for a refund) is asked before its transaction opens, and
  * what it sets off (the refund, reaching the replicas) runs after it commits.
  */
-export function createFourEyes(db: Db, parameters: ParametersService, card: CardRefunds, codes: EnrolmentCodes, options: { hours: number }) {
+export function createFourEyes(db: Db, parameters: ParametersService, card: CardRefunds, codes: EnrolmentCodes, options: { hours: number }, closes: DayCloseService) {
   /** Lapses what waited too long (the scheduler's `operator-change-lapse`; a decision checks the time itself). */
   async function lapse(): Promise<void> {
     for (const change of await lapseExpired(db)) {
@@ -81,7 +84,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
     }
   }
 
-  async function apply(tx: Tx, change: ChangeRow, checker: string, requestId: string, holding: WebpayHolding | null): Promise<Applied> {
+  async function apply(tx: Tx, change: ChangeRow, checker: string, requestId: string, holding: WebpayHolding | null, coreSide: CoreSide | null): Promise<Applied> {
     if (change.kind === 'parametro') {
       const valor = String(change.payload.valor);
       // Checked again: the rules of a value may have changed with a release since it was proposed.
@@ -112,6 +115,23 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
         result: marked.result,
         after: async () => ((await card.refundDue(marked.token, requestId)).outcome === 'unanswered' ? { result: { devolucion: REFUND_UNANSWERED } } : undefined),
       };
+    }
+    if (change.kind === 'cierre_dia') {
+      if (!coreSide) return { ok: false, message: 'El core no respondió: el cierre se aprueba cuando responda' };
+      const fecha = change.target;
+      // Checked again on what the day holds now (ours and Webpay's under the payments' locks, the core's just read):
+      // a difference that appeared since the proposal stops the close.
+      await holdDayPayments(tx, fecha);
+      const comparison = compareDay(closePayments(await paymentsOfDay(tx, fecha), coreSide), coreSide.unknown);
+      const refusal = closeRefusal(fecha, closes.today(), comparison);
+      if (refusal) return { ok: false, message: CLOSE_REFUSALS[refusal] };
+      const existing = await closeOf(tx, fecha);
+      if (existing?.status === 'cerrado') return { ok: false, message: 'El día ya está cerrado' };
+      const signed = { proposedBy: change.makerName, closedBy: checker, changeId: change.id, totals: signedTotals(comparison) };
+      const [closed] = await moveDayClose(tx, fecha, existing ? 'reabierto' : null, 'cerrado', signed);
+      if (!closed) return { ok: false, message: 'El día cambió mientras se aprobaba: inténtalo de nuevo' };
+      await appendAudit(tx, { kind: 'cierre.firmado', requestId, detail: { fecha, lineas: comparison.lineas.length, operador: change.makerName, aprobadoPor: checker, cambio: change.id, motivo: change.payload.motivo } });
+      return { ok: true, result: { cierre: 'Cerrado', lineas: comparison.lineas.length } };
     }
     if (change.kind === 'token') {
       const token = await approveMachineToken(tx, change.target, checker);
@@ -177,6 +197,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       const person = actor.persona;
       const checker = actorLabel(actor);
       let holding: WebpayHolding | null = null;
+      let coreSide: CoreSide | null = null;
       if (approve) {
         // A refund asks Webpay what it still holds first, with no transaction open; the checks are made again below.
         const peek = await findChange(db, id);
@@ -184,6 +205,12 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
           const asked = await askWebpay(db, peek.target, card.webpayStatus);
           if (!asked.ok) return asked.reason === 'unavailable' ? { ok: false, reason: 'unavailable' } : { ok: false, reason: 'apply_failed', message: REFUND_REFUSALS[asked.reason] };
           holding = asked;
+        }
+        // A close reads the core's books first, with no transaction open; the day is compared again below.
+        if (peek?.kind === 'cierre_dia' && peek.status === 'pendiente' && peek.makerSubject !== person && actor.permisos.has('cierre.firmar')) {
+          const compared = await closes.compare(peek.target);
+          if ('unavailable' in compared) return { ok: false, reason: 'unavailable' };
+          coreSide = compared.core;
         }
       }
       const then: { after?: () => Promise<FollowUp | void> } = {};
@@ -203,7 +230,7 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
           await appendAudit(tx, { kind: 'cambio.rechazado', requestId, detail: { cambio: id, tipo: change.kind, objetivo: change.target, ...change.payload, operador: change.makerName, rechazadoPor: checker } });
           return { ok: true, change: rejected! };
         }
-        const applied = await apply(tx, change, checker, requestId, holding);
+        const applied = await apply(tx, change, checker, requestId, holding, coreSide);
         if (!applied.ok) return { ok: false, reason: 'apply_failed', message: applied.message };
         then.after = applied.after;
         const [approved] = await moveOperatorChange(tx, id, 'pendiente', 'aprobado', { checkerSubject: person, checkerName: checker, result: applied.result });

@@ -1,6 +1,8 @@
 import { and, asc, count, eq, inArray, isNotNull, lte, min, ne, or, sql } from 'drizzle-orm';
 import { assertMove, CORE_OPERATION_MOVES, type CoreOperationStatus } from '@pago/domain/payment-states';
+import { CORE_OPERATION_WORDS } from '@pago/domain/state-words';
 import type { DbOrTx, Tx } from '../db/client';
+import { reopenDaysOf } from './day-close-repository';
 import { coreOperations, transactionItems, transactions, type CoreLineRow } from '../db/schema';
 
 export type CoreOperationRow = typeof coreOperations.$inferSelect;
@@ -72,8 +74,10 @@ export async function moveOperation(
       updatedAt: sql`now()`,
     })
     .where(and(eq(coreOperations.key, key), eq(coreOperations.status, from)))
-    .returning({ key: coreOperations.key });
+    .returning({ key: coreOperations.key, idTransaccion: coreOperations.idTransaccion });
   if (moved.length !== 1) throw new Error(`core operation ${key} was not ${from}: not moved to ${to}`);
+  // A closed day whose payment's posting changed (a late posting, a refusal) is reopened, saying what (decision 049).
+  await reopenDaysOf(tx, [moved[0]!.idTransaccion], `La operación del core ${key} pasó a «${CORE_OPERATION_WORDS[to]}»`);
 }
 
 /** The core gave no answer: asked again after a back-off that doubles from 5 s up to 10 minutes. */

@@ -13,6 +13,7 @@ const TRANSITIONS: Record<string, string> = {
   operatorChanges: 'moveOperatorChange',
   coreOperations: 'moveOperation',
   webpayAttempts: 'moveAttempt',
+  dayCloses: 'moveDayClose',
 };
 const SQL_NAMES: Record<string, string> = {
   transactions: 'transactions',
@@ -21,6 +22,7 @@ const SQL_NAMES: Record<string, string> = {
   operatorChanges: 'operator_changes',
   coreOperations: 'core_operations',
   webpayAttempts: 'webpay_attempts',
+  dayCloses: 'day_closes',
 };
 
 function sourceFiles(dir: string): string[] {

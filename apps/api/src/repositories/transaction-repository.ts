@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { DbOrTx, Tx } from '../db/client';
 import { authorizationNumbers, members, products, sessions, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
 import { liveCondition } from './session-repository';
+import { reopenDaysOf } from './day-close-repository';
+import { TRANSACTION_WORDS } from '@pago/domain/state-words';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type ItemRow = typeof transactionItems.$inferSelect;
@@ -123,6 +125,8 @@ export async function moveTransaction(
     .set({ ...also, status: to, updatedAt: sql`now()`, ...(isFinal(TRANSACTION_MOVES, to) ? { settledAt: sql`now()` } : {}) })
     .where(and(typeof which === 'string' ? eq(transactions.idTransaccion, which) : which, inArray(transactions.status, states)))
     .returning({ id: transactions.idTransaccion });
+  // A closed day whose payment changed is reopened, saying what changed (decision 049).
+  if (moved.length > 0) await reopenDaysOf(db, moved.map((m) => m.id), `El pago ${moved[0]!.id.slice(0, 8)}… pasó a «${TRANSACTION_WORDS[to]}»`);
   return moved.length;
 }
 

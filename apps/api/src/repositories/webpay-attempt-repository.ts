@@ -2,6 +2,8 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, or, sql, type SQL } from '
 import type { DbOrTx, Tx } from '../db/client';
 import { operatorChanges, transactions, webpayAttempts, type WebpayStore } from '../db/schema';
 import { assertMove, WEBPAY_ATTEMPT_MOVES, type WebpayAttemptStatus } from '@pago/domain/payment-states';
+import { WEBPAY_ATTEMPT_WORDS } from '@pago/domain/state-words';
+import { reopenDaysOf } from './day-close-repository';
 
 export type WebpayAttemptRow = typeof webpayAttempts.$inferSelect;
 /** An attempt that reached Webpay: it has Webpay's token. */
@@ -34,7 +36,9 @@ export async function moveAttempt<To extends WebpayAttemptStatus>(
     .update(webpayAttempts)
     .set({ settledAt: sql`now()`, checkedAt: sql`now()`, nextCheckAt: null, ...also, status: to })
     .where(and(keyOf(by), inArray(webpayAttempts.status, froms)))
-    .returning({ buyOrder: webpayAttempts.buyOrder });
+    .returning({ buyOrder: webpayAttempts.buyOrder, idTransaccion: webpayAttempts.idTransaccion });
+  // A closed day whose payment's charge changed is reopened, saying what changed (decision 049).
+  if (moved.length > 0) await reopenDaysOf(tx, moved.map((m) => m.idTransaccion), `El cobro con tarjeta ${moved[0]!.buyOrder} pasó a «${WEBPAY_ATTEMPT_WORDS[to]}»`);
   return moved.length === 1;
 }
 

@@ -957,6 +957,24 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
       valid: fc.record({ motivo: fc.oneof(fc.constantFrom('Cobro doble del socio', ''), hostileString) }),
       headers: json(adminAuth),
     },
+    {
+      name: 'admin GET /admin/cierre',
+      method: 'GET',
+      path: fc.oneof(fc.constantFrom('2026-01-05', '2026-02-30', '2999-12-31'), hostileString).map((f) => `/admin/cierre?fecha=${encode(f)}`),
+      responseName: 'cierreResponse',
+      shape: 'admin',
+      valid: null,
+      headers: adminAuth,
+    },
+    {
+      name: 'admin POST /admin/cierre/:fecha/firmar',
+      method: 'POST',
+      path: fc.oneof(fc.constantFrom('2026-01-05', '2026-02-30', '2999-12-31'), hostileString).map((f) => `/admin/cierre/${encode(f)}/firmar`),
+      responseName: 'cierreResponse',
+      shape: 'admin',
+      valid: fc.record({ motivo: fc.oneof(fc.constantFrom('Revisado contra la cartola', ''), hostileString) }),
+      headers: json(adminAuth),
+    },
   ];
 
   /** Schema-aware, random and raw inputs for one endpoint. */

@@ -16,14 +16,16 @@ const refusals = (db: Db) => db.$count(auditLog, eq(auditLog.kind, REFUSED));
 /** A request for each operator route, its parameters filled with plausible values. */
 function requestOf(route: { method: string; url: string }) {
   const id = route.url.startsWith('/admin/transacciones') ? 'a'.repeat(32) : randomUUID();
-  let url = route.url.replace(':rut', '11111111-1').replace(':nombre', 'Mantencion').replace(':sujeto', 'alguien').replace(':ordenCompra', 'PO0123456789abcdef').replace(':id', id);
+  let url = route.url.replace(':rut', '11111111-1').replace(':nombre', 'Mantencion').replace(':sujeto', 'alguien').replace(':ordenCompra', 'PO0123456789abcdef').replace(':fecha', '2026-01-05').replace(':id', id);
   if (url.includes('/conciliacion/')) url += '?fecha=20260105';
+  if (url.startsWith('/admin/cierre') && route.method === 'GET') url += '?fecha=2026-01-05';
   const bodies: Record<string, object> = {
     'PUT /admin/parametros/:nombre': { valor: '1' },
     'POST /admin/importacion': { corte: new Date().toISOString(), socios: [{ rut: '11111111-1' }] },
     'POST /admin/tokens': { nombre: 'intruso', alcances: ['importacion'] },
     'PUT /admin/operadores/:sujeto/roles': { roles: ['admin'] },
     'POST /admin/webpay/:ordenCompra/devolver': { motivo: 'Cobro doble del socio' },
+    'POST /admin/cierre/:fecha/firmar': { motivo: 'Revisado contra la cartola' },
   };
   const payload = bodies[`${route.method} ${route.url}`];
   return { method: route.method as 'GET' | 'POST' | 'PUT', url, ...(payload === undefined ? {} : { payload }) };

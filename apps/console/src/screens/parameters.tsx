@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, clp, dateTime } from '../api';
+import { api, clp, dateTime, day } from '../api';
 import { CHANGE_PERMISSION } from '@pago/domain/operator-roles';
 import type { changeSchema} from '@pago/domain/schemas/admin';
 import { changesSchema, oneChangeSchema, parameterChangedSchema, parametersSchema } from '@pago/domain/schemas/admin';
@@ -19,6 +19,7 @@ function describe(c: Change): string {
   }
   if (c.tipo === 'reposteo_core') return `Reenvío al core de ${c.objetivo} (${clp(Number(c.propuesta.monto))})`;
   if (c.tipo === 'devolucion_webpay') return `Devolución en Webpay de la orden ${c.objetivo} (${clp(Number(c.propuesta.monto))}): ${String(c.propuesta.motivo)}`;
+  if (c.tipo === 'cierre_dia') return `Cierre del día ${day(c.objetivo)} (${String(c.propuesta.lineas)} pagos, los tres lados coinciden)`;
   if (c.tipo === 'token') return `Token ${String(c.propuesta.token)} que actúa por ${c.propuestoPor}: ${permissionList(c.propuesta.alcances)}`;
   if (c.tipo === 'roles_operador') return `Roles de ${c.objetivo}: ${roleList(c.propuesta.roles)} (antes: ${roleList(c.propuesta.anteriores)})`;
   return `Código del autorizador móvil para el socio ${String(c.propuesta.socio)}, enviado a su correo`;

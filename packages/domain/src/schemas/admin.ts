@@ -3,6 +3,7 @@ import { CODIGO_OK } from '../call-seleccionar';
 import { CHANGE_KINDS, PERMISSIONS, ROLES } from '../operator-roles';
 import { AUTHORIZATION_MOVES, CORE_OPERATION_MOVES, ITEM_MOVES, OPERATOR_CHANGE_MOVES, TRANSACTION_MOVES, WEBPAY_ATTEMPT_MOVES } from '../payment-states';
 import { familySchema } from './wire';
+import { CLOSE_CAUSES } from '../day-close';
 
 // The operator API's answers, once: its routes declare them as their response schemas (Fastify serialises with
 // them) and the console parses every answer with them (apps/console/src/api.ts), so the two cannot drift apart.
@@ -253,6 +254,55 @@ export const coreReportSchema = z.object({
   ),
 });
 export type CoreReport = z.output<typeof coreReportSchema>;
+
+// ---- The day's close, three-way (decision 049) ----
+
+export const closeCauseSchema = z.enum(keysOf(CLOSE_CAUSES));
+const closeTotalSchema = z.object({ clave: z.nullable(z.string()), nuestro: amount(), webpay: amount(), core: amount() });
+export const dayCloseSchema = z.object({
+  fecha: z.string(),
+  /** Today's business day: a day closes once it is over. */
+  hoy: z.string(),
+  diferencias: int(),
+  lineas: z.array(
+    z.object({
+      idTransaccion: z.nullable(z.string()),
+      familia: z.nullable(z.string()),
+      medioPago: z.nullable(z.string()),
+      nuestro: z.object({ estado: z.nullable(transactionStatusSchema), monto: amount() }),
+      webpay: z.nullable(
+        z.object({
+          monto: amount(),
+          tiendas: z.array(z.object({ ordenCompra: z.string(), codigoComercio: z.string(), monto: amount(), estado: webpayAttemptStatusSchema })),
+        }),
+      ),
+      core: z.object({
+        monto: amount(),
+        posteos: z.array(
+          z.object({
+            clave: z.string(),
+            tipo: z.enum(['cuenta_vista', 'abono_webpay']),
+            estado: coreOperationStatusSchema,
+            monto: amount(),
+            montoCore: z.nullable(amount()),
+            codigoComercio: z.nullable(z.string()),
+          }),
+        ),
+      }),
+      causas: z.array(closeCauseSchema),
+    }),
+  ),
+  porFamilia: z.array(closeTotalSchema),
+  porCodigoComercio: z.array(closeTotalSchema),
+  cierre: z.discriminatedUnion('estado', [
+    z.object({ estado: z.literal('abierto') }),
+    z.object({ estado: z.literal('cerrado'), cerradoPor: z.string(), propuestoPor: z.string(), cerrado: instantSchema }),
+    z.object({ estado: z.literal('reabierto'), cerradoPor: z.string(), propuestoPor: z.string(), cerrado: instantSchema, reabierto: instantSchema, motivo: z.string() }),
+  ]),
+  /** A close of this day waiting for a second finance operator. */
+  propuesta: z.nullable(changeSchema),
+});
+export type DayClose = z.output<typeof dayCloseSchema>;
 
 export const refusedCreditsSchema = z.object({
   abonos: z.array(z.object({ clave: z.string(), idTransaccion: z.string(), familia: z.nullable(familySchema), monto: amount(), motivo: z.nullable(z.string()), creado: instantSchema })),

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { countOverdue, countSetAside } from '../../repositories/webpay-attempt-repository';
 import { pendingStats } from '../../repositories/core-operation-repository';
+import { oldestOpenDay } from '../../repositories/day-close-repository';
 
 export interface Metrics {
   registry: Registry;
@@ -65,6 +66,20 @@ export function registerMetrics(app: FastifyInstance): Metrics {
         oldestPosting.set(Math.round(stats.oldestSeconds));
         refusedPostings.set(stats.refused);
         return stats.pending;
+      });
+    },
+  });
+  // The business days finance has not closed (decision 049): a weekend's days wait for Monday; more is a backlog.
+  new Gauge({
+    name: 'pago_online_day_close_oldest_open_days',
+    help: 'Days since the oldest business day with paid payments that is not closed (0: every past day closed), within 90 days',
+    registers: [registry],
+    async collect() {
+      await readInto(this, async () => {
+        // Business time (the sandbox's clock where it is moved), as the close itself reads it.
+        const today = app.services.dayClose.today();
+        const oldest = await oldestOpenDay(db, today);
+        return oldest ? Math.round((Date.parse(today) - Date.parse(oldest)) / 86_400_000) : 0;
       });
     },
   });

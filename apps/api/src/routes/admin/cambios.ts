@@ -38,7 +38,7 @@ const REFUSALS = {
   machine: [403, 'Un cambio lo decide una persona en la consola, no un token.'],
   forbidden: [403, 'Su rol no permite decidir este cambio.'],
   apply_failed: [409, 'El cambio no pudo aplicarse'],
-  unavailable: [503, 'Webpay no respondió: el cambio sigue pendiente, apruébelo de nuevo en unos minutos.'],
+  unavailable: [503, 'Webpay o el core no respondió: el cambio sigue pendiente, apruébelo de nuevo en unos minutos.'],
 } as const;
 
 /** The approvals inbox: changes waiting for a second person, and the latest decided ones. */

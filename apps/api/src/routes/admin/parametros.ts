@@ -11,6 +11,7 @@ import { parameterChangedSchema, parametersSchema } from '@pago/domain/schemas/a
 import { envelopeResponses, proposedResponse } from '../responses';
 import { operationsRoutes } from './operaciones';
 import { consoleRoutes } from './consola';
+import { dayCloseRoutes } from './cierre';
 
 const RESPONSE = 'parametrosResponse';
 
@@ -29,6 +30,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   await app.register(operationsRoutes);
   await app.register(consoleRoutes);
+  await app.register(dayCloseRoutes);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
 
