@@ -128,6 +128,7 @@ const EVENT_WORDS = {
   'deposito.tercero.rechazado': 'Depósito en ahorro de otro socio rechazado',
   'comprobante.enviado': 'Comprobante enviado por correo',
   'comprobante.reenviado': 'Comprobante reenviado por un operador',
+  'cierre.firmado': 'Cierre del día firmado por dos',
   'cambio.propuesto': 'Cambio propuesto',
   'cambio.aprobado': 'Cambio aprobado',
   'cambio.rechazado': 'Cambio rechazado',
