@@ -40,6 +40,9 @@ describe('what the member is told late in a payment, and what staff find', () =>
       // The phone's clock is the test's (openPage installs it): the five idle minutes (sessionTimeOut) pass at once.
       await reachStepTwo(page, '111111111', 'Crédito MYPE', { category: 'PM' });
       if (step === 'stepthree') await continueToStepThree(page, 'Pagar cuotas', 'PM');
+      // The step's code arrives after its address: its watch starts once it is drawn, and the clock moves from there.
+      await visible(page.getByRole('button', { name: step === 'steptwo' ? 'Pagar cuotas' : 'Continuar', exact: true }));
+      await page.waitForTimeout(1_000);
       const modal = page.getByRole('dialog', { name: 'Tiempo de inactividad agotado' });
       expect(await modal.count()).toBe(0);
       await page.clock.fastForward('05:01');
