@@ -125,7 +125,7 @@ describe('what the member is told', () => {
     }
   });
 
-  it('warns 17.171.717-5 before the last password attempt, and blocks at the one after', async () => {
+  it('warns 17.171.717-5 before the last password attempt, blocks at the one after, and offers a new payment by card', async () => {
     await open();
     await reachStepTwo(page, '17.171.717-5', null, { offer: 'accept if shown' });
     await continueToStepThree(page, 'Pagar cuotas', 'PC');
@@ -145,6 +145,18 @@ describe('what the member is told', () => {
     await logIn('17.171.717-5', 'mala3');
     await page.waitForURL('**/pagoexpress/bloquedUser');
     await visible(page.getByText('Por seguridad tu clave de internet ha sido bloqueada.'));
+    await check('blocked-card-way-out');
+
+    // Another way to pay: a new payment by card from the home, the RUT already typed (the payment was cleared).
+    await page.getByRole('link', { name: 'Pagar con Webpay' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await page.getByRole('textbox', { name: 'RUT' }).inputValue()).toBe('17.171.717-5');
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.waitForURL('**/pagoexpress/steptwo/PC');
+    await continueToStepThree(page, 'Pagar cuotas', 'PC');
+    await page.getByRole('radio', { name: /Webpay/ }).click();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.waitForURL('**/pagoexpress/PC/webpaymethodpay');
   });
 
   it('keeps every row of the security factor’s summary on one line at 390 px', async () => {

@@ -5,6 +5,7 @@ import { PRODUCT_PASSWORD_RECOVERY_URL } from '../../lib/env';
 import { paths } from '../../lib/paths';
 import { useErrorPageReached } from '../../lib/analytics';
 import { useResetOnEnter } from '../errors/use-reset-on-enter';
+import { CardWayOut } from './card-way-out';
 
 export const BLOCKED_TITLE = 'Tu clave ha sido bloqueada';
 
@@ -29,6 +30,7 @@ export function BlockedUserPage() {
     >
       <p>{BLOCKED_PASSWORD_MESSAGE}</p>
       <p>{'Para volver a pagar con tu Cuenta Vista, recupera tu clave de internet en nuestro sitio.'}</p>
+      <CardWayOut />
     </MessageScreen>
   );
 }

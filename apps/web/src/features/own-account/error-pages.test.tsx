@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { BlockedUserPage } from './blocked-user-page';
 import { ErrorLoginPage } from './error-login-page';
 import { InsufficientFundsPage } from './insufficient-funds-page';
 import { givenPendingPayment } from './testing';
+import { cuota, producto } from '../products/step-two/test-products';
+import { forgetRutForNextPayment, rutForNextPayment } from '../../lib/next-payment';
 
 const renderPage = (page: ReactNode) => render(<MemoryRouter>{page}</MemoryRouter>);
 
@@ -52,5 +54,38 @@ describe('own-account error pages', () => {
     expect(screen.getByRole('link', { name: 'Ir al Home' }).getAttribute('href')).toBe('/');
     expect(useAppStore.getState().config.isAuthenticated).toBe(false);
     expect(useAppStore.getState().payment.idTrx).toBe('');
+  });
+
+  describe('another way to pay, when the card is offered for the selection', () => {
+    function givenCardOffered(pagoWebPayPM: string) {
+      forgetRutForNextPayment();
+      useAppStore.setState({
+        products: [producto('PM', '630055667788', [cuota(9, '20261210', { montoPendiente: 156_300, pagoMinimo: 156_300 })])],
+        config: { parameters: { sessionTimeOut: '5', pagoWebPayPM, medioPagoWP: 'Webpay' }, isAuthenticated: true },
+      });
+    }
+
+    it.each([
+      ['blocked password', <BlockedUserPage key="b" />],
+      ["another member's savings", <ErrorLoginPage key="e" />],
+    ])('%s: offers a new payment by card from the home with the RUT typed, the state cleared as on every error page', (_name, page) => {
+      givenCardOffered('1');
+      renderPage(page);
+      const link = screen.getByRole('link', { name: 'Pagar con Webpay' });
+      expect(link.getAttribute('href')).toBe('/');
+      expect(useAppStore.getState().selection.family).toBeNull();
+      expect(useAppStore.getState().customer.rut).toBe('');
+      fireEvent.click(link);
+      expect(rutForNextPayment()).toBe('11111111-1');
+    });
+
+    it.each([
+      ['blocked password', <BlockedUserPage key="b" />],
+      ["another member's savings", <ErrorLoginPage key="e" />],
+    ])('%s: offers nothing more when the card is not offered for the selection', (_name, page) => {
+      givenCardOffered('0');
+      renderPage(page);
+      expect(screen.queryByRole('link', { name: /Pagar con/ })).toBeNull();
+    });
   });
 });
