@@ -418,14 +418,17 @@ describe.each(DATABASE_KINDS)('own-account payment (calls 4–7) on %s', (kind) 
       return postPagar(t.app, { token: p.token, rutTitular: '11111111-1', rutPago: '11111111-1', numeroCuenta: p.numeroCuenta, factor: 1, valores });
     };
     const [a, b] = await Promise.all([pay(first), pay(second)]);
-    const outcomes = [a, b].map((r) => (errorCode(r, PAG) ?? 'paid'));
-    expect(outcomes.sort()).toEqual(['442', 'paid']);
+    // The other is refused: its instalment is in a debit under way (443), or already paid (442).
+    const outcomes = [a, b].map((r) => (errorCode(r, PAG) ?? 'paid')).sort();
+    expect(outcomes[1]).toBe('paid');
+    expect(['442', '443']).toContain(outcomes[0]);
     expect(await balance('11111111-1')).toBe(before - first.total);
     const statuses = await t.database.db
       .select({ status: transactions.status })
       .from(transactions)
       .where(sql`${transactions.idTransaccion} in (${first.idTransaccion}, ${second.idTransaccion})`);
-    expect(statuses.map((s) => s.status).sort()).toEqual(['paid', 'rejected']);
+    // Refused for a debit under way, the other stays open (it expires); refused as paid, it is rejected.
+    expect(statuses.map((s) => s.status).sort()).toEqual(['paid', outcomes[0] === '443' ? 'pending' : 'rejected']);
     expect(await t.database.db.$count(authorizations)).toBeGreaterThan(0);
   });
 });
