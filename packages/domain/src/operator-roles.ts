@@ -23,6 +23,8 @@ export const PERMISSIONS = [
   'core.reenviar',
   /** Propose and decide a manual refund of a card payment Webpay took and that was set aside (decision 036). */
   'webpay.devolver',
+  /** Propose and decide the reversal of a paid payment: the core and Webpay give the money back (decision 050). */
+  'pagos.anular',
   'auditoria.ver',
   'tokens.gestionar',
   'operadores.roles',
@@ -32,7 +34,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   agente: ['resumen.ver', 'socios.ver', 'socios.desbloquear', 'comprobantes.reenviar'],
   operaciones: ['resumen.ver', 'socios.ver', 'autorizador.gestionar', 'parametros.ver', 'parametros.cambiar', 'importacion'],
-  finanzas: ['resumen.ver', 'socios.ver', 'conciliacion.ver', 'core.reenviar', 'webpay.devolver'],
+  finanzas: ['resumen.ver', 'socios.ver', 'conciliacion.ver', 'core.reenviar', 'webpay.devolver', 'pagos.anular'],
   // Read-only, everything.
   auditor: ['resumen.ver', 'socios.ver', 'parametros.ver', 'conciliacion.ver', 'auditoria.ver'],
   admin: ['resumen.ver', 'tokens.gestionar', 'operadores.roles', 'auditoria.ver'],
@@ -46,7 +48,7 @@ export function permissionsOf(roles: readonly Role[]): Set<Permission> {
 }
 
 /** The kinds of change a second person decides (four eyes). */
-export const CHANGE_KINDS = ['parametro', 'reposteo_core', 'devolucion_webpay', 'token', 'roles_operador', 'codigo_autorizador'] as const;
+export const CHANGE_KINDS = ['parametro', 'reposteo_core', 'devolucion_webpay', 'token', 'roles_operador', 'codigo_autorizador', 'anulacion_pago'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** Who may decide each kind of change (and propose it, but for a token, which any operator asks for themselves). */
@@ -57,6 +59,7 @@ export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = {
   token: 'tokens.gestionar',
   roles_operador: 'operadores.roles',
   codigo_autorizador: 'autorizador.gestionar',
+  anulacion_pago: 'pagos.anular',
 };
 
 /** What a permission lets its holder do, in Spanish (the console shows a token's permissions with these). */
@@ -72,6 +75,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'conciliacion.ver': 'Ver conciliación',
   'core.reenviar': 'Reenviar abonos al core',
   'webpay.devolver': 'Devolver cobros de Webpay',
+  'pagos.anular': 'Anular pagos aplicados',
   'auditoria.ver': 'Ver auditoría',
   'tokens.gestionar': 'Gestionar tokens',
   'operadores.roles': 'Asignar roles',

@@ -16,6 +16,8 @@ export const TRANSACTION_WORDS: Record<TransactionStatus, string> = {
   pending: 'Pendiente de pago',
   posting: 'Esperando la respuesta del core',
   paid: 'Pagada',
+  reversing: 'Anulándose: el dinero vuelve al socio',
+  reversed: 'Anulada: el dinero volvió al socio',
   rejected: 'Rechazada, sin cargo',
   cancelled: 'Anulada por el socio, sin cargo',
   expired: 'Vencida sin pagar',
@@ -25,6 +27,7 @@ export const TRANSACTION_WORDS: Record<TransactionStatus, string> = {
 export const ITEM_WORDS: Record<ItemStatus, string> = {
   pending: 'Pendiente',
   paid: 'Pagada',
+  reversed: 'Anulada: se debe de nuevo',
   rejected: 'No pagada',
 };
 

@@ -4,6 +4,7 @@ import { appendAudit } from '../repositories/audit-repository';
 import { checkRepost, insertOperation } from '../repositories/core-operation-repository';
 import { askWebpay, markForRefund, REFUND_REFUSALS, type WebpayHolding } from '../services/card-manual-refund';
 import type { RefundDone } from '../services/card-settlement';
+import { REVERSAL_REFUSALS, startReversal, type PaymentReversals, type ReversalStep } from '../services/payment-reversal';
 import { applyParameter, checkParameter, type ParametersService } from '../services/parameters-service';
 import type { WebpayCall, WebpayResult } from '../services/webpay-client';
 import { actorLabel, type Actor } from './access';
@@ -65,6 +66,18 @@ function refundFollowUp(done: RefundDone | { outcome: 'not_due' }, names: Record
 }
 
 /**
+ * A reversal's progress after its approval, as staff read it: given back, under way (the scheduler carries on), or
+ * refused by the core or by Webpay, with the reason: the change fails, and what was done is said.
+ */
+function reversalFollowUp(step: ReversalStep, names: Record<string, unknown>): FollowUp {
+  const result = { anulacion: step.texto, paso: step.paso, ...('motivo' in step && step.motivo ? { motivo: step.motivo } : {}) };
+  if (step.paso === 'core_rechazo' || step.paso === 'webpay_rechazo') {
+    return { failed: true, result, audit: { kind: 'pago.anulacion.rechazada', detail: { ...names, paso: step.paso, motivo: 'motivo' in step ? step.motivo : '' } } };
+  }
+  return { failed: false, result };
+}
+
+/**
  * Parameters that stop payments or move money need a second person: the switches (Mantencion, CierreDiario, each
  * family's, Webpay's, debit/credit's), the commerce codes, the grace days and the card deposit ceiling. Texts and
  * the session time-out apply at once.
@@ -92,7 +105,7 @@ type Applied = { ok: true; result: Record<string, unknown>; after?: () => Promis
  * What an approval needs from the network (Webpay's status for a refund) is asked before its transaction opens, and
  * what it sets off (the refund, reaching the replicas) runs after it commits.
  */
-export function createFourEyes(db: Db, parameters: ParametersService, card: CardRefunds, codes: EnrolmentCodes, options: { hours: number }) {
+export function createFourEyes(db: Db, parameters: ParametersService, card: CardRefunds, codes: EnrolmentCodes, options: { hours: number }, reversals: Pick<PaymentReversals, 'advance'>) {
   /** Lapses what waited too long (the scheduler's `operator-change-lapse`; a decision checks the time itself). */
   async function lapse(): Promise<void> {
     for (const change of await lapseExpired(db)) {
@@ -126,6 +139,11 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       if (!marked.ok) return { ok: false, message: REFUND_REFUSALS[marked.reason] };
       const names = { idTransaccion: marked.idTransaccion, buyOrder: change.target, operador: change.makerName, aprobadoPor: checker, cambio: change.id };
       return { ok: true, result: marked.result, after: async () => refundFollowUp(await card.refundDue(marked.token, requestId), names) };
+    }
+    if (change.kind === 'anulacion_pago') {
+      const started = await startReversal(tx, change.target, { operador: change.makerName, aprobadoPor: checker, cambio: change.id, motivo: change.payload.motivo }, requestId);
+      if (!started.ok) return { ok: false, message: REVERSAL_REFUSALS[started.reason] };
+      return { ok: true, result: started.result, after: async () => reversalFollowUp(await reversals.advance(change.target, requestId), { idTransaccion: change.target, operador: change.makerName, aprobadoPor: checker, cambio: change.id }) };
     }
     if (change.kind === 'token') {
       const token = await approveMachineToken(tx, change.target, checker);

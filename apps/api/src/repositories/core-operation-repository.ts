@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, lte, min, ne, or, sql } from 'drizzle-orm';
-import { assertMove, CORE_OPERATION_MOVES, type CoreOperationStatus } from '@pago/domain/payment-states';
+import { assertMove, CORE_OPERATION_MOVES, type CoreOperationKind, type CoreOperationStatus } from '@pago/domain/payment-states';
 import type { DbOrTx, Tx } from '../db/client';
 import { coreOperations, transactionItems, transactions, type CoreLineRow } from '../db/schema';
 
@@ -12,7 +12,7 @@ export type CoreOperationRow = typeof coreOperations.$inferSelect;
 export const firstKeyOf = (key: string) => key.replace(/(\.r\d+)+$/, '');
 /** Whether another try of the same card credit is waiting for the core or was booked. */
 const hasLiveRepost = sql`exists (select 1 from core_operations r where r.key <> ${coreOperations.key} and (r.key = regexp_replace(${coreOperations.key}, '([.]r[0-9]+)+$', '') or starts_with(r.key, regexp_replace(${coreOperations.key}, '([.]r[0-9]+)+$', '') || '.r')) and r.status in ('pending', 'booked'))`;
-export type CoreOperationKind = 'cuenta_vista' | 'abono_webpay';
+export type { CoreOperationKind } from '@pago/domain/payment-states';
 
 export async function insertOperation(
   tx: Tx,

@@ -101,8 +101,11 @@ export async function setHostToken(tx: Tx, idTransaccion: string, hostTokenHash:
 
 /**
  * The one way a transaction's state changes (TRANSACTION_MOVES): only from `from`, only where `which` matches (its id,
- * or a condition for a batch); a final state records when it settled. Answers how many moved: none when it lost a race.
+ * or a condition for a batch); a final state records when it settled (a reversed payment keeps when it was paid). Answers how many moved: none when it lost a race.
  */
+/** A payment is settled once it ends or is paid; a reversal later keeps that instant. */
+const settles = (to: TransactionStatus) => to === 'paid' || isFinal(TRANSACTION_MOVES, to);
+
 export async function moveTransaction(
   db: DbOrTx,
   which: string | SQL,
@@ -113,7 +116,7 @@ export async function moveTransaction(
   const states = checkedFrom(TRANSACTION_MOVES, from, to);
   const moved = await db
     .update(transactions)
-    .set({ ...also, status: to, updatedAt: sql`now()`, ...(isFinal(TRANSACTION_MOVES, to) ? { settledAt: sql`now()` } : {}) })
+    .set({ ...also, status: to, updatedAt: sql`now()`, ...(settles(to) ? { settledAt: sql`coalesce(${transactions.settledAt}, now())` } : {}) })
     .where(and(typeof which === 'string' ? eq(transactions.idTransaccion, which) : which, inArray(transactions.status, states)))
     .returning({ id: transactions.idTransaccion });
   return moved.length;
@@ -275,4 +278,10 @@ export async function paidOfDayByMethod(db: DbOrTx, isoDay: string) {
     .groupBy(transactions.medioPago, transactions.family)
     .orderBy(transactions.medioPago, transactions.family);
   return rows.map((p) => ({ medioPago: p.medioPago, familia: p.familia, cantidad: Number(p.cantidad), monto: Number(p.monto ?? 0) }));
+}
+
+/** Payments whose reversal is under way (decision 050): what the `payment-reversals` job carries on. */
+export async function reversingTransactions(db: DbOrTx, limit: number): Promise<string[]> {
+  const rows = await db.select({ id: transactions.idTransaccion }).from(transactions).where(eq(transactions.status, 'reversing')).orderBy(transactions.updatedAt).limit(limit);
+  return rows.map((r) => r.id);
 }
