@@ -53,6 +53,18 @@ export const WEBPAY_ATTEMPT_WORDS: Record<WebpayAttemptStatus, string> = {
   set_aside: 'Cobrado y retenido: Webpay rechazó la devolución',
 };
 
+/** Where a paid payment's reversal stands (decision 050), from its approval on. */
+export const REVERSAL_STEPS = ['core', 'core_rechazo', 'webpay', 'webpay_rechazo', 'anulado'] as const;
+export type ReversalStepName = (typeof REVERSAL_STEPS)[number];
+export const REVERSAL_STEP_WORDS: Record<ReversalStepName, string> = {
+  core: 'El core está devolviendo el dinero',
+  core_rechazo: 'El core rechazó la anulación: no se devolvió nada y el pago sigue aplicado en el core',
+  webpay: 'El core devolvió el dinero y las cuotas se deben de nuevo; Webpay está devolviendo el cobro a la tarjeta',
+  webpay_rechazo:
+    'El core devolvió el dinero y las cuotas se deben de nuevo, pero Webpay rechazó la devolución a la tarjeta: el cobro quedó apartado para devolverlo desde Conciliación',
+  anulado: 'Anulado: el dinero volvió al socio y las cuotas se deben de nuevo',
+};
+
 /** A second-factor request with the coordinate card. */
 export const AUTHORIZATION_WORDS: Record<AuthorizationStatus, string> = {
   pending: 'Esperando la respuesta del socio',

@@ -151,13 +151,17 @@ export async function productNumbersOf(db: DbOrTx, idTransaccion: string): Promi
   return rows.map((r) => r.numero);
 }
 
-/** The one way an item's state changes (ITEM_MOVES): a pending line paid, with its authorisation number, or left out. */
+/**
+ * The one way an item's state changes (ITEM_MOVES): a pending line paid, with its authorisation number, or left out;
+ * a paid line reversed (decision 050).
+ */
 export async function moveItem(tx: Tx, itemId: string, to: Exclude<ItemStatus, 'pending'>, also: { authorizationCode?: string } = {}): Promise<number> {
-  checkedFrom(ITEM_MOVES, 'pending', to);
+  const from: ItemStatus = to === 'reversed' ? 'paid' : 'pending';
+  checkedFrom(ITEM_MOVES, from, to);
   const moved = await tx
     .update(transactionItems)
     .set({ ...also, status: to })
-    .where(and(eq(transactionItems.id, itemId), eq(transactionItems.status, 'pending')))
+    .where(and(eq(transactionItems.id, itemId), eq(transactionItems.status, from)))
     .returning({ id: transactionItems.id });
   return moved.length;
 }

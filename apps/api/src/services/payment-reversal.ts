@@ -1,4 +1,5 @@
 import { formatClp } from '@pago/domain/money';
+import { REVERSAL_STEP_WORDS } from '@pago/domain/state-words';
 import { maskRut } from '@pago/domain/rut';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../db/client';
@@ -105,13 +106,6 @@ export type ReversalStep =
   | { paso: 'webpay_rechazo'; texto: string; motivo: string }
   | { paso: 'anulado'; texto: string };
 
-export const REVERSAL_STEP_WORDS = {
-  core: 'El core está devolviendo el dinero',
-  core_rechazo: 'El core rechazó la anulación: no se devolvió nada',
-  webpay: 'El core devolvió el dinero; Webpay está devolviendo el cobro a la tarjeta',
-  webpay_rechazo: 'El core devolvió el dinero y las cuotas se deben de nuevo, pero Webpay rechazó la devolución a la tarjeta: el cobro quedó apartado para devolverlo desde Conciliación',
-  anulado: 'Anulado: el dinero volvió al socio y las cuotas se deben de nuevo',
-} as const;
 
 export interface ReversalDeps {
   postings: Pick<CorePostings, 'postReversal'>;
@@ -146,6 +140,44 @@ async function reversedChargeOf(db: DbOrTx, idTransaccion: string): Promise<stri
     .limit(1);
   const buyOrder = change?.result?.ordenCompra;
   return typeof buyOrder === 'string' ? buyOrder : null;
+}
+
+/** Where a reversal stands, read only. */
+export async function reversalStepOf(db: DbOrTx, idTransaccion: string): Promise<ReversalStep> {
+  const trx = await findTransaction(db, idTransaccion);
+  if (trx?.status === 'reversed') return { paso: 'anulado', texto: REVERSAL_STEP_WORDS.anulado };
+  const live = latestTries(await reversalsOf(db, idTransaccion));
+  const refused = live.find((o) => o.status === 'refused' || o.status === 'failed');
+  if (refused) return { paso: 'core_rechazo', texto: REVERSAL_STEP_WORDS.core_rechazo, motivo: coreRefusalText(refused.lastError ?? '') };
+  if (live.length === 0 || live.some((o) => o.status === 'pending')) return { paso: 'core', texto: REVERSAL_STEP_WORDS.core };
+  const buyOrder = await reversedChargeOf(db, idTransaccion);
+  const [attempt] = buyOrder ? await db.select({ status: webpayAttempts.status }).from(webpayAttempts).where(eq(webpayAttempts.buyOrder, buyOrder)) : [];
+  if (attempt?.status === 'set_aside') return { paso: 'webpay_rechazo', texto: REVERSAL_STEP_WORDS.webpay_rechazo, motivo: '' };
+  return { paso: 'webpay', texto: REVERSAL_STEP_WORDS.webpay };
+}
+
+/** A payment's reversal as the console shows it: who proposed and approved it, why, and where it stands. */
+export async function reversalView(db: DbOrTx, idTransaccion: string) {
+  const [change] = await db
+    .select()
+    .from(operatorChanges)
+    .where(and(eq(operatorChanges.kind, 'anulacion_pago'), eq(operatorChanges.target, idTransaccion)))
+    .orderBy(desc(operatorChanges.createdAt))
+    .limit(1);
+  if (!change) return null;
+  const step = change.status === 'aprobado' || change.status === 'fallido' ? await reversalStepOf(db, idTransaccion) : null;
+  return {
+    cambio: change.id,
+    estadoCambio: change.status,
+    propuestoPor: change.makerName,
+    aprobadoPor: change.checkerName,
+    motivo: typeof change.payload.motivo === 'string' ? change.payload.motivo : '',
+    propuesto: change.createdAt,
+    decidido: change.decidedAt,
+    paso: step?.paso ?? null,
+    texto: step?.texto ?? null,
+    motivoPaso: step && 'motivo' in step && step.motivo ? step.motivo : null,
+  };
 }
 
 export type PaymentReversals = ReturnType<typeof createPaymentReversals>;
@@ -198,7 +230,7 @@ export function createPaymentReversals(db: Db, deps: ReversalDeps) {
   async function advance(idTransaccion: string, requestId: string | null): Promise<ReversalStep> {
     for (const op of await reversalsOf(db, idTransaccion)) if (op.status === 'pending') await deps.postings.postReversal(op);
     const live = latestTries(await reversalsOf(db, idTransaccion));
-    if (live.some((o) => o.status !== 'booked')) return stepOf(idTransaccion);
+    if (live.some((o) => o.status !== 'booked')) return reversalStepOf(db, idTransaccion);
 
     const token = await db.transaction(async (tx): Promise<string | null> => {
       const trx = await lockTransaction(tx, idTransaccion);
@@ -234,51 +266,15 @@ export function createPaymentReversals(db: Db, deps: ReversalDeps) {
       }
       if (done.outcome === 'refused') return { paso: 'webpay_rechazo', texto: REVERSAL_STEP_WORDS.webpay_rechazo, motivo: done.motivo };
     }
-    return stepOf(idTransaccion);
-  }
-
-  /** Where a reversal stands, read only. */
-  async function stepOf(idTransaccion: string): Promise<ReversalStep> {
-    const trx = await findTransaction(db, idTransaccion);
-    if (trx?.status === 'reversed') return { paso: 'anulado', texto: REVERSAL_STEP_WORDS.anulado };
-    const live = latestTries(await reversalsOf(db, idTransaccion));
-    const refused = live.find((o) => o.status === 'refused' || o.status === 'failed');
-    if (refused) return { paso: 'core_rechazo', texto: REVERSAL_STEP_WORDS.core_rechazo, motivo: coreRefusalText(refused.lastError ?? '') };
-    if (live.length === 0 || live.some((o) => o.status === 'pending')) return { paso: 'core', texto: REVERSAL_STEP_WORDS.core };
-    const buyOrder = await reversedChargeOf(db, idTransaccion);
-    const [attempt] = buyOrder ? await db.select({ status: webpayAttempts.status }).from(webpayAttempts).where(eq(webpayAttempts.buyOrder, buyOrder)) : [];
-    if (attempt?.status === 'set_aside') return { paso: 'webpay_rechazo', texto: REVERSAL_STEP_WORDS.webpay_rechazo, motivo: '' };
-    return { paso: 'webpay', texto: REVERSAL_STEP_WORDS.webpay };
+    return reversalStepOf(db, idTransaccion);
   }
 
   return {
     advance,
-    stepOf,
 
     /** The scheduler's `payment-reversals`: every reversal under way, one step further each. */
     async advanceAll(limit = 50): Promise<void> {
       for (const id of await reversingTransactions(db, limit)) await advance(id, null);
-    },
-
-    /** Where a payment's reversal stands, with who proposed and approved it and why (the transaction's view). */
-    async viewOf(idTransaccion: string): Promise<null | Record<string, unknown>> {
-      const [change] = await db
-        .select()
-        .from(operatorChanges)
-        .where(and(eq(operatorChanges.kind, 'anulacion_pago'), eq(operatorChanges.target, idTransaccion)))
-        .orderBy(desc(operatorChanges.createdAt))
-        .limit(1);
-      if (!change) return null;
-      return {
-        ...(change.status === 'aprobado' || change.status === 'fallido' ? await stepOf(idTransaccion) : {}),
-        cambio: change.id,
-        estadoCambio: change.status,
-        propuestoPor: change.makerName,
-        aprobadoPor: change.checkerName,
-        motivo: change.payload.motivo,
-        propuesto: change.createdAt,
-        decidido: change.decidedAt,
-      };
     },
   };
 }
