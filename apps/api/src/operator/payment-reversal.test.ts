@@ -3,7 +3,7 @@ import { SimStore } from '@pago/webpay-sim/store';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { coreOperations, instalments, mailQueue, operatorChanges, transactionItems, transactions, webpayAttempts } from '../db/schema';
+import { coreOperations, instalments, mailQueue, operatorChanges, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
 import { createWebpayClient, type WebpayClient } from '../services/webpay-client';
 import { listar, oldestOf, payOwnAccount, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from '../../test/reliability/flows';
 import { injectTarget } from '../../test/reliability/http';
@@ -149,6 +149,10 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     await t.app.services.corePostings.postDue();
     expect((await t.core.books()).writes.filter((w) => w.idempotencyKey?.includes('.x') && w.statusCode === 200)).toHaveLength(3);
 
+    // The voucher's public verification says the payment was reversed.
+    const [voucher] = await db().select().from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
+    const verified = await t.app.inject({ method: 'GET', url: `/api/comprobante/verificar/${voucher!.verificationCode}` });
+    expect(verified.json().verificacion).toMatchObject({ registrado: true, anulado: true });
     // The member is told; the console's view says who, why and where it stands.
     const mails = await db().select().from(mailQueue);
     expect(mails.some((m) => m.subject.includes('tu pago fue anulado') && m.text.includes(idTransaccion))).toBe(true);

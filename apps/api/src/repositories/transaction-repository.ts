@@ -181,13 +181,13 @@ export async function insertVoucher(tx: Tx, idTransaccion: string, pagos: Pago[]
 }
 
 /** The voucher a verification code names, whoever asks, and who paid it (null for a card payment). */
-export async function voucherByCode(db: DbOrTx, code: string): Promise<{ pagos: Pago[]; payerRut: string | null } | null> {
+export async function voucherByCode(db: DbOrTx, code: string): Promise<{ pagos: Pago[]; payerRut: string | null; status: TransactionStatus } | null> {
   const [row] = await db
-    .select({ payload: vouchers.payload, payerRut: transactions.payerRut })
+    .select({ payload: vouchers.payload, payerRut: transactions.payerRut, status: transactions.status })
     .from(vouchers)
     .innerJoin(transactions, eq(transactions.idTransaccion, vouchers.idTransaccion))
     .where(eq(vouchers.verificationCode, code));
-  return row ? { pagos: row.payload as Pago[], payerRut: row.payerRut } : null;
+  return row ? { pagos: row.payload as Pago[], payerRut: row.payerRut, status: row.status } : null;
 }
 
 /** A paid transaction's voucher with its member's e-mail and RUT (an operator's resend). */
