@@ -240,6 +240,33 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(refundsSent).toBe(1);
   });
 
+  it('moves the money back once when proposals, approvals and the job run at the same time', async () => {
+    const { idTransaccion, webpayToken } = await payCard('800012340001');
+    const maker = await operatorSession(op(), 'finanzas');
+    const checker = await operatorSession(op(), 'finanzas2');
+    const proposals = await Promise.all([propose(maker, idTransaccion), propose(maker, idTransaccion), propose(checker, idTransaccion)]);
+    expect(proposals.map((p) => p.statusCode).sort()).toEqual([202, 409, 409]);
+    const cambio = proposals.find((p) => p.statusCode === 202)!.json().consolaResponse.cambio;
+    const other = cambio.propuestoPor === 'Fernanda Finanzas' ? checker : maker;
+    const [a, b] = await Promise.all([
+      decide(other, cambio.id, 'aprobar'),
+      decide(other, cambio.id, 'aprobar'),
+      t.app.scheduler.runNow('payment-reversals'),
+      t.app.services.corePostings.postDue(),
+    ]);
+    expect([a!.statusCode, b!.statusCode].sort()).toEqual([200, 409]);
+    await t.app.scheduler.runNow('payment-reversals');
+    expect(await statusOf(idTransaccion)).toBe('reversed');
+    const books = await t.core.books();
+    const deposits = savingsOf(books, '800012340001').transactions.filter((x) => x.receiptNumber?.startsWith('PO'));
+    expect(deposits.filter((x) => x.reversed)).toHaveLength(1);
+    expect(books.writes.filter((w) => w.idempotencyKey?.endsWith('.x') && w.statusCode === 200 && !w.note)).toHaveLength(1);
+    expect(refundsSent).toBe(1);
+    expect(store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    const mails = (await db().select().from(mailQueue)).filter((m) => m.subject.includes('tu pago fue anulado'));
+    expect(mails).toHaveLength(1);
+  });
+
   it('refuses payments that are not paid, and a reversal still waiting', async () => {
     const { token, productos } = await listar(target(), RUT);
     const sel = await seleccionar(target(), token, RUT, [oldestOf(productNumbered(productos, '800012340001'), 1, 5_000)]);
