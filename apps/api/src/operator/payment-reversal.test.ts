@@ -7,6 +7,7 @@ import { coreOperations, instalments, mailQueue, operatorChanges, transactionIte
 import { createWebpayClient, type WebpayClient } from '../services/webpay-client';
 import { listar, oldestOf, payOwnAccount, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from '../../test/reliability/flows';
 import { injectTarget } from '../../test/reliability/http';
+import { captureLedger, checkInvariants, type LedgerSnapshot } from '../../test/reliability/ledger';
 import { productNumbered } from '../../test/support/member-calls';
 import { asOperator, operatorSession, type OperatorSession } from '../../test/support/operator-session';
 import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN, type CoreBooks } from '../../test/support/test-app';
@@ -70,6 +71,11 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     return new Map(rows.map((r) => [r.id, r.montoPendiente]));
   }
 
+  /** Our books, Webpay's and the core's against each other (the reliability suite's ledger): none may disagree. */
+  async function violations(before: LedgerSnapshot): Promise<string[]> {
+    return (await checkInvariants(db(), before, { provider: store, core: await t.core.books(), noPendingPostings: true })).violations;
+  }
+
   const savingsOf = (books: CoreBooks, numero: string) => books.savings.find((s) => s.externalId === numero)!;
   const loanOf = (books: CoreBooks, numero: string) => books.loans.find((l) => l.externalId === numero)!;
   const outstanding = (books: CoreBooks, numero: string) => loanOf(books, numero).periods.reduce((sum, p) => sum + p.totalOutstandingForPeriod, 0);
@@ -93,6 +99,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
   }
 
   it('reverses an own-account payment of two loans once a second finance operator approves: the core undoes the batch, the cuenta vista gets its money back, the instalments are owed again', async () => {
+    const ledger = await captureLedger(db());
     const booksBefore = await t.core.books();
     const owedBefore = savingsOf(booksBefore, CUENTA).balance;
     const outstandingBefore = outstanding(booksBefore, '410012345678') + outstanding(booksBefore, '410087654321');
@@ -149,6 +156,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     await t.app.services.corePostings.postDue();
     expect((await t.core.books()).writes.filter((w) => w.idempotencyKey?.includes('.x') && w.statusCode === 200)).toHaveLength(3);
 
+    expect(await violations(ledger)).toEqual([]);
     // The voucher's public verification says the payment was reversed.
     const [voucher] = await db().select().from(vouchers).where(eq(vouchers.idTransaccion, idTransaccion));
     const verified = await t.app.inject({ method: 'GET', url: `/api/comprobante/verificar/${voucher!.verificationCode}` });
@@ -163,6 +171,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
   });
 
   it('reverses an own-account deposit to a savings product by a transfer back, and refuses one to a loan posted as a transfer', async () => {
+    const ledger = await captureLedger(db());
     const before = savingsOf(await t.core.books(), CUENTA).balance;
     const idTransaccion = await payOwn(['800012340002']);
     const maker = await operatorSession(op(), 'finanzas2');
@@ -172,6 +181,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     const books = await t.core.books();
     expect(savingsOf(books, CUENTA).balance).toBe(before);
     expect(books.transfers.filter((x) => x.description.endsWith('.x'))).toHaveLength(1);
+    expect(await violations(ledger)).toEqual([]);
 
     const loan = await payOwn(['410012345678']);
     const refused = await propose(maker, loan);
@@ -181,6 +191,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
   });
 
   it('reverses a card payment: the core undoes the credit, then Webpay refunds the store, once', async () => {
+    const ledger = await captureLedger(db());
     const { idTransaccion, webpayToken } = await payCard('800012340001');
     const before = savingsOf(await t.core.books(), '800012340001').balance;
     const cambio = (await propose(await operatorSession(op(), 'finanzas'), idTransaccion)).json().consolaResponse.cambio;
@@ -195,9 +206,11 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     await t.app.scheduler.runNow('payment-reversals');
     expect((await t.app.services.card.reconcileOnce()).settled).toBe(0);
     expect(refundsSent).toBe(1);
+    expect(await violations(ledger)).toEqual([]);
   });
 
   it('finishes in the scheduler a card reversal left between the core and Webpay', async () => {
+    const ledger = await captureLedger(db());
     const { idTransaccion, webpayToken } = await payCard('410012345678');
     const cambio = (await propose(await operatorSession(op(), 'finanzas'), idTransaccion)).json().consolaResponse.cambio;
     webpayFaults.refundsDown = true;
@@ -209,6 +222,8 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(undo!.status).toBe('booked');
     expect([...(await owedOf(idTransaccion)).values()].every((v) => v > 0)).toBe(true);
     expect(store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    // Half way is consistent too: the core gave it back, Webpay still owes the refund.
+    expect(await violations(ledger)).toEqual([]);
 
     webpayFaults.refundsDown = false;
     await db().update(webpayAttempts).set({ checkedAt: null }).where(eq(webpayAttempts.token, webpayToken));
@@ -218,6 +233,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(refundsSent).toBe(1);
     const view = await op().inject({ method: 'GET', url: `/admin/transacciones/${idTransaccion}`, headers: { cookie: (await operatorSession(op(), 'auditor')).cookie } });
     expect(view.json().operacionesResponse.anulacion.paso).toBe('anulado');
+    expect(await violations(ledger)).toEqual([]);
   });
 
   it('says so when Webpay refuses the refund after the core gave the money back: the charge is set aside for a manual refund', async () => {
@@ -241,6 +257,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
   });
 
   it('moves the money back once when proposals, approvals and the job run at the same time', async () => {
+    const ledger = await captureLedger(db());
     const { idTransaccion, webpayToken } = await payCard('800012340001');
     const maker = await operatorSession(op(), 'finanzas');
     const checker = await operatorSession(op(), 'finanzas2');
@@ -265,6 +282,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
     const mails = (await db().select().from(mailQueue)).filter((m) => m.subject.includes('tu pago fue anulado'));
     expect(mails).toHaveLength(1);
+    expect(await violations(ledger)).toEqual([]);
   });
 
   it('refuses payments that are not paid, and a reversal still waiting', async () => {
