@@ -225,3 +225,12 @@ export function triesOf(db: DbOrTx, key: string): Promise<Pick<CoreOperationRow,
 
 /** The key of a card credit's next try: `KEY.rN`, N one more than the tries after the first. */
 export const nextTryKey = (key: string, tries: readonly unknown[]) => `${firstKeyOf(key)}.r${tries.length}`;
+
+/** The booked reversals (decision 050) of these transactions' operations, whatever day they were made. */
+export function bookedReversalsOf(db: DbOrTx, idTransacciones: string[]): Promise<CoreOperationRow[]> {
+  if (idTransacciones.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(coreOperations)
+    .where(and(eq(coreOperations.kind, 'anulacion'), eq(coreOperations.status, 'booked'), inArray(coreOperations.idTransaccion, idTransacciones)));
+}

@@ -16,7 +16,7 @@ const refusals = (db: Db) => db.$count(auditLog, eq(auditLog.kind, REFUSED));
 /** A request for each operator route, its parameters filled with plausible values. */
 function requestOf(route: { method: string; url: string }) {
   const id = route.url.startsWith('/admin/transacciones') ? 'a'.repeat(32) : randomUUID();
-  let url = route.url.replace(':rut', '11111111-1').replace(':nombre', 'Mantencion').replace(':sujeto', 'alguien').replace(':ordenCompra', 'PO0123456789abcdef').replace(':idTransaccion', 'a'.repeat(32)).replace(':id', id);
+  let url = route.url.replace(':rut', '11111111-1').replace(':nombre', 'Mantencion').replace(':sujeto', 'alguien').replace(':ordenCompra', 'PO0123456789abcdef').replace(':id', id);
   if (url.includes('/conciliacion/')) url += '?fecha=20260105';
   const bodies: Record<string, object> = {
     'PUT /admin/parametros/:nombre': { valor: '1' },
@@ -24,7 +24,7 @@ function requestOf(route: { method: string; url: string }) {
     'POST /admin/tokens': { nombre: 'intruso', alcances: ['importacion'] },
     'PUT /admin/operadores/:sujeto/roles': { roles: ['admin'] },
     'POST /admin/webpay/:ordenCompra/devolver': { motivo: 'Cobro doble del socio' },
-    'POST /admin/transacciones/:idTransaccion/anular': { motivo: 'Pago al producto equivocado' },
+    'POST /admin/transacciones/:id/anular': { motivo: 'Pago al producto equivocado' },
   };
   const payload = bodies[`${route.method} ${route.url}`];
   return { method: route.method as 'GET' | 'POST' | 'PUT', url, ...(payload === undefined ? {} : { payload }) };

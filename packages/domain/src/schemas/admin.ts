@@ -260,11 +260,12 @@ export const coreReportSchema = z.object({
     z.object({
       clave: z.string(),
       idTransaccion: z.nullable(z.string()),
-      tipo: z.nullable(z.enum(['cuenta_vista', 'abono_webpay'])),
+      tipo: z.nullable(z.enum(CORE_OPERATION_KINDS)),
       estadoAqui: z.nullable(coreOperationStatusSchema),
       montoAqui: z.nullable(z.number()),
       montoCore: z.nullable(z.number()),
-      resultado: z.enum(['conciliada', 'pendiente', 'falta en el core', 'falta aquí', 'monto distinto']),
+      /** 'anulada': given back by a reversal (decision 050), or the reversal itself. */
+      resultado: z.enum(['conciliada', 'pendiente', 'falta en el core', 'falta aquí', 'monto distinto', 'anulada']),
     }),
   ),
 });

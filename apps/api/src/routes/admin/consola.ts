@@ -246,17 +246,17 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   // A paid payment reversed: the core and Webpay give the money back once a second finance operator approves (050).
   r.post(
-    '/transacciones/:idTransaccion/anular',
+    '/transacciones/:id/anular',
     {
       schema: {
-        params: z.object({ idTransaccion: z.string().regex(/^[0-9a-f]{32}$/) }),
+        params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }),
         body: z.object({ motivo: z.string().trim().min(5, 'al menos 5 caracteres').max(300) }).strict(),
         response: { ...errorResponses(RESPONSE), ...proposedResponse(RESPONSE, 'Proposed: reversed once another finance operator approves it') },
       },
       config: { responseName: RESPONSE, permiso: 'pagos.anular' },
     },
     async (request, reply) => {
-      const found = await reversiblePayment(db, request.params.idTransaccion);
+      const found = await reversiblePayment(db, request.params.id);
       if (!found.ok) return reply.code(found.reason === 'not_found' ? 404 : 409).send(errorEnvelope(RESPONSE, '400', `${REVERSAL_REFUSALS[found.reason]}.`));
       recordReason(request.body.motivo);
       const payload = { idTransaccion: found.trx.idTransaccion, monto: found.monto, medioPago: found.trx.medioPago, motivo: request.body.motivo };
