@@ -57,6 +57,7 @@ import { createCoreReconciliationService } from './services/core-reconciliation-
 import type { CustomFetch } from 'openid-client';
 import { createFourEyes, type FourEyes } from './operator/four-eyes';
 import { createDayCloseService, type DayCloseService } from './services/day-close-service';
+import { createPaymentReversals, type PaymentReversals } from './services/payment-reversal';
 import { createRelyingParty } from './operator/relying-party';
 import { createSandboxProvider, sandboxProviderRoutes } from './operator/sandbox-provider';
 import { signInRoutes } from './operator/sign-in-routes';
@@ -79,6 +80,7 @@ export interface AppServices {
   coreReconciliation: ReturnType<typeof createCoreReconciliationService>;
   dayClose: DayCloseService;
   fourEyes: FourEyes;
+  reversals: PaymentReversals;
   notifications: ReturnType<typeof createNotificationService>;
   mailer: Mailer;
   mailDelivery: MailDelivery;
@@ -148,10 +150,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const authoriser = createAuthoriserService(database.db, { enrolmentCodeDays: config.authoriser.enrolmentCodeDays });
   const captcha = createCaptchaService(database.db, { secret: config.altchaSecret, counter: config.altchaCounter });
   const dayClose = createDayCloseService(database.db, core, clock);
+  const reversals = createPaymentReversals(database.db, { postings: corePostings, refundDue: card.refundDue, cooperative: config.productName });
   app.decorate('services', {
     parameters,
     dayClose,
-    fourEyes: createFourEyes(database.db, parameters, card, { issueCodeWithin: authoriser.issueCodeWithin, cooperative: config.productName }, { hours: config.operatorConsole.fourEyesHours }, dayClose),
+    reversals,
+    fourEyes: createFourEyes(database.db, parameters, card, { issueCodeWithin: authoriser.issueCodeWithin, cooperative: config.productName }, { hours: config.operatorConsole.fourEyesHours }, { closes: dayClose, reversals }),
     captcha,
     products: createProductService(database.db, clock),
     selection: createSelectionService(database.db, clock, { webpayOpenSeconds: config.webpay.settleAfterSeconds }),
@@ -327,6 +331,8 @@ function backgroundJobs(app: FastifyInstance, clock: Clock): Job[] {
       run: async () => void (await expireWithoutSession(database.db, Number(toParameterMap(await listParameters(database.db)).sessionTimeOut ?? 5))),
     },
     { name: 'operator-change-lapse', everyMs: 60_000, run: () => services.fourEyes.lapse() },
+    // Reversals approved and left half way (a crash, a silent core or Webpay): each carried one step further.
+    { name: 'payment-reversals', everyMs: config.core.postIntervalSeconds * 1000, run: () => services.reversals.advanceAll() },
   ];
   if (config.authoriser.webhook) jobs.push({ name: 'authoriser-webhook', everyMs: 1000, run: async () => void (await services.authoriserWebhook.deliverDue()) });
   return jobs;

@@ -27,6 +27,8 @@ export const PERMISSIONS = [
   'cierre.ver',
   /** Propose and decide a day's close (four eyes). */
   'cierre.firmar',
+  /** Propose and decide the reversal of a paid payment: the core and Webpay give the money back (decision 050). */
+  'pagos.anular',
   'auditoria.ver',
   'tokens.gestionar',
   'operadores.roles',
@@ -36,7 +38,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   agente: ['resumen.ver', 'socios.ver', 'socios.desbloquear', 'comprobantes.reenviar'],
   operaciones: ['resumen.ver', 'socios.ver', 'autorizador.gestionar', 'parametros.ver', 'parametros.cambiar', 'importacion'],
-  finanzas: ['resumen.ver', 'socios.ver', 'conciliacion.ver', 'core.reenviar', 'webpay.devolver', 'cierre.ver', 'cierre.firmar'],
+  finanzas: ['resumen.ver', 'socios.ver', 'conciliacion.ver', 'core.reenviar', 'webpay.devolver', 'pagos.anular', 'cierre.ver', 'cierre.firmar'],
   // Read-only, everything.
   auditor: ['resumen.ver', 'socios.ver', 'parametros.ver', 'conciliacion.ver', 'cierre.ver', 'auditoria.ver'],
   admin: ['resumen.ver', 'tokens.gestionar', 'operadores.roles', 'auditoria.ver'],
@@ -50,7 +52,7 @@ export function permissionsOf(roles: readonly Role[]): Set<Permission> {
 }
 
 /** The kinds of change a second person decides (four eyes). */
-export const CHANGE_KINDS = ['parametro', 'reposteo_core', 'devolucion_webpay', 'token', 'roles_operador', 'codigo_autorizador', 'cierre_dia'] as const;
+export const CHANGE_KINDS = ['parametro', 'reposteo_core', 'devolucion_webpay', 'token', 'roles_operador', 'codigo_autorizador', 'cierre_dia', 'anulacion_pago'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** Who may decide each kind of change (and propose it, but for a token, which any operator asks for themselves). */
@@ -62,6 +64,7 @@ export const CHANGE_PERMISSION: Record<ChangeKind, Permission> = {
   roles_operador: 'operadores.roles',
   codigo_autorizador: 'autorizador.gestionar',
   cierre_dia: 'cierre.firmar',
+  anulacion_pago: 'pagos.anular',
 };
 
 /** What a permission lets its holder do, in Spanish (the console shows a token's permissions with these). */
@@ -79,6 +82,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'webpay.devolver': 'Devolver cobros de Webpay',
   'cierre.ver': 'Ver el cierre del día',
   'cierre.firmar': 'Firmar el cierre del día',
+  'pagos.anular': 'Anular pagos aplicados',
   'auditoria.ver': 'Ver auditoría',
   'tokens.gestionar': 'Gestionar tokens',
   'operadores.roles': 'Asignar roles',

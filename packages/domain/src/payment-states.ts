@@ -8,7 +8,10 @@ export const TRANSACTION_MOVES = {
   pending: ['posting', 'paid', 'rejected', 'cancelled', 'expired'],
   // The core was asked to debit the account: it booked it (paid) or refused it (pending again, the member may retry).
   posting: ['paid', 'pending'],
-  paid: [],
+  // A second finance operator approved its reversal (decision 050): the core gives the money back, then Webpay.
+  paid: ['reversing'],
+  reversing: ['reversed'],
+  reversed: [],
   rejected: [],
   cancelled: [],
   expired: [],
@@ -25,6 +28,13 @@ export const CORE_OPERATION_MOVES = {
   failed: [],
 } as const satisfies Record<string, readonly string[]>;
 
+/**
+ * What a core operation asks: an own-account debit, a card payment's credit, or the reversal of one of those
+ * (decision 050), keyed `{key of what it reverses}.x`.
+ */
+export const CORE_OPERATION_KINDS = ['cuenta_vista', 'abono_webpay', 'anulacion'] as const;
+export type CoreOperationKind = (typeof CORE_OPERATION_KINDS)[number];
+
 export const WEBPAY_ATTEMPT_MOVES = {
   // The intent, written before Webpay's create is asked with no transaction open (decision 044): Webpay's token makes it
   // pending; a refusal, no answer, or a crash before the token was recorded (the reconciliation) leaves it not_opened.
@@ -35,7 +45,8 @@ export const WEBPAY_ATTEMPT_MOVES = {
   cancelled: ['refund_due', 'set_aside'],
   // Webpay took money that cannot be applied: refunded, or set aside when Webpay refuses the refund.
   refund_due: ['refunded', 'set_aside'],
-  committed: [],
+  // An applied charge whose payment was reversed (decision 050): refunded once the core gave the credits back.
+  committed: ['refund_due'],
   rejected: [],
   expired: [],
   refunded: [],
@@ -63,7 +74,9 @@ export function assertMove<T extends Record<string, readonly string[]>>(table: T
 /** A transaction's frozen lines: paid with it, or left out (a Mall store Webpay did not approve). */
 export const ITEM_MOVES = {
   pending: ['paid', 'rejected'],
-  paid: [],
+  // The core gave its money back (decision 050): the instalment is owed again.
+  paid: ['reversed'],
+  reversed: [],
   rejected: [],
 } as const satisfies Record<string, readonly string[]>;
 

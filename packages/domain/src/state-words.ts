@@ -16,6 +16,8 @@ export const TRANSACTION_WORDS: Record<TransactionStatus, string> = {
   pending: 'Pendiente de pago',
   posting: 'Esperando la respuesta del core',
   paid: 'Pagada',
+  reversing: 'Anulándose: el dinero vuelve al socio',
+  reversed: 'Anulada: el dinero volvió al socio',
   rejected: 'Rechazada, sin cargo',
   cancelled: 'Anulada por el socio, sin cargo',
   expired: 'Vencida sin pagar',
@@ -25,6 +27,7 @@ export const TRANSACTION_WORDS: Record<TransactionStatus, string> = {
 export const ITEM_WORDS: Record<ItemStatus, string> = {
   pending: 'Pendiente',
   paid: 'Pagada',
+  reversed: 'Anulada: se debe de nuevo',
   rejected: 'No pagada',
 };
 
@@ -48,6 +51,18 @@ export const WEBPAY_ATTEMPT_WORDS: Record<WebpayAttemptStatus, string> = {
   refund_due: 'Cobrado, devolución pendiente',
   refunded: 'Cobrado y devuelto',
   set_aside: 'Cobrado y retenido: Webpay rechazó la devolución',
+};
+
+/** Where a paid payment's reversal stands (decision 050), from its approval on. */
+export const REVERSAL_STEPS = ['core', 'core_rechazo', 'webpay', 'webpay_rechazo', 'anulado'] as const;
+export type ReversalStepName = (typeof REVERSAL_STEPS)[number];
+export const REVERSAL_STEP_WORDS: Record<ReversalStepName, string> = {
+  core: 'El core está devolviendo el dinero',
+  core_rechazo: 'El core rechazó la anulación: no se devolvió nada y el pago sigue aplicado en el core',
+  webpay: 'El core devolvió el dinero y las cuotas se deben de nuevo; Webpay está devolviendo el cobro a la tarjeta',
+  webpay_rechazo:
+    'El core devolvió el dinero y las cuotas se deben de nuevo, pero Webpay rechazó la devolución a la tarjeta: el cobro quedó apartado para devolverlo desde Conciliación',
+  anulado: 'Anulado: el dinero volvió al socio y las cuotas se deben de nuevo',
 };
 
 /** A second-factor request with the coordinate card. */
@@ -111,6 +126,13 @@ const EVENT_WORDS = {
   'core.abono.fallido': 'El core registró una falla del abono: se reintenta con otra clave',
   'core.abono.rechazado': 'El core rechazó el abono',
   'core.abono.reenviado': 'Abono reenviado al core',
+  'pago.anulacion': 'Anulación del pago aprobada',
+  'core.anulacion': 'El core devolvió el dinero',
+  'core.anulacion.fallida': 'El core falló al anular: se intenta de nuevo',
+  'core.anulacion.rechazada': 'El core rechazó la anulación',
+  'pago.anulacion.core': 'Cuotas adeudadas de nuevo',
+  'pago.anulacion.rechazada': 'La anulación no terminó',
+  'pago.anulado': 'Pago anulado: el socio fue avisado',
   'webpay.init': 'Formulario de Webpay pedido',
   'webpay.auth': 'Pago con tarjeta iniciado',
   'pago.webpay': 'Pago con tarjeta',

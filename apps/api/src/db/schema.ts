@@ -1,6 +1,7 @@
 import { FAMILIES, type Family } from '@pago/domain/families';
 import {
   AUTHORIZATION_MOVES,
+  CORE_OPERATION_KINDS,
   CORE_OPERATION_MOVES,
   DAY_CLOSE_MOVES,
   ITEM_MOVES,
@@ -9,6 +10,7 @@ import {
   TRANSACTION_MOVES,
   WEBPAY_ATTEMPT_MOVES,
   type AuthorizationStatus,
+  type CoreOperationKind,
   type CoreOperationStatus,
   type DayCloseStatus,
   type ItemStatus,
@@ -16,6 +18,7 @@ import {
   type TransactionStatus,
   type WebpayAttemptStatus,
 } from '@pago/domain/payment-states';
+import { CHANGE_KINDS } from '@pago/domain/operator-roles';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -438,7 +441,7 @@ export const coreOperations = pgTable(
     idTransaccion: text('id_transaccion')
       .notNull()
       .references(() => transactions.idTransaccion),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<CoreOperationKind>().notNull(),
     status: text('status').$type<CoreOperationStatus>().notNull().default('pending'),
     amount: money('amount').notNull(),
     /** The products credited: [{ productId, numeroProducto, family, amount }]. */
@@ -457,7 +460,7 @@ export const coreOperations = pgTable(
   (t) => [
     index('core_operations_trx_idx').on(t.idTransaccion),
     index('core_operations_due_idx').on(t.status, t.nextAttemptAt),
-    check('core_operations_kind_chk', sql`${t.kind} in ('cuenta_vista','abono_webpay')`),
+    check('core_operations_kind_chk', sql`${t.kind} in (${oneOf(CORE_OPERATION_KINDS)})`),
     check('core_operations_status_chk', sql`${t.status} in (${oneOf(statesOf(CORE_OPERATION_MOVES))})`),
     check('core_operations_amount_chk', sql`${t.amount} > 0`),
   ],
@@ -652,7 +655,7 @@ export const operatorChanges = pgTable(
   (t) => [
     uniqueIndex('operator_changes_pending_target_idx').on(t.kind, t.target).where(sql`${t.status} = 'pendiente'`),
     index('operator_changes_status_idx').on(t.status, t.createdAt),
-    check('operator_changes_kind_chk', sql`${t.kind} in ('parametro','reposteo_core','devolucion_webpay','token','roles_operador','codigo_autorizador','cierre_dia')`),
+    check('operator_changes_kind_chk', sql`${t.kind} in (${oneOf(CHANGE_KINDS)})`),
     check('operator_changes_status_chk', sql`${t.status} in (${oneOf(statesOf(OPERATOR_CHANGE_MOVES))})`),
   ],
 );

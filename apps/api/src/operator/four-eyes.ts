@@ -1,9 +1,11 @@
+import type { AuditEventKind } from '@pago/domain/state-words';
 import { hasName, TEXT_NAMES } from '@pago/domain/parameters';
 import type { Db, Tx } from '../db/client';
 import { appendAudit } from '../repositories/audit-repository';
 import { checkRepost, insertOperation } from '../repositories/core-operation-repository';
 import { askWebpay, markForRefund, REFUND_REFUSALS, REFUND_UNANSWERED, type WebpayHolding } from '../services/card-manual-refund';
 import type { RefundDone } from '../services/card-settlement';
+import { REVERSAL_REFUSALS, startReversal, type PaymentReversals, type ReversalStep } from '../services/payment-reversal';
 import { applyParameter, checkParameter, type ParametersService } from '../services/parameters-service';
 import type { WebpayCall, WebpayResult } from '../services/webpay-client';
 import { actorLabel, type Actor } from './access';
@@ -46,6 +48,20 @@ export interface CardRefunds {
 /** What an approval's follow-up found after its commit: added to the change's result (what it records already stands). */
 interface FollowUp {
   result: Record<string, unknown>;
+  /** What the approval set off was refused: the change fails, and the trail says why. */
+  refused?: { kind: AuditEventKind; detail: Record<string, unknown> };
+}
+
+/**
+ * A reversal's progress after its approval, as staff read it: given back, under way (the scheduler carries on), or
+ * refused by the core or by Webpay, with the reason: the change fails, and what was done is said.
+ */
+function reversalFollowUp(step: ReversalStep, names: Record<string, unknown>): FollowUp {
+  const result = { anulacion: step.texto, paso: step.paso, ...('motivo' in step && step.motivo ? { motivo: step.motivo } : {}) };
+  if (step.paso === 'core_rechazo' || step.paso === 'webpay_rechazo') {
+    return { result, refused: { kind: 'pago.anulacion.rechazada', detail: { ...names, paso: step.paso, motivo: 'motivo' in step ? step.motivo : '' } } };
+  }
+  return { result };
 }
 
 /**
@@ -76,7 +92,14 @@ type Applied = { ok: true; result: Record<string, unknown>; after?: () => Promis
  * What an approval needs from the network (Webpay's status for a refund) is asked before its transaction opens, and
  * what it sets off (the refund, reaching the replicas) runs after it commits.
  */
-export function createFourEyes(db: Db, parameters: ParametersService, card: CardRefunds, codes: EnrolmentCodes, options: { hours: number }, closes: DayCloseService) {
+export function createFourEyes(
+  db: Db,
+  parameters: ParametersService,
+  card: CardRefunds,
+  codes: EnrolmentCodes,
+  options: { hours: number },
+  { closes, reversals }: { closes: DayCloseService; reversals: Pick<PaymentReversals, 'advance'> },
+) {
   /** Lapses what waited too long (the scheduler's `operator-change-lapse`; a decision checks the time itself). */
   async function lapse(): Promise<void> {
     for (const change of await lapseExpired(db)) {
@@ -132,6 +155,11 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       if (!closed) return { ok: false, message: 'El día cambió mientras se aprobaba: inténtalo de nuevo' };
       await appendAudit(tx, { kind: 'cierre.firmado', requestId, detail: { fecha, lineas: comparison.lineas.length, operador: change.makerName, aprobadoPor: checker, cambio: change.id, motivo: change.payload.motivo } });
       return { ok: true, result: { cierre: 'Cerrado', lineas: comparison.lineas.length } };
+    }
+    if (change.kind === 'anulacion_pago') {
+      const started = await startReversal(tx, change.target, { operador: change.makerName, aprobadoPor: checker, cambio: change.id, motivo: change.payload.motivo }, requestId);
+      if (!started.ok) return { ok: false, message: REVERSAL_REFUSALS[started.reason] };
+      return { ok: true, result: started.result, after: async () => reversalFollowUp(await reversals.advance(change.target, requestId), { idTransaccion: change.target, operador: change.makerName, aprobadoPor: checker, cambio: change.id }) };
     }
     if (change.kind === 'token') {
       const token = await approveMachineToken(tx, change.target, checker);
@@ -243,7 +271,13 @@ export function createFourEyes(db: Db, parameters: ParametersService, card: Card
       const recorded = await db.transaction(async (tx) => {
         const current = (await lockChange(tx, id))?.change;
         if (!follow || !current) return current;
-        const [updated] = await recordChangeResult(tx, id, { ...follow.result, ...(current.result ?? {}) });
+        const result = { ...follow.result, ...(current.result ?? {}) };
+        if (follow.refused && current.status === 'aprobado') {
+          const [failed] = await moveOperatorChange(tx, id, 'aprobado', 'fallido', { result });
+          if (failed) await appendAudit(tx, { kind: follow.refused.kind, requestId, detail: follow.refused.detail });
+          return failed ?? current;
+        }
+        const [updated] = await recordChangeResult(tx, id, result);
         return updated ?? current;
       });
       return { ok: true, change: recorded ?? outcome.change };

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, lte, min, ne, or, sql } from 'drizzle-orm';
-import { assertMove, CORE_OPERATION_MOVES, type CoreOperationStatus } from '@pago/domain/payment-states';
+import { assertMove, CORE_OPERATION_MOVES, type CoreOperationKind, type CoreOperationStatus } from '@pago/domain/payment-states';
 import { CORE_OPERATION_WORDS } from '@pago/domain/state-words';
 import type { DbOrTx, Tx } from '../db/client';
 import { reopenDaysOf } from './day-close-repository';
@@ -14,7 +14,7 @@ export type CoreOperationRow = typeof coreOperations.$inferSelect;
 export const firstKeyOf = (key: string) => key.replace(/(\.r\d+)+$/, '');
 /** Whether another try of the same card credit is waiting for the core or was booked. */
 const hasLiveRepost = sql`exists (select 1 from core_operations r where r.key <> ${coreOperations.key} and (r.key = regexp_replace(${coreOperations.key}, '([.]r[0-9]+)+$', '') or starts_with(r.key, regexp_replace(${coreOperations.key}, '([.]r[0-9]+)+$', '') || '.r')) and r.status in ('pending', 'booked'))`;
-export type CoreOperationKind = 'cuenta_vista' | 'abono_webpay';
+export type { CoreOperationKind } from '@pago/domain/payment-states';
 
 export async function insertOperation(
   tx: Tx,
@@ -229,3 +229,12 @@ export function triesOf(db: DbOrTx, key: string): Promise<Pick<CoreOperationRow,
 
 /** The key of a card credit's next try: `KEY.rN`, N one more than the tries after the first. */
 export const nextTryKey = (key: string, tries: readonly unknown[]) => `${firstKeyOf(key)}.r${tries.length}`;
+
+/** The booked reversals (decision 050) of these transactions' operations, whatever day they were made. */
+export function bookedReversalsOf(db: DbOrTx, idTransacciones: string[]): Promise<CoreOperationRow[]> {
+  if (idTransacciones.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(coreOperations)
+    .where(and(eq(coreOperations.kind, 'anulacion'), eq(coreOperations.status, 'booked'), inArray(coreOperations.idTransaccion, idTransacciones)));
+}

@@ -146,6 +146,14 @@ export async function payInstalment(tx: Tx, id: string, monto: number): Promise<
     .where(eq(instalments.id, id));
 }
 
+/** A reversed payment's instalment (decision 050): owed again by what it had paid. */
+export async function restoreInstalment(tx: Tx, id: string, monto: number): Promise<void> {
+  await tx
+    .update(instalments)
+    .set({ montoPendiente: sql`${instalments.montoPendiente} + ${monto}`, pagoMinimo: sql`${instalments.pagoMinimo} + ${monto}`, paidAt: null })
+    .where(eq(instalments.id, id));
+}
+
 /** A product's debt reduced by `debt` (not below zero) and its balance credited with `credit` (savings). */
 export async function applyToProduct(tx: Tx, id: string, change: { debt?: number | undefined; credit?: number | undefined }): Promise<void> {
   const { debt, credit } = change;

@@ -110,8 +110,11 @@ export async function setHostToken(tx: Tx, idTransaccion: string, hostTokenHash:
 
 /**
  * The one way a transaction's state changes (TRANSACTION_MOVES): only from `from`, only where `which` matches (its id,
- * or a condition for a batch); a final state records when it settled. Answers how many moved: none when it lost a race.
+ * or a condition for a batch); a final state records when it settled (a reversed payment keeps when it was paid). Answers how many moved: none when it lost a race.
  */
+/** A payment is settled once it ends or is paid; a reversal later keeps that instant. */
+const settles = (to: TransactionStatus) => to === 'paid' || isFinal(TRANSACTION_MOVES, to);
+
 export async function moveTransaction(
   db: DbOrTx,
   which: string | SQL,
@@ -122,7 +125,7 @@ export async function moveTransaction(
   const states = checkedFrom(TRANSACTION_MOVES, from, to);
   const moved = await db
     .update(transactions)
-    .set({ ...also, status: to, updatedAt: sql`now()`, ...(isFinal(TRANSACTION_MOVES, to) ? { settledAt: sql`now()` } : {}) })
+    .set({ ...also, status: to, updatedAt: sql`now()`, ...(settles(to) ? { settledAt: sql`coalesce(${transactions.settledAt}, now())` } : {}) })
     .where(and(typeof which === 'string' ? eq(transactions.idTransaccion, which) : which, inArray(transactions.status, states)))
     .returning({ id: transactions.idTransaccion });
   // A closed day whose payment changed is reopened, saying what changed (decision 049).
@@ -159,13 +162,17 @@ export async function productNumbersOf(db: DbOrTx, idTransaccion: string): Promi
   return rows.map((r) => r.numero);
 }
 
-/** The one way an item's state changes (ITEM_MOVES): a pending line paid, with its authorisation number, or left out. */
+/**
+ * The one way an item's state changes (ITEM_MOVES): a pending line paid, with its authorisation number, or left out;
+ * a paid line reversed (decision 050).
+ */
 export async function moveItem(tx: Tx, itemId: string, to: Exclude<ItemStatus, 'pending'>, also: { authorizationCode?: string } = {}): Promise<number> {
-  checkedFrom(ITEM_MOVES, 'pending', to);
+  const from: ItemStatus = to === 'reversed' ? 'paid' : 'pending';
+  checkedFrom(ITEM_MOVES, from, to);
   const moved = await tx
     .update(transactionItems)
     .set({ ...also, status: to })
-    .where(and(eq(transactionItems.id, itemId), eq(transactionItems.status, 'pending')))
+    .where(and(eq(transactionItems.id, itemId), eq(transactionItems.status, from)))
     .returning({ id: transactionItems.id });
   return moved.length;
 }
@@ -185,13 +192,13 @@ export async function insertVoucher(tx: Tx, idTransaccion: string, pagos: Pago[]
 }
 
 /** The voucher a verification code names, whoever asks, and who paid it (null for a card payment). */
-export async function voucherByCode(db: DbOrTx, code: string): Promise<{ pagos: Pago[]; payerRut: string | null } | null> {
+export async function voucherByCode(db: DbOrTx, code: string): Promise<{ pagos: Pago[]; payerRut: string | null; status: TransactionStatus } | null> {
   const [row] = await db
-    .select({ payload: vouchers.payload, payerRut: transactions.payerRut })
+    .select({ payload: vouchers.payload, payerRut: transactions.payerRut, status: transactions.status })
     .from(vouchers)
     .innerJoin(transactions, eq(transactions.idTransaccion, vouchers.idTransaccion))
     .where(eq(vouchers.verificationCode, code));
-  return row ? { pagos: row.payload as Pago[], payerRut: row.payerRut } : null;
+  return row ? { pagos: row.payload as Pago[], payerRut: row.payerRut, status: row.status } : null;
 }
 
 /** A paid transaction's voucher with its member's e-mail and RUT (an operator's resend). */
@@ -286,4 +293,10 @@ export async function paidOfDayByMethod(db: DbOrTx, isoDay: string) {
     .groupBy(transactions.medioPago, transactions.family)
     .orderBy(transactions.medioPago, transactions.family);
   return rows.map((p) => ({ medioPago: p.medioPago, familia: p.familia, cantidad: Number(p.cantidad), monto: Number(p.monto ?? 0) }));
+}
+
+/** Payments whose reversal is under way (decision 050): what the `payment-reversals` job carries on. */
+export async function reversingTransactions(db: DbOrTx, limit: number): Promise<string[]> {
+  const rows = await db.select({ id: transactions.idTransaccion }).from(transactions).where(eq(transactions.status, 'reversing')).orderBy(transactions.updatedAt).limit(limit);
+  return rows.map((r) => r.id);
 }

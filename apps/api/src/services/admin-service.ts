@@ -1,3 +1,4 @@
+import { reversalView } from './payment-reversal';
 import { operationsOf } from '../repositories/core-operation-repository';
 import { canonicalRut, maskRut } from '@pago/domain/rut';
 import type { Db } from '../db/client';
@@ -72,7 +73,7 @@ export function createAdminService(db: Db) {
     async transaction(idTransaccion: string): Promise<TransactionView | null> {
       const trx = await findTransaction(db, idTransaccion);
       if (!trx) return null;
-      const [items, auths, attempts, core, voucher, audit, payer] = await Promise.all([
+      const [items, auths, attempts, core, voucher, audit, payer, anulacion] = await Promise.all([
         itemsWithProductOf(db, idTransaccion),
         authorizationsOf(db, idTransaccion),
         attemptsOf(db, idTransaccion),
@@ -80,6 +81,7 @@ export function createAdminService(db: Db) {
         voucherRowOf(db, idTransaccion),
         auditOfTransaction(db, idTransaccion),
         payerOf(db, idTransaccion),
+        reversalView(db, idTransaccion),
       ]);
       // The columns' CHECK lists hold the domain's states (payment-states.ts), so these casts name what is there.
       return {
@@ -114,7 +116,7 @@ export function createAdminService(db: Db) {
         })),
         core: core.map((op) => ({
           clave: op.key,
-          tipo: op.kind === 'abono_webpay' ? 'abono_webpay' : 'cuenta_vista',
+          tipo: op.kind,
           estado: op.status as CoreOperationStatus,
           monto: op.amount,
           intentos: op.attempts,
@@ -123,6 +125,7 @@ export function createAdminService(db: Db) {
           registrada: op.bookedAt,
         })),
         comprobante: voucher ? { emitido: voucher.createdAt } : null,
+        anulacion,
         auditoria: audit,
       };
     },

@@ -15,6 +15,13 @@ export interface CoreBanking {
   /** Money Webpay took for one product: a loan repayment or a deposit, booked once per key. */
   credit(key: string, line: CoreLine, date: Date): Promise<CoreAnswer>;
   /**
+   * Gives back what an operation booked, under its own key (decision 050), as Fineract allows: the transactions of a
+   * card credit or of an own-account batch are undone one by one (credits first, then the debit); a transfer to a
+   * savings product goes back by a transfer the other way. A transfer to a loan cannot be reversed through the API
+   * (Fineract refuses to undo or charge back a transfer's leg): `reversibleInCore` keeps it from being proposed.
+   */
+  reverse(key: string, what: CoreReversal): Promise<CoreAnswer>;
+  /**
    * What this channel booked on these accounts: only its own payment types and keys, each with its business day.
    * How the reconciliation sees the core's books; a teller's deposit or another channel's repayment is not here.
    */
@@ -23,8 +30,21 @@ export interface CoreBanking {
   missingPaymentTypes(): Promise<CoreCall<string[]>>;
 }
 
-/** Our keys: an own-account try (`{idTransaccion}-{n}`) or a card credit (the store's buy order, `.rN` per new try). */
-export const CHANNEL_KEY = /^(?:[0-9a-f]{32}-\d+|PO[0-9a-f]{16}-\d+(?:\.r\d+)*)$/;
+/** What a reversal gives back: a card credit, or an own-account payment (one transfer, or a batch of several lines). */
+export type CoreReversal =
+  | { kind: 'abono_webpay'; originalKey: string; line: CoreLine; date: Date }
+  | { kind: 'cuenta_vista'; originalKey: string; numeroCuenta: string; lines: CoreLine[]; date: Date };
+
+/** Whether the core can give an operation back: not an own-account payment of one loan, posted as a transfer. */
+export function reversibleInCore(op: { kind: string; lines: readonly { family: string }[] }): boolean {
+  return !(op.kind === 'cuenta_vista' && op.lines.length === 1 && isLoanInCore(op.lines[0]!.family as Family));
+}
+
+/**
+ * Our keys: an own-account try (`{idTransaccion}-{n}`) or a card credit (the store's buy order, `.rN` per new try),
+ * and the reversal of either (`.x`, with its own `.rN`).
+ */
+export const CHANNEL_KEY = /^(?:[0-9a-f]{32}-\d+|PO[0-9a-f]{16}-\d+(?:\.r\d+)*)(?:\.x(?:\.r\d+)*)?$/;
 
 /** An account in the core by our number: a cuenta vista or a product. */
 export interface CoreAccount {

@@ -9,6 +9,7 @@ import type { CoreLineRow } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import {
   claimDue,
+  firstKeyOf,
   insertOperation,
   lockOperation,
   moveOperation,
@@ -19,7 +20,7 @@ import {
 } from '../repositories/core-operation-repository';
 import { lockTransaction, moveTransaction, voucherOf } from '../repositories/transaction-repository';
 import { expectMoved } from '../repositories/moves';
-import type { CoreAnswer, CoreBanking, CoreLine } from './core-banking';
+import type { CoreAnswer, CoreBanking, CoreLine, CoreReversal } from './core-banking';
 import { applyPayment, maskAccount } from './payment-service';
 
 /** How call 6 ends once the core has been asked: paid (the voucher), refused by the core, or still unknown. */
@@ -45,6 +46,15 @@ export const CORE_BATCH_TRIES = 5;
 /** Seconds before a card credit's next try after a recorded failure: doubles per try, from 30 s up to 10 minutes. */
 export const nextTryAfterSeconds = (failedTries: number) => Math.min(600, 30 * 2 ** Math.max(0, failedTries - 1));
 
+/** What a reversal (`{key}.x`, `.rN` per try) gives back: the operation it names, own-account or card credit. */
+export function reversalOf(op: CoreOperationRow): CoreReversal {
+  const originalKey = firstKeyOf(op.key).replace(/\.x$/, '');
+  const lines = op.lines.map(toCoreLine);
+  return op.sourceAccount
+    ? { kind: 'cuenta_vista', originalKey, numeroCuenta: op.sourceAccount, lines, date: op.createdAt }
+    : { kind: 'abono_webpay', originalKey, line: lines[0]!, date: op.createdAt };
+}
+
 const toCoreLine = (line: CoreLineRow): CoreLine => ({ numeroProducto: line.numeroProducto, family: line.family as Family, amount: line.amount });
 
 /**
@@ -55,6 +65,7 @@ const toCoreLine = (line: CoreLineRow): CoreLine => ({ numeroProducto: line.nume
  */
 export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, options: CorePostingsOptions, log: FastifyBaseLogger) {
   function send(op: CoreOperationRow): Promise<CoreAnswer> {
+    if (op.kind === 'anulacion') return core.reverse(op.key, reversalOf(op));
     if (op.kind === 'cuenta_vista') return core.payFromAccount(op.key, { numeroCuenta: op.sourceAccount!, lines: op.lines.map(toCoreLine), date: op.createdAt });
     return core.credit(op.key, toCoreLine(op.lines[0]!), op.createdAt);
   }
@@ -118,25 +129,31 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
    * for the operator as a refusal does; or asked again under the same key.
    */
   function recordCredit(op: CoreOperationRow, answer: CoreAnswer): Promise<void> {
+    // A reversal's tries go as a card credit's do; its events are its own.
+    const kinds = op.kind === 'anulacion' ? ({ failed: 'core.anulacion.fallida', refused: 'core.anulacion.rechazada' } as const) : ({ failed: 'core.abono.fallido', refused: 'core.abono.rechazado' } as const);
     return db.transaction(async (tx) => {
       const current = await lockOperation(tx, op.key);
       if (!current || current.status !== 'pending') return;
       if (answer.outcome === 'unknown') return recordUnanswered(tx, op.key, answer.detail);
-      if (answer.outcome === 'booked') return moveOperation(tx, op.key, 'pending', 'booked', { coreRefs: answer.refs });
+      if (answer.outcome === 'booked') {
+        await moveOperation(tx, op.key, 'pending', 'booked', { coreRefs: answer.refs });
+        if (op.kind === 'anulacion') await appendAudit(tx, { kind: 'core.anulacion', detail: { idTransaccion: op.idTransaccion, clave: op.key, monto: op.amount } });
+        return;
+      }
       if (answer.outcome === 'failed') {
         const tries = await triesOf(tx, op.key);
         const failed = tries.filter((t) => t.status === 'failed').length + 1;
         if (failed < CARD_CREDIT_TRIES) {
           await moveOperation(tx, op.key, 'pending', 'failed', { lastError: answer.detail });
           const key = nextTryKey(op.key, tries);
-          await insertOperation(tx, { key, idTransaccion: op.idTransaccion, kind: 'abono_webpay', amount: op.amount, lines: op.lines, firstTryAfterSeconds: nextTryAfterSeconds(failed) });
-          await appendAudit(tx, { kind: 'core.abono.fallido', detail: { idTransaccion: op.idTransaccion, clave: op.key, nuevaClave: key, motivo: answer.detail } });
+          await insertOperation(tx, { key, idTransaccion: op.idTransaccion, kind: op.kind, amount: op.amount, lines: op.lines, sourceAccount: op.sourceAccount, firstTryAfterSeconds: nextTryAfterSeconds(failed) });
+          await appendAudit(tx, { kind: kinds.failed, detail: { idTransaccion: op.idTransaccion, clave: op.key, nuevaClave: key, motivo: answer.detail } });
           log.warn({ idTransaccion: op.idTransaccion, key: op.key, next: key, detail: answer.detail }, 'the core recorded a failure of a card payment credit: the next try goes under a new key');
           return;
         }
       }
       await moveOperation(tx, op.key, 'pending', 'refused', { lastError: answer.detail });
-      await appendAudit(tx, { kind: 'core.abono.rechazado', detail: { idTransaccion: op.idTransaccion, clave: op.key, motivo: answer.detail } });
+      await appendAudit(tx, { kind: kinds.refused, detail: { idTransaccion: op.idTransaccion, clave: op.key, motivo: answer.detail } });
       log.error({ idTransaccion: op.idTransaccion, key: op.key, detail: answer.detail }, 'the core refused a card payment credit: an operator must post it or refund it');
     });
   }
@@ -158,6 +175,11 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
       }
       if (answer.outcome === 'unknown') log.warn({ idTransaccion: op.idTransaccion, detail: answer.detail }, 'the core gave no answer to an own-account debit: asked again later');
       return recordOwnAccount(op, answer, requestId);
+    },
+
+    /** Sends one reversal (decision 050) and records the core's answer; `postDue` asks again what this leaves pending. */
+    async postReversal(op: CoreOperationRow): Promise<void> {
+      await recordCredit(op, await send(op));
     },
 
     /**

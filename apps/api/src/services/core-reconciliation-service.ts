@@ -1,18 +1,18 @@
-import type { CoreOperationStatus } from '@pago/domain/payment-states';
+import type { CoreOperationKind, CoreOperationStatus } from '@pago/domain/payment-states';
 import type { Db } from '../db/client';
-import { operationsOfDay } from '../repositories/core-operation-repository';
+import { bookedReversalsOf, firstKeyOf, operationsOfDay } from '../repositories/core-operation-repository';
 import { isLoanInCore, type CoreBanking } from './core-banking';
 
 /** One line of the comparison: our operation and what the core booked under its key. */
 export interface CoreReconciliationLine {
   clave: string;
   idTransaccion: string | null;
-  tipo: 'cuenta_vista' | 'abono_webpay' | null;
+  tipo: CoreOperationKind | null;
   estadoAqui: CoreOperationStatus | null;
   montoAqui: number | null;
   montoCore: number | null;
   /** 'pendiente': not acknowledged by the core yet (still being posted): not a difference. */
-  resultado: 'conciliada' | 'pendiente' | 'falta en el core' | 'falta aquí' | 'monto distinto';
+  resultado: 'conciliada' | 'pendiente' | 'falta en el core' | 'falta aquí' | 'monto distinto' | 'anulada';
 }
 
 export interface CoreReconciliation {
@@ -49,9 +49,15 @@ export function createCoreReconciliationService(db: Db, core: CoreBanking) {
       }
       const lineas: CoreReconciliationLine[] = [];
       const ours = new Set<string>();
+      // An operation a booked reversal gave back (decision 050), and the reversal itself: settled, whatever the core shows.
+      const reversed = new Set((await bookedReversalsOf(db, [...new Set(ops.map((o) => o.idTransaccion))])).map((r) => firstKeyOf(r.key).replace(/\.x$/, '')));
       for (const op of ops) {
         ours.add(op.key);
         const core = byKey.get(op.key);
+        if ((op.kind === 'anulacion' || reversed.has(op.key)) && op.status === 'booked') {
+          lineas.push({ clave: op.key, idTransaccion: op.idTransaccion, tipo: op.kind, estadoAqui: op.status, montoAqui: op.amount, montoCore: core ? core.debit || core.credit : null, resultado: 'anulada' });
+          continue;
+        }
         // The core's side of an own-account payment is the debit of the cuenta vista; of a card credit, the credit.
         const montoCore = core ? (op.kind === 'cuenta_vista' ? core.debit : core.credit) : null;
         const base = { clave: op.key, idTransaccion: op.idTransaccion, tipo: op.kind as CoreReconciliationLine['tipo'], estadoAqui: op.status, montoAqui: op.amount, montoCore };
@@ -69,8 +75,8 @@ export function createCoreReconciliationService(db: Db, core: CoreBanking) {
         if (ours.has(clave)) continue;
         lineas.push({ clave, idTransaccion: null, tipo: null, estadoAqui: null, montoAqui: null, montoCore: sums.debit || sums.credit, resultado: 'falta aquí' });
       }
-      const conciliadas = lineas.filter((l) => l.resultado === 'conciliada').length;
-      const diferencias = lineas.filter((l) => l.resultado !== 'conciliada' && l.resultado !== 'pendiente').length;
+      const conciliadas = lineas.filter((l) => l.resultado === 'conciliada' || l.resultado === 'anulada').length;
+      const diferencias = lineas.filter((l) => l.resultado !== 'conciliada' && l.resultado !== 'pendiente' && l.resultado !== 'anulada').length;
       return { fecha, conciliadas, diferencias, lineas };
     },
   };

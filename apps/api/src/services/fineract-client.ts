@@ -129,6 +129,35 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
 
   const target = (line: CoreLine) => resolve(isLoan(line) ? 'loans' : 'savingsaccounts', line.numeroProducto);
 
+  /**
+   * Undoes the loan repayment or savings transaction our write `receipt` booked on an account, under `key`: a loan's
+   * by its external id (LoanWritePlatformServiceJpaRepositoryImpl.adjustLoanTransaction, transactionAmount 0), a
+   * savings account's by its receipt number (SavingsAccountWritePlatformServiceJpaRepositoryImpl.undoTransaction).
+   * One already reversed is booked: an earlier try of this reversal undid it under a key the core no longer keeps.
+   */
+  async function undo(kind: 'loans' | 'savingsaccounts', externalId: string, receipt: string, key: string, date: Date): Promise<CoreAnswer> {
+    const account = await resolve(kind, externalId);
+    if (!account.ok) return { outcome: 'unknown', detail: account.detail };
+    let found: FineractTransaction & { id: number } | undefined;
+    if (kind === 'loans') {
+      const read = await call('GET', `loans/${account.data.id}/transactions/external-id/${encodeURIComponent(receipt)}`);
+      if (read.status === 200) found = read.body as FineractTransaction & { id: number };
+      else if (read.status !== 404) return { outcome: 'unknown', detail: detailOf(read) };
+    } else {
+      const read = await call('GET', `savingsaccounts/${account.data.id}?associations=transactions`);
+      if (read.status !== 200) return { outcome: 'unknown', detail: detailOf(read) };
+      const list = ((read.body as { transactions?: (FineractTransaction & { id: number })[] }).transactions ?? []);
+      found = list.find((t) => t.paymentDetailData?.receiptNumber === receipt);
+    }
+    if (!found) return { outcome: 'refused', reason: 'refused', detail: `no transaction ${receipt} in the core` };
+    if (found.reversed === true || found.manuallyReversed === true) return { outcome: 'booked', refs: { [externalId]: String(found.id) } };
+    const answer =
+      kind === 'loans'
+        ? await call('POST', `loans/${account.data.id}/transactions/${found.id}`, { transactionDate: fineractDate(date), transactionAmount: 0, note: `Pago Online ${key}`, ...DATE_FORMAT }, key)
+        : await call('POST', `savingsaccounts/${account.data.id}/transactions/${found.id}?command=undo`, {}, key);
+    return outcomeOf(answer, () => ({ [externalId]: String(found.id) }));
+  }
+
   return {
     async payFromAccount(key, payment) {
       // The ids are independent reads: asked together, they cost the core's latency once.
@@ -206,6 +235,33 @@ export function createFineractClient(options: FineractOptions): CoreBanking {
         if (found.status === 200) return { outcome: 'booked', refs: { [line.numeroProducto]: String((found.body as { id: number }).id) } };
       }
       return outcomeOf(answer, () => ({ [line.numeroProducto]: resourceIdOf(answer.body) }));
+    },
+
+    async reverse(key, what) {
+      if (what.kind === 'abono_webpay') return undo(isLoan(what.line) ? 'loans' : 'savingsaccounts', what.line.numeroProducto, what.originalKey, key, what.date);
+      if (what.lines.length === 1) {
+        const line = what.lines[0]!;
+        // A transfer's legs cannot be undone (503, `…transfer.transaction.update.not.allowed`): a savings product's
+        // transfer goes back by a transfer the other way; a loan's cannot (AccountTransfersWritePlatformServiceImpl:
+        // a transfer from a loan only refunds an overpaid loan).
+        if (isLoan(line)) return { outcome: 'refused', reason: 'refused', detail: 'error.msg.loan.transfer.transaction.update.not.allowed' };
+        const [from, to] = await Promise.all([resolve('savingsaccounts', line.numeroProducto), resolve('savingsaccounts', what.numeroCuenta)]);
+        if (!from.ok) return { outcome: 'unknown', detail: from.detail };
+        if (!to.ok) return { outcome: 'unknown', detail: to.detail };
+        const body = { ...transferBody(from.data, to.data, { ...line, family: 'AH' }, what.date, key), fromAccountType: 2, toAccountType: 2 };
+        const answer = await call('POST', 'accounttransfers', body, key);
+        return outcomeOf(answer, () => ({ [line.numeroProducto]: resourceIdOf(answer.body) }));
+      }
+      // A batch's items were a withdrawal and plain credits: each is undone, the credits first (an undo that would take
+      // a product below zero is refused before the cuenta vista gets anything), each under its own key.
+      const refs: Record<string, string> = {};
+      for (const [i, line] of what.lines.entries()) {
+        const done = await undo(isLoan(line) ? 'loans' : 'savingsaccounts', line.numeroProducto, `${what.originalKey}.${i + 1}`, `${key}.${i + 1}`, what.date);
+        if (done.outcome !== 'booked') return done;
+        Object.assign(refs, done.refs);
+      }
+      const debit = await undo('savingsaccounts', what.numeroCuenta, what.originalKey, `${key}.0`, what.date);
+      return debit.outcome === 'booked' ? { outcome: 'booked', refs: { ...refs, ...debit.refs } } : debit;
     },
 
     async channelOperations(accounts) {

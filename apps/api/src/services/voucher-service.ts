@@ -53,6 +53,8 @@ export function createVoucherService(db: Db) {
           // The member whose products were paid, masked as on the voucher itself.
           rutSocio: maskedRut(first.rutDeudor),
           registrado: true,
+          // From the approval of its reversal on, the voucher no longer proves a payment.
+          anulado: found.status === 'reversing' || found.status === 'reversed',
         },
       };
     },

@@ -44,21 +44,21 @@ async function read(db: DbOrTx): Promise<LedgerSnapshot> {
     db,
     sql`select a.id, a.saldo,
           coalesce((select sum(ti.monto) from transaction_items ti join transactions t on t.id_transaccion = ti.id_transaccion
-                    where t.status = 'paid' and t.medio_pago = 'CUENTA VISTA' and t.account_id = a.id and ti.status = 'paid'), 0)::int8 as debited
+                    where t.status in ('paid', 'reversing') and t.medio_pago = 'CUENTA VISTA' and t.account_id = a.id and ti.status = 'paid'), 0)::int8 as debited
         from accounts a`,
   );
   const instalments = await rows<{ id: string; pendiente: unknown; paid: unknown }>(
     db,
     sql`select i.id, i.monto_pendiente as pendiente,
           coalesce((select sum(ti.monto) from transaction_items ti join transactions t on t.id_transaccion = ti.id_transaccion
-                    where t.status = 'paid' and ti.status = 'paid' and ti.instalment_id = i.id), 0)::int8 as paid
+                    where t.status in ('paid', 'reversing') and ti.status = 'paid' and ti.instalment_id = i.id), 0)::int8 as paid
         from instalments i`,
   );
   const savings = await rows<{ id: string; saldo: unknown; deposited: unknown }>(
     db,
     sql`select p.id, p.saldo,
           coalesce((select sum(ti.monto) from transaction_items ti join transactions t on t.id_transaccion = ti.id_transaccion
-                    where t.status = 'paid' and ti.status = 'paid' and ti.instalment_id is null and ti.product_id = p.id), 0)::int8 as deposited
+                    where t.status in ('paid', 'reversing') and ti.status = 'paid' and ti.instalment_id is null and ti.product_id = p.id), 0)::int8 as deposited
         from products p where p.family = 'AH'`,
   );
   const [paid] = await rows<{ total: unknown; card: unknown }>(
@@ -149,7 +149,25 @@ async function coreViolations(tx: Db, core: CoreBooks, noPendingPostings: boolea
   );
   const { debits, credits } = coreMoneyByKey(core);
   const known = new Set(ops.map((o) => o.key));
+  const sumOf = (list: number[]) => list.reduce((a, b) => a + b, 0);
+  // A reversal (decision 050) gives an operation's money back once: undone in the core (the key moves nothing any
+  // more), or by a transfer back under its own key; never both, never twice.
+  const reversedKeys = new Set<string>();
+  for (const op of ops.filter((o) => o.kind === 'anulacion')) {
+    const original = op.key.replace(/(\.r\d+)+$/, '').replace(/\.x$/, '');
+    const back = [...debits.keys()].filter((k) => k === `${original}.x` || k.startsWith(`${original}.x.`));
+    const movedBack = back.reduce((s, k) => s + sumOf(debits.get(k) ?? []), 0);
+    const undone = !debits.has(original) && !credits.has(original);
+    if (op.status === 'booked') {
+      reversedKeys.add(original);
+      if (undone === movedBack > 0) violations.push(`reversal ${op.key}: the core ${undone ? 'undid it and moved it back' : 'still holds it'} (moved back ${movedBack})`);
+      if (movedBack > 0 && movedBack !== num(op.amount)) violations.push(`reversal ${op.key}: booked here for ${num(op.amount)}, the core moved back ${movedBack}`);
+      if (!['reversing', 'reversed'].includes(op.trx_status)) violations.push(`reversal ${op.key}: booked, but its transaction is ${op.trx_status}`);
+    } else if (op.status !== 'pending' && (movedBack > 0 || undone)) violations.push(`reversal ${op.key}: ${op.status} here, but the core gave the money back`);
+    if (noPendingPostings && op.status === 'pending') violations.push(`reversal ${op.key} still unacknowledged by the core`);
+  }
   for (const op of ops) {
+    if (op.kind === 'anulacion' || reversedKeys.has(op.key)) continue;
     const amount = num(op.amount);
     const debited = debits.get(op.key) ?? [];
     const credited = credits.get(op.key) ?? [];
@@ -158,7 +176,7 @@ async function coreViolations(tx: Db, core: CoreBooks, noPendingPostings: boolea
       if (op.status === 'booked' && (debited.length !== 1 || debited[0] !== amount)) violations.push(`own-account debit ${op.key}: booked here for ${amount}, the core debited [${debited.join(', ')}]`);
       if (op.status === 'booked' && sum(credited) !== amount) violations.push(`own-account debit ${op.key}: booked here for ${amount}, the core credited ${sum(credited)}`);
       if ((op.status === 'refused' || op.status === 'failed') && debited.length > 0) violations.push(`own-account debit ${op.key}: ${op.status} here, but the core debited [${debited.join(', ')}]`);
-      if (op.status === 'booked' && op.trx_status !== 'paid') violations.push(`own-account debit ${op.key}: booked by the core, but its transaction is ${op.trx_status}`);
+      if (op.status === 'booked' && !['paid', 'reversing', 'reversed'].includes(op.trx_status)) violations.push(`own-account debit ${op.key}: booked by the core, but its transaction is ${op.trx_status}`);
     } else {
       if (op.status === 'booked' && (credited.length !== 1 || credited[0] !== amount)) violations.push(`card credit ${op.key}: booked here for ${amount}, the core credited [${credited.join(', ')}]`);
       if (op.status !== 'booked' && credited.length > 0 && op.status !== 'pending') violations.push(`card credit ${op.key}: ${op.status} here, but the core credited [${credited.join(', ')}]`);
@@ -205,7 +223,7 @@ export async function checkInvariants(db: Db, before: LedgerSnapshot, options: I
     const statuses = await rows<{ status: string; n: unknown }>(tx, sql`select status, count(*)::int8 as n from transactions group by status`);
     const transactions = Object.fromEntries(statuses.map((s) => [s.status, num(s.n)]));
     for (const s of Object.keys(transactions)) {
-      if (!['pending', 'posting', 'paid', 'rejected', 'cancelled', 'expired'].includes(s)) violations.push(`transactions in an unknown state '${s}'`);
+      if (!['pending', 'posting', 'paid', 'reversing', 'reversed', 'rejected', 'cancelled', 'expired'].includes(s)) violations.push(`transactions in an unknown state '${s}'`);
     }
     const broken = await rows<{ id: string; status: string; vouchers: unknown; paid_items: unknown; items: unknown; items_total: unknown; total: unknown; medio: string | null; account: string | null }>(
       tx,
@@ -219,7 +237,11 @@ export async function checkInvariants(db: Db, before: LedgerSnapshot, options: I
     for (const t of broken) {
       const vouchers = num(t.vouchers);
       const paidItems = num(t.paid_items);
-      if (t.status === 'paid') {
+      if (t.status === 'reversing' || t.status === 'reversed') {
+        // A reversed payment keeps its voucher (its verification says it was reversed); its lines are owed again.
+        if (vouchers !== 1) violations.push(`${t.status} transaction ${t.id} has ${vouchers} vouchers`);
+        if (t.status === 'reversed' && paidItems !== 0) violations.push(`reversed transaction ${t.id} still has paid items`);
+      } else if (t.status === 'paid') {
         if (vouchers !== 1) violations.push(`paid transaction ${t.id} has ${vouchers} vouchers`);
         if (paidItems === 0) violations.push(`paid transaction ${t.id} paid nothing`);
         if (t.medio === 'CUENTA VISTA' && (paidItems !== num(t.items) || !t.account)) violations.push(`own-account transaction ${t.id} is half-applied`);
@@ -251,13 +273,17 @@ export async function checkInvariants(db: Db, before: LedgerSnapshot, options: I
         tx,
         sql`select t.id_transaccion as id, coalesce(sum(ti.monto), 0)::int8 as applied
             from transactions t join transaction_items ti on ti.id_transaccion = t.id_transaccion
-            where t.status = 'paid' and t.medio_pago = 'WEBPAY' and ti.status = 'paid' group by t.id_transaccion`,
+            where t.status in ('paid', 'reversing') and t.medio_pago = 'WEBPAY' and ti.status = 'paid' group by t.id_transaccion`,
       );
       const appliedPerTrx = new Map(applied.map((a) => [a.id, num(a.applied)]));
+      // A reversal under way: the core gave the money back, Webpay refunds next (its charge refund_due or set aside).
+      const refundingPerTrx = new Map(
+        (await rows<{ id: string; total: unknown }>(tx, sql`select id_transaccion as id, total from transactions where status = 'reversing' and medio_pago = 'WEBPAY'`)).map((r) => [r.id, num(r.total)]),
+      );
       for (const id of new Set([...chargedPerTrx.keys(), ...appliedPerTrx.keys()])) {
         const c = chargedPerTrx.get(id) ?? 0;
         const a = appliedPerTrx.get(id) ?? 0;
-        if (c !== a) violations.push(`transaction ${id}: Webpay kept ${c}, the transaction applied ${a}`);
+        if (c !== a && !(a === 0 && c === refundingPerTrx.get(id))) violations.push(`transaction ${id}: Webpay kept ${c}, the transaction applied ${a}`);
       }
       if (options.noPendingCard) {
         const pending = attempts.filter((a) => a.status === 'pending');

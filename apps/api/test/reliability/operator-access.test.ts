@@ -26,6 +26,7 @@ function requestOf(route: { method: string; url: string }) {
     'PUT /admin/operadores/:sujeto/roles': { roles: ['admin'] },
     'POST /admin/webpay/:ordenCompra/devolver': { motivo: 'Cobro doble del socio' },
     'POST /admin/cierre/:fecha/firmar': { motivo: 'Revisado contra la cartola' },
+    'POST /admin/transacciones/:id/anular': { motivo: 'Pago al producto equivocado' },
   };
   const payload = bodies[`${route.method} ${route.url}`];
   return { method: route.method as 'GET' | 'POST' | 'PUT', url, ...(payload === undefined ? {} : { payload }) };

@@ -3,7 +3,7 @@ import { api, clp, dateTime, day } from '../api';
 import { CHANGE_PERMISSION } from '@pago/domain/operator-roles';
 import type { changeSchema} from '@pago/domain/schemas/admin';
 import { changesSchema, oneChangeSchema, parameterChangedSchema, parametersSchema } from '@pago/domain/schemas/admin';
-import { OPERATOR_CHANGE_WORDS } from '@pago/domain/state-words';
+import { OPERATOR_CHANGE_WORDS, paymentMethodWords } from '@pago/domain/state-words';
 import * as z from 'zod/mini';
 import { permissionList, roleList } from '../labels';
 import { can, useSession } from '../session';
@@ -21,12 +21,15 @@ function describe(c: Change): string {
   if (c.tipo === 'devolucion_webpay') return `Devolución en Webpay de la orden ${c.objetivo} (${clp(Number(c.propuesta.monto))}): ${String(c.propuesta.motivo)}`;
   if (c.tipo === 'cierre_dia') return `Cierre del día ${day(c.objetivo)} (${String(c.propuesta.lineas)} pagos, los tres lados coinciden)`;
   if (c.tipo === 'token') return `Token ${String(c.propuesta.token)} que actúa por ${c.propuestoPor}: ${permissionList(c.propuesta.alcances)}`;
+  if (c.tipo === 'anulacion_pago') return `Anulación del pago ${c.objetivo} (${clp(Number(c.propuesta.monto))}, ${paymentMethodWords(typeof c.propuesta.medioPago === 'string' ? c.propuesta.medioPago : null)}): el core y Webpay devuelven el dinero y las cuotas se deben de nuevo`;
   if (c.tipo === 'roles_operador') return `Roles de ${c.objetivo}: ${roleList(c.propuesta.roles)} (antes: ${roleList(c.propuesta.anteriores)})`;
   return `Código del autorizador móvil para el socio ${String(c.propuesta.socio)}, enviado a su correo`;
 }
 
 /** A refund's outcome as the server recorded it: what Webpay gave back, or its refusal in Webpay's reason. */
 function refundOutcome(c: Change): string | null {
+  // A reversal's step in the domain's words (REVERSAL_STEP_WORDS), with the core's or Webpay's reason when it failed.
+  if (c.tipo === 'anulacion_pago' && typeof c.resultado?.anulacion === 'string') return `${c.resultado.anulacion}${typeof c.resultado.motivo === 'string' ? ` (${c.resultado.motivo})` : ''}`;
   if (c.tipo !== 'devolucion_webpay' || !c.resultado?.devolucion) return null;
   if (c.estado === 'fallido') return String(c.resultado.motivoWebpay ?? c.resultado.devolucion);
   if (c.resultado.devolucion === 'Devuelto por Webpay') return `Webpay devolvió ${clp(Number(c.resultado.devuelto))}`;
@@ -37,6 +40,7 @@ function refundOutcome(c: Change): string | null {
 function decidedMessage(c: Change, action: 'aprobar' | 'rechazar', after: Change | undefined): { kind: 'success' | 'error'; text: string } {
   if (action === 'rechazar') return { kind: 'success', text: `${describe(c)}: rechazado.` };
   const refund = after ? refundOutcome(after) : null;
+  if (after?.estado === 'fallido' && c.tipo === 'anulacion_pago') return { kind: 'error', text: `${describe(c)}: aprobado, pero ${refund ?? 'no terminó'}.` };
   if (after?.estado === 'fallido') return { kind: 'error', text: `${describe(c)}: aprobado, pero ${refund ?? 'no se aplicó'}. El cobro sigue apartado y puede proponerse de nuevo.` };
   if (refund) return { kind: 'success', text: `${describe(c)}: aprobado; ${refund}.` };
   return { kind: 'success', text: `${describe(c)}: aprobado y aplicado.` };

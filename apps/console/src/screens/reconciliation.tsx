@@ -6,7 +6,7 @@ import { coreReportSchema, oneChangeSchema, refusedCreditsSchema, webpayReportSc
 import { TRANSACTION_WORDS, WEBPAY_ATTEMPT_WORDS, wordsOf } from '@pago/domain/state-words';
 import { SetAsideCharges } from './refund';
 
-const MATCHED = new Set(['conciliada', 'pendiente', 'sin cobro', 'devuelta']);
+const MATCHED = new Set(['conciliada', 'pendiente', 'sin cobro', 'devuelta', 'anulada']);
 
 function Result({ value }: { value: string }) {
   return <span className={MATCHED.has(value) ? '' : 'font-semibold text-danger'}>{value}</span>;

@@ -1,21 +1,79 @@
 import { FAMILY_NAMES } from '@pago/domain/families';
-import { transactionViewSchema, type TransactionView } from '@pago/domain/schemas/admin';
+import { oneChangeSchema, transactionViewSchema, type TransactionView } from '@pago/domain/schemas/admin';
 import {
   auditEventWords,
   AUTHORISER_REQUEST_WORDS,
   AUTHORIZATION_WORDS,
   CORE_OPERATION_WORDS,
   ITEM_WORDS,
+  OPERATOR_CHANGE_WORDS,
   paymentMethodWords,
   TRANSACTION_WORDS,
   WEBPAY_ATTEMPT_WORDS,
 } from '@pago/domain/state-words';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { clp, dateTime, day } from '../api';
+import { api, clp, dateTime, day } from '../api';
 import { can, useSession } from '../session';
-import { Loading, Notice, Screen, Section, Table, useLoad, type NoticeKind } from '../ui';
+import { ConfirmAction, Loading, Notice, Screen, Section, Table, useLoad, type NoticeKind } from '../ui';
 import { ProposeRefund } from './refund';
+
+/**
+ * A paid payment's reversal (decision 050): finance proposes it with a reason and another finance operator approves
+ * it in 'Aprobaciones'; after that, where it stands in words (the core, then Webpay), who asked, who approved, and why.
+ */
+function Reversal({ view, onProposed }: { view: TransactionView; onProposed: () => void }) {
+  const session = useSession();
+  const [notice, setNotice] = useState<{ kind: NoticeKind; text: string } | null>(null);
+  const t = view.transaccion;
+  const a = view.anulacion;
+  const offer = t.estado === 'paid' && can(session, 'pagos.anular') && a?.estadoCambio !== 'pendiente';
+  if (!a && !offer) return null;
+  const propose = async (motivo: string) => {
+    try {
+      await api.post(`/admin/transacciones/${encodeURIComponent(t.idTransaccion)}/anular`, oneChangeSchema, { motivo });
+      setNotice({ kind: 'success', text: 'Anulación propuesta: se hace cuando otro operador de finanzas la apruebe en Aprobaciones.' });
+    } catch (e) {
+      setNotice({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+    }
+    onProposed();
+  };
+  return (
+    <Section title="Anulación del pago">
+      {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
+      {a ? (
+        <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+          <div className="sm:col-span-2">
+            <dt className="inline font-semibold">Estado: </dt>
+            <dd className="inline">{a.texto ?? OPERATOR_CHANGE_WORDS[a.estadoCambio]}{a.motivoPaso ? ` (${a.motivoPaso})` : ''}</dd>
+          </div>
+          <div>
+            <dt className="inline font-semibold">Propuesta por: </dt>
+            <dd className="inline">{`${a.propuestoPor} el ${dateTime(a.propuesto)}`}</dd>
+          </div>
+          <div>
+            <dt className="inline font-semibold">Aprobada por: </dt>
+            <dd className="inline">{a.aprobadoPor ? `${a.aprobadoPor} el ${dateTime(a.decidido)}` : '—'}</dd>
+          </div>
+          <div className="sm:col-span-2">
+            <dt className="inline font-semibold">Motivo: </dt>
+            <dd className="inline break-words">{a.motivo}</dd>
+          </div>
+        </dl>
+      ) : null}
+      {offer ? (
+        <ConfirmAction label="Anular pago" title={`Anular el pago de ${clp(t.total)}`} confirmLabel="Proponer anulación" danger onConfirm={propose}>
+          <p>
+            {t.medioPago === 'WEBPAY'
+              ? 'El core deshace el abono a cada producto y después Webpay devuelve el cobro a la tarjeta.'
+              : 'El core deshace el pago y devuelve el dinero a la cuenta vista del pagador.'}{' '}
+            Las cuotas vuelven a deberse y el socio recibe un correo. Se hace solo cuando otro operador de finanzas lo apruebe.
+          </p>
+        </ConfirmAction>
+      ) : null}
+    </Section>
+  );
+}
 
 /** The transaction's Webpay charges; a set-aside one can be proposed for a refund (four eyes). */
 function CardCharges({ attempts, onProposed }: { attempts: TransactionView['webpay']; onProposed: () => void }) {
@@ -135,10 +193,10 @@ function timelineOf(view: TransactionView): Event[] {
     const refusal = c.estado === 'refused' ? coreRefusal(c.motivo) : '';
     events.push({
       at: c.creada,
-      title: c.tipo === 'cuenta_vista' ? 'Débito de la cuenta vista pedido al core' : 'Abono del pago con tarjeta pedido al core',
+      title: c.tipo === 'cuenta_vista' ? 'Débito de la cuenta vista pedido al core' : c.tipo === 'anulacion' ? 'Anulación pedida al core' : 'Abono del pago con tarjeta pedido al core',
       detail: [clp(c.monto), CORE_OPERATION_WORDS[c.estado], refusal].filter(Boolean).join(' · '),
     });
-    if (c.registrada) events.push({ at: c.registrada, title: 'Registrado en el core', detail: clp(c.monto) });
+    if (c.registrada) events.push({ at: c.registrada, title: c.tipo === 'anulacion' ? 'Anulado en el core' : 'Registrado en el core', detail: clp(c.monto) });
   }
   if (view.comprobante) events.push({ at: view.comprobante.emitido, title: 'Comprobante emitido', detail: '' });
   for (const line of view.auditoria) events.push({ at: line.at, ...auditEventWords(line.kind, line.detail) });
@@ -184,6 +242,7 @@ export function TransactionScreen() {
             </dl>
             <Lines lineas={data.lineas} />
           </Section>
+          <Reversal view={data} onProposed={reload} />
           {data.webpay.length > 0 ? <CardCharges attempts={data.webpay} onProposed={reload} /> : null}
           <Section title="Línea de tiempo">
             <ol className="relative space-y-3 border-l-2 border-brand-200 pl-5">

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { CODIGO_OK } from '../call-seleccionar';
 import { CHANGE_KINDS, PERMISSIONS, ROLES } from '../operator-roles';
-import { AUTHORIZATION_MOVES, CORE_OPERATION_MOVES, ITEM_MOVES, OPERATOR_CHANGE_MOVES, TRANSACTION_MOVES, WEBPAY_ATTEMPT_MOVES } from '../payment-states';
+import { REVERSAL_STEPS } from '../state-words';
+import { AUTHORIZATION_MOVES, CORE_OPERATION_KINDS, CORE_OPERATION_MOVES, ITEM_MOVES, OPERATOR_CHANGE_MOVES, TRANSACTION_MOVES, WEBPAY_ATTEMPT_MOVES } from '../payment-states';
 import { familySchema } from './wire';
 import { CLOSE_CAUSES } from '../day-close';
 
@@ -195,7 +196,7 @@ export const transactionViewSchema = z.object({
   core: z.array(
     z.object({
       clave: z.string(),
-      tipo: z.enum(['cuenta_vista', 'abono_webpay']),
+      tipo: z.enum(CORE_OPERATION_KINDS),
       estado: coreOperationStatusSchema,
       monto: amount(),
       intentos: int(),
@@ -205,6 +206,21 @@ export const transactionViewSchema = z.object({
     }),
   ),
   comprobante: z.nullable(z.object({ emitido: instantSchema })),
+  /** Its reversal (decision 050): who proposed and approved it, why, and where it stands, in words. */
+  anulacion: z.nullable(
+    z.object({
+      cambio: z.uuid(),
+      estadoCambio: operatorChangeStatusSchema,
+      propuestoPor: z.string(),
+      aprobadoPor: z.nullable(z.string()),
+      motivo: z.string(),
+      propuesto: instantSchema,
+      decidido: z.nullable(instantSchema),
+      paso: z.nullable(z.enum(REVERSAL_STEPS)),
+      texto: z.nullable(z.string()),
+      motivoPaso: z.nullable(z.string()),
+    }),
+  ),
   auditoria: z.array(auditEventSchema),
 });
 export type TransactionView = z.output<typeof transactionViewSchema>;
@@ -245,11 +261,12 @@ export const coreReportSchema = z.object({
     z.object({
       clave: z.string(),
       idTransaccion: z.nullable(z.string()),
-      tipo: z.nullable(z.enum(['cuenta_vista', 'abono_webpay'])),
+      tipo: z.nullable(z.enum(CORE_OPERATION_KINDS)),
       estadoAqui: z.nullable(coreOperationStatusSchema),
       montoAqui: z.nullable(z.number()),
       montoCore: z.nullable(z.number()),
-      resultado: z.enum(['conciliada', 'pendiente', 'falta en el core', 'falta aquí', 'monto distinto']),
+      /** 'anulada': given back by a reversal (decision 050), or the reversal itself. */
+      resultado: z.enum(['conciliada', 'pendiente', 'falta en el core', 'falta aquí', 'monto distinto', 'anulada']),
     }),
   ),
 });

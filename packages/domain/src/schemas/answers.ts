@@ -197,6 +197,8 @@ export const verificacionOkSchema = z.object({
     /** The member whose products were paid, masked as the voucher shows it ('**.***.111-1'). */
     rutSocio: z.string(),
     registrado: z.literal(true),
+    /** The cooperative reversed the payment after (decision 050): the money went back, the voucher no longer holds. */
+    anulado: z.boolean(),
   }),
 });
 export type Verificacion = z.infer<typeof verificacionOkSchema>['verificacion'];

@@ -37,6 +37,8 @@ import { webpayReport, webpayReportCsv } from '../../services/webpay-report';
 import { documentOf, envelopeResponses, errorResponses, proposedResponse } from '../responses';
 import { changesRoutes, changeView } from './cambios';
 import { reasonBody, reasonRefused } from './reason';
+import { recordReason } from '../../repositories/audit-repository';
+import { REVERSAL_REFUSALS, reversiblePayment } from '../../services/payment-reversal';
 
 const RESPONSE = 'consolaResponse';
 const rutParams = z.object({ rut: z.string().min(3).max(16) });
@@ -238,6 +240,28 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       const { attempt, amount } = found;
       const proposed = await app.services.fourEyes.propose(request.actor!, 'devolucion_webpay', attempt.buyOrder, { idTransaccion: attempt.idTransaccion, monto: amount, motivo: request.body.motivo }, request.id);
       if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay una devolución de este cobro esperando aprobación.'));
+      return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.persona) } });
+    },
+  );
+
+  // A paid payment reversed: the core and Webpay give the money back once a second finance operator approves (050).
+  r.post(
+    '/transacciones/:id/anular',
+    {
+      schema: {
+        params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }),
+        body: z.object({ motivo: z.string().trim().min(5, 'al menos 5 caracteres').max(300) }).strict(),
+        response: { ...errorResponses(RESPONSE), ...proposedResponse(RESPONSE, 'Proposed: reversed once another finance operator approves it') },
+      },
+      config: { responseName: RESPONSE, permiso: 'pagos.anular' },
+    },
+    async (request, reply) => {
+      const found = await reversiblePayment(db, request.params.id);
+      if (!found.ok) return reply.code(found.reason === 'not_found' ? 404 : 409).send(errorEnvelope(RESPONSE, '400', `${REVERSAL_REFUSALS[found.reason]}.`));
+      recordReason(request.body.motivo);
+      const payload = { idTransaccion: found.trx.idTransaccion, monto: found.monto, medioPago: found.trx.medioPago, motivo: request.body.motivo };
+      const proposed = await app.services.fourEyes.propose(request.actor!, 'anulacion_pago', found.trx.idTransaccion, payload, request.id);
+      if (!proposed.ok) return reply.code(409).send(errorEnvelope(RESPONSE, '400', 'Ya hay una anulación de este pago esperando aprobación.'));
       return reply.code(202).send({ [RESPONSE]: { cambio: changeView(proposed.change, request.actor!.persona) } });
     },
   );

@@ -177,6 +177,7 @@ describe('a voucher anyone can verify', () => {
         productos: [{ descripcion: 'Crédito MYPE', numero: '****7788' }],
         rutSocio: '**.***.111-1',
         registrado: true,
+        anulado: false,
       },
     });
     // Nothing else of the member: no full RUT, account, authorisation, e-mail or name.

@@ -76,8 +76,8 @@ export function VerifyVoucherPage() {
         ['Código de verificación', formatVerificationCode(code ?? '')],
       ];
       return (
-        <MessageScreen tone="success" title="Comprobante verificado">
-          <p>{`${PRODUCT_NAME} registró este pago.`}</p>
+        <MessageScreen tone={v.anulado ? 'warning' : 'success'} title={v.anulado ? 'Pago anulado' : 'Comprobante verificado'}>
+          <p>{v.anulado ? `${PRODUCT_NAME} registró este pago y después lo anuló: el dinero volvió al socio y este comprobante ya no acredita un pago.` : `${PRODUCT_NAME} registró este pago.`}</p>
           <dl className="divide-y divide-line/70 text-sm text-ink">
             {rows.map(([label, value], index) => (
               <div key={`${label}-${index}`} className="flex flex-wrap justify-between gap-x-4 py-1.5">
