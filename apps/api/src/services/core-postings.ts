@@ -130,7 +130,6 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
    */
   function recordCredit(op: CoreOperationRow, answer: CoreAnswer): Promise<void> {
     // A reversal's tries go as a card credit's do; its events are its own.
-    const kinds = op.kind === 'anulacion' ? ({ failed: 'core.anulacion.fallida', refused: 'core.anulacion.rechazada' } as const) : ({ failed: 'core.abono.fallido', refused: 'core.abono.rechazado' } as const);
     return db.transaction(async (tx) => {
       const current = await lockOperation(tx, op.key);
       if (!current || current.status !== 'pending') return;
@@ -147,13 +146,13 @@ export function createCorePostings(db: Db, clock: Clock, core: CoreBanking, opti
           await moveOperation(tx, op.key, 'pending', 'failed', { lastError: answer.detail });
           const key = nextTryKey(op.key, tries);
           await insertOperation(tx, { key, idTransaccion: op.idTransaccion, kind: op.kind, amount: op.amount, lines: op.lines, sourceAccount: op.sourceAccount, firstTryAfterSeconds: nextTryAfterSeconds(failed) });
-          await appendAudit(tx, { kind: kinds.failed, detail: { idTransaccion: op.idTransaccion, clave: op.key, nuevaClave: key, motivo: answer.detail } });
+          await appendAudit(tx, { kind: op.kind === 'anulacion' ? 'core.anulacion.fallida' : 'core.abono.fallido', detail: { idTransaccion: op.idTransaccion, clave: op.key, nuevaClave: key, motivo: answer.detail } });
           log.warn({ idTransaccion: op.idTransaccion, key: op.key, next: key, detail: answer.detail }, 'the core recorded a failure of a card payment credit: the next try goes under a new key');
           return;
         }
       }
       await moveOperation(tx, op.key, 'pending', 'refused', { lastError: answer.detail });
-      await appendAudit(tx, { kind: kinds.refused, detail: { idTransaccion: op.idTransaccion, clave: op.key, motivo: answer.detail } });
+      await appendAudit(tx, { kind: op.kind === 'anulacion' ? 'core.anulacion.rechazada' : 'core.abono.rechazado', detail: { idTransaccion: op.idTransaccion, clave: op.key, motivo: answer.detail } });
       log.error({ idTransaccion: op.idTransaccion, key: op.key, detail: answer.detail }, 'the core refused a card payment credit: an operator must post it or refund it');
     });
   }
