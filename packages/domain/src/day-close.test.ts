@@ -48,6 +48,30 @@ describe('causesOf', () => {
   });
 });
 
+describe('a reversed payment (decision 050)', () => {
+  const ownDebit = own().posteos[0]!;
+  const reversal = (over: Partial<ClosePosting> = {}): ClosePosting => ({ clave: `${ownDebit.clave}.x`, tipo: 'anulacion', estado: 'booked', monto: 12_000, montoCore: null, codigoComercio: null, ...over });
+
+  it('agrees when the core undid the posting (nothing booked under either key) and Webpay gave the charge back', () => {
+    expect(causesOf(own({ estado: 'reversed', montoPagado: 0, posteos: [{ ...ownDebit, montoCore: null }, reversal()] }))).toEqual([]);
+    expect(causesOf(card({ estado: 'reversed', montoPagado: 0, tiendas: [store({ estado: 'refunded' })], posteos: [posting({ montoCore: null }), reversal({ clave: 'PO0123456789abcdef-1.x', monto: 30_000 })] }))).toEqual([]);
+  });
+
+  it('nets a transfer back against the debit it gives back', () => {
+    const reversed = own({ estado: 'reversed', montoPagado: 0, posteos: [ownDebit, reversal({ montoCore: 12_000 })] });
+    expect(causesOf(reversed)).toEqual([]);
+    const day = compareDay([reversed], []);
+    expect(day.lineas[0]!.core.monto).toBe(0);
+    expect(day.porFamilia).toEqual([{ clave: 'CP', nuestro: 0, webpay: 0, core: 0 }]);
+    expect(day.diferencias).toBe(0);
+  });
+
+  it('names a reversal the core has not booked yet, and a refund Webpay still owes', () => {
+    expect(causesOf(own({ estado: 'reversing', montoPagado: 0, posteos: [ownDebit, reversal({ estado: 'pending' })] }))).toEqual(['anulacion_pendiente']);
+    expect(causesOf(card({ estado: 'reversing', montoPagado: 0, tiendas: [store({ estado: 'refund_due' })], posteos: [posting({ montoCore: null }), reversal({ clave: 'PO0123456789abcdef-1.x' })] }))).toEqual(['devolucion_pendiente']);
+  });
+});
+
 describe('compareDay', () => {
   it('adds each side per family and per commerce code, differences first', () => {
     const day = compareDay([own(), card({ posteos: [posting({ estado: 'pending', montoCore: null })] })], [{ clave: 'c'.repeat(32) + '-1', montoCore: 500 }]);

@@ -1,4 +1,4 @@
-import type { CoreOperationStatus, TransactionStatus, WebpayAttemptStatus } from './payment-states';
+import type { CoreOperationKind, CoreOperationStatus, TransactionStatus, WebpayAttemptStatus } from './payment-states';
 
 // The day's close (decision 049): every payment of a business day with our side, Webpay's and the core's, the totals
 // of each side per family and per commerce code, and each difference named by its cause. One rule, here; the API
@@ -7,6 +7,7 @@ import type { CoreOperationStatus, TransactionStatus, WebpayAttemptStatus } from
 /** Why a line's three sides differ, as an accountant reads it. */
 export const CLOSE_CAUSES = {
   posteo_pendiente: 'Abono al core pendiente',
+  anulacion_pendiente: 'Anulación pendiente en el core',
   rechazado_core: 'Rechazado por el core',
   devolucion_pendiente: 'Devolución pendiente en Webpay',
   apartado: 'Cobro apartado: Webpay no aceptó la devolución',
@@ -25,10 +26,13 @@ export interface CloseStore {
   estado: WebpayAttemptStatus;
 }
 
-/** One posting of the payment under its key: our state and what the core booked under that key (null: nothing). */
+/**
+ * One posting of the payment under its key: our state and what the core booked under that key (null: nothing). A
+ * reversal (`anulacion`, decision 050) gives money back: what the core booked under its key counts against the payment.
+ */
 export interface ClosePosting {
   clave: string;
-  tipo: 'cuenta_vista' | 'abono_webpay';
+  tipo: CoreOperationKind;
   estado: CoreOperationStatus;
   monto: number;
   montoCore: number | null;
@@ -88,6 +92,8 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /** What the core booked under a posting's key that counts: a key we took as refused or failed applied nothing here. */
 const booked = (p: ClosePosting) => p.montoCore ?? 0;
+/** The same, with what a reversal booked taken away. */
+const net = (p: ClosePosting) => (p.tipo === 'anulacion' ? -booked(p) : booked(p));
 
 /** The causes of one payment's differences, in the order an accountant settles them; empty when the three sides agree. */
 export function causesOf(payment: ClosePayment): CloseCause[] {
@@ -102,10 +108,10 @@ export function causesOf(payment: ClosePayment): CloseCause[] {
   }
   for (const posting of payment.posteos) {
     if ((posting.estado === 'refused' || posting.estado === 'failed') && booked(posting) > 0) causes.add('contabilizado_desconocido');
-    if (posting.estado === 'pending') causes.add('posteo_pendiente');
+    if (posting.estado === 'pending') causes.add(posting.tipo === 'anulacion' ? 'anulacion_pendiente' : 'posteo_pendiente');
   }
   const ours = payment.montoPagado;
-  const core = sum(payment.posteos.filter((p) => p.estado === 'booked' || p.estado === 'pending').map(booked));
+  const core = sum(payment.posteos.filter((p) => p.estado === 'booked' || p.estado === 'pending').map(net));
   const charged = sum(payment.tiendas.filter((s) => s.estado === 'committed').map((s) => s.monto));
   // A credit the core refused and nothing booked since: the money Webpay took is not in the core.
   if (paid && core < ours && !causes.has('posteo_pendiente') && payment.posteos.some((p) => p.estado === 'refused')) causes.add('rechazado_core');
@@ -137,7 +143,7 @@ export function compareDay(payments: readonly ClosePayment[], unknown: readonly 
     const card = p.medioPago === 'WEBPAY' || p.tiendas.length > 0;
     const held = p.tiendas.filter((s) => HELD.has(s.estado));
     const webpay = sum(held.map((s) => s.monto));
-    const core = sum(p.posteos.map(booked));
+    const core = sum(p.posteos.map(net));
     lineas.push({
       idTransaccion: p.idTransaccion,
       familia: p.familia,
@@ -157,7 +163,7 @@ export function compareDay(payments: readonly ClosePayment[], unknown: readonly 
       else addTo(porCodigo, null, 'nuestro', p.montoPagado);
     }
     for (const s of held) addTo(porCodigo, s.codigoComercio, 'webpay', s.monto);
-    for (const posting of p.posteos) if (booked(posting) > 0) addTo(porCodigo, posting.codigoComercio, 'core', booked(posting));
+    for (const posting of p.posteos) if (booked(posting) > 0) addTo(porCodigo, posting.codigoComercio, 'core', net(posting));
   }
   for (const u of unknown) {
     lineas.push({ idTransaccion: null, familia: null, medioPago: null, nuestro: { estado: null, monto: 0 }, webpay: null, core: { monto: u.montoCore, posteos: [] }, causas: ['contabilizado_desconocido'] });

@@ -4,6 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { coreOperations, instalments, mailQueue, operatorChanges, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
+import { isoToday } from '../services/day-close-service';
 import { createWebpayClient, type WebpayClient } from '../services/webpay-client';
 import { listar, oldestOf, payOwnAccount, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from '../../test/reliability/flows';
 import { injectTarget } from '../../test/reliability/http';
@@ -74,6 +75,13 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
   /** Our books, Webpay's and the core's against each other (the reliability suite's ledger): none may disagree. */
   async function violations(before: LedgerSnapshot): Promise<string[]> {
     return (await checkInvariants(db(), before, { provider: store, core: await t.core.books(), noPendingPostings: true })).violations;
+  }
+
+  /** The payment's line in its day's close (decision 049): a reversal settled on every side leaves no difference. */
+  async function closeLineOf(session: OperatorSession, idTransaccion: string) {
+    const res = await op().inject({ method: 'GET', url: `/admin/cierre?fecha=${isoToday(new Date())}`, headers: { cookie: session.cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json().cierreResponse.lineas as { idTransaccion: string; nuestro: { estado: string }; core: { monto: number }; causas: string[] }[]).find((l) => l.idTransaccion === idTransaccion);
   }
 
   const savingsOf = (books: CoreBooks, numero: string) => books.savings.find((s) => s.externalId === numero)!;
@@ -182,6 +190,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(savingsOf(books, CUENTA).balance).toBe(before);
     expect(books.transfers.filter((x) => x.description.endsWith('.x'))).toHaveLength(1);
     expect(await violations(ledger)).toEqual([]);
+    expect(await closeLineOf(checker, idTransaccion)).toMatchObject({ nuestro: { estado: 'reversed' }, core: { monto: 0 }, causas: [] });
 
     const loan = await payOwn(['410012345678']);
     const refused = await propose(maker, loan);
@@ -207,6 +216,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect((await t.app.services.card.reconcileOnce()).settled).toBe(0);
     expect(refundsSent).toBe(1);
     expect(await violations(ledger)).toEqual([]);
+    expect(await closeLineOf(await operatorSession(op(), 'auditor'), idTransaccion)).toMatchObject({ nuestro: { estado: 'reversed' }, core: { monto: 0 }, causas: [] });
   });
 
   it('finishes in the scheduler a card reversal left between the core and Webpay', async () => {

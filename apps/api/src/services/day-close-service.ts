@@ -1,4 +1,5 @@
 import { businessToday } from '@pago/domain/business-time';
+import { wireToIso } from '@pago/domain/dates';
 import { CLOSE_CAUSES, compareDay, type ClosePayment, type DayComparison, type UnknownPosting } from '@pago/domain/day-close';
 import { isFamily } from '@pago/domain/families';
 import { CORE_OPERATION_WORDS, paymentMethodWords, TRANSACTION_WORDS, WEBPAY_ATTEMPT_WORDS, wordsOf } from '@pago/domain/state-words';
@@ -66,8 +67,9 @@ export function closePayments(rows: DayPaymentRow[], core: CoreSide): ClosePayme
       tiendas: stores,
       posteos: row.ops.map((op) => {
         const sums = core.byKey.get(op.key);
-        // The core's side of an own-account payment is the cuenta vista's debit; of a card credit, the credit.
-        const montoCore = sums ? (op.kind === 'cuenta_vista' ? sums.debit : sums.credit) || null : null;
+        // The core's side of an own-account payment is the cuenta vista's debit; of a card credit, the credit; of a
+        // reversal booked as a transfer back (an undo books nothing new), the credit back.
+        const montoCore = sums ? (op.kind === 'cuenta_vista' ? sums.debit : sums.credit || sums.debit) || null : null;
         return { clave: op.key, tipo: op.kind, estado: op.status, monto: op.amount, montoCore, codigoComercio: op.kind === 'abono_webpay' ? (codeOf.get(firstKeyOf(op.key)) ?? null) : null };
       }),
     };
@@ -90,10 +92,7 @@ export function closeStateOf(row: DayCloseRow | null): CloseState {
 export const signedTotals = (c: DayComparison) => ({ porFamilia: c.porFamilia, porCodigoComercio: c.porCodigoComercio, lineas: c.lineas.length });
 
 /** Today's business day in Santiago, yyyy-mm-dd. */
-export const isoToday = (now: Date) => {
-  const today = businessToday(now);
-  return `${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6, 8)}`;
-};
+export const isoToday = (now: Date) => wireToIso(businessToday(now));
 
 export function createDayCloseService(db: DbOrTx, core: CoreBanking, clock: () => Date) {
   return {

@@ -298,7 +298,7 @@ export const dayCloseSchema = z.object({
         posteos: z.array(
           z.object({
             clave: z.string(),
-            tipo: z.enum(['cuenta_vista', 'abono_webpay']),
+            tipo: z.enum(CORE_OPERATION_KINDS),
             estado: coreOperationStatusSchema,
             monto: amount(),
             montoCore: z.nullable(amount()),
