@@ -6,7 +6,8 @@ import { listar, oldestOf, payOwnAccount, postReturn, seleccionar, startCard, us
 import { fetchTarget } from '../apps/api/test/reliability/http';
 
 // The day's close in the console (decision 049): a member pays by own account and by card, the day ends, one finance
-// operator proposes the close, another approves it in a second browser, and the screen says who closed it.
+// operator proposes the close, another approves it in a second browser, and the screen says who closed it. Then the
+// card payment is reversed through four eyes (decision 050), and the closed day reads reopened by it.
 const DESKTOP: Viewport = { width: 1280, height: 900 };
 const TABLET: Viewport = { width: 820, height: 1180 };
 const CLAVES = { finanzas: 'finanzas-demo', finanzas2: 'finanzas2-demo', auditor: 'auditor-demo' } as const;
@@ -17,6 +18,8 @@ describe('the day close in the console', () => {
   let operatorOrigin = '';
   const contexts: BrowserContext[] = [];
   const errors = new WeakMap<Page, string[]>();
+  let cardPayment = '';
+  let closedDay = '';
 
   beforeAll(async () => {
     const adminPort = await freePort();
@@ -82,6 +85,7 @@ describe('the day close in the console', () => {
     const started = await startCard(member, { token: card.token, rut: '9876543-3' }, { idTransaccion, producto });
     expect(await postReturn(member, await useCardForm(product.webpayUrl, started.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
     const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'America/Santiago' });
+    cardPayment = idTransaccion;
 
     const maker = await signIn('finanzas');
     await openClose(maker, today);
@@ -137,5 +141,38 @@ describe('the day close in the console', () => {
 
     const reset = await fetch(`${product.baseUrl}/sandbox/reloj`, { method: 'POST', headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ instante: businessNoon().toISOString() }) });
     expect(reset.status).toBe(200);
+    closedDay = today;
   }, 240_000);
+
+  it('reverses the card payment when a second finance operator approves, and the closed day reads reopened by it', async () => {
+    expect(cardPayment).not.toBe('');
+    const maker = await signIn('finanzas');
+    await maker.goto(`${operatorOrigin}/operador/transacciones/${cardPayment}`);
+    await maker.getByRole('button', { name: 'Anular pago' }).click();
+    const dialog = maker.getByRole('dialog');
+    await dialog.getByLabel('Motivo (queda en el registro de auditoría)').fill('El socio pagó el producto equivocado');
+    await dialog.getByRole('button', { name: 'Proponer anulación' }).click();
+    await maker.getByText('Anulación propuesta: se hace cuando otro operador de finanzas la apruebe en Aprobaciones.').waitFor();
+    await look(maker, 'anulacion-propuesta');
+
+    const checker = await signIn('finanzas2');
+    await checker.getByRole('link', { name: 'Aprobaciones' }).click();
+    const approve = checker.getByRole('button', { name: new RegExp(`^Aprobar Anulación del pago ${cardPayment}`) });
+    await approve.waitFor();
+    await approve.click();
+    await checker.getByText(/^Anulación del pago .*: aprobado/).first().waitFor();
+
+    // The core undid the credit and Webpay gave the charge back: the transaction says so, in words.
+    await checker.goto(`${operatorOrigin}/operador/transacciones/${cardPayment}`);
+    const reversal = checker.getByRole('region', { name: 'Anulación del pago' });
+    await reversal.getByText('Anulado: el dinero volvió al socio y las cuotas se deben de nuevo').waitFor();
+    await reversal.getByText('El socio pagó el producto equivocado').waitFor();
+    expect(await checker.getByRole('button', { name: 'Anular pago' }).count()).toBe(0);
+    await look(checker, 'anulacion-hecha');
+
+    // The day was closed with the payment applied; the reversal reopened it, with its reason.
+    await openClose(checker, closedDay);
+    await checker.getByText(/^Reabierto el .*Lo había cerrado Felipe Finanzas/).waitFor();
+    await look(checker, 'cierre-reabierto');
+  }, 180_000);
 });
