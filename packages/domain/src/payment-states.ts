@@ -10,7 +10,8 @@ export const TRANSACTION_MOVES = {
   posting: ['paid', 'pending'],
   // A second finance operator approved its reversal (decision 050): the core gives the money back, then Webpay.
   paid: ['reversing'],
-  reversing: ['reversed'],
+  // Given back everywhere (reversed), or applied again when the core refused to give back anything (paid).
+  reversing: ['reversed', 'paid'],
   reversed: [],
   rejected: [],
   cancelled: [],

@@ -132,6 +132,7 @@ const EVENT_WORDS = {
   'core.anulacion.rechazada': 'El core rechazó la anulación',
   'pago.anulacion.core': 'Cuotas adeudadas de nuevo',
   'pago.anulacion.rechazada': 'La anulación no terminó',
+  'pago.anulacion.rechazada.core': 'El core no anuló el pago: sigue aplicado',
   'pago.anulado': 'Pago anulado: el socio fue avisado',
   'webpay.init': 'Formulario de Webpay pedido',
   'webpay.auth': 'Pago con tarjeta iniciado',

@@ -219,6 +219,36 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(await closeLineOf(await operatorSession(op(), 'auditor'), idTransaccion)).toMatchObject({ nuestro: { estado: 'reversed' }, core: { monto: 0 }, causas: [] });
   });
 
+  it('leaves a payment applied when the core refuses to give anything back (the deposit was spent), says why, and refuses proposing it again', async () => {
+    const ledger = await captureLedger(db());
+    const { idTransaccion, webpayToken } = await payCard('800012340001');
+    // The member spends the savings at a teller: undoing the deposit would take the balance below zero.
+    const account = ((await t.core.books()) as unknown as { today: string; savings: { id: number; externalId: string; balance: number }[] }).savings.find((a) => a.externalId === '800012340001')!;
+    const day = new Date(`${isoToday(new Date())}T12:00:00Z`).toLocaleDateString('en-GB', { day: '2-digit', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    const spent = await fetch(`${t.core.origin}/fineract-provider/api/v1/savingsaccounts/${account.id}/transactions?command=withdrawal`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('mifos:password').toString('base64')}`, 'fineract-platform-tenantid': 'default', 'content-type': 'application/json' },
+      body: JSON.stringify({ locale: 'en', dateFormat: 'dd MMMM yyyy', transactionDate: day, transactionAmount: account.balance, paymentTypeId: 3 }),
+    });
+    expect(spent.status, await spent.text()).toBe(200);
+
+    const maker = await operatorSession(op(), 'finanzas');
+    const cambio = (await propose(maker, idTransaccion)).json().consolaResponse.cambio;
+    const approved = (await decide(await operatorSession(op(), 'finanzas2'), cambio.id, 'aprobar')).json().cambiosResponse.cambio;
+    expect(approved).toMatchObject({ estado: 'fallido', resultado: { paso: 'core_rechazo', motivo: 'El core no puede anularlo: el producto ya no tiene ese saldo (el socio lo usó)' } });
+    // Nothing moved anywhere: applied here as in the core, the card charge kept, and nothing half done.
+    expect(await statusOf(idTransaccion)).toBe('paid');
+    expect(store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    const [attempt] = await db().select().from(webpayAttempts).where(eq(webpayAttempts.token, webpayToken));
+    expect(attempt!.status).toBe('committed');
+    await t.app.scheduler.runNow('payment-reversals');
+    expect(await statusOf(idTransaccion)).toBe('paid');
+    const again = await propose(maker, idTransaccion);
+    expect(again.statusCode).toBe(409);
+    expect(descripcion(again)).toMatch(/^El core ya rechazó anular este pago \(no devolvió nada\): se anula en el core/);
+    expect(await violations(ledger)).toEqual([]);
+  });
+
   it('finishes in the scheduler a card reversal left between the core and Webpay', async () => {
     const ledger = await captureLedger(db());
     const { idTransaccion, webpayToken } = await payCard('410012345678');

@@ -32,25 +32,29 @@ export const REVERSAL_REFUSALS = {
   core_refused: 'El core no registró un abono de este pago: reenvíelo o devuélvalo desde Conciliación antes de anular',
   loan_transfer: 'El core no permite anular un pago a un crédito hecho por transferencia desde la cuenta vista: se anula en el core',
   card_not_applied: 'El cobro con tarjeta de este pago no está aplicado',
+  core_refused_reversal: 'El core ya rechazó anular este pago (no devolvió nada): se anula en el core',
 } as const;
 export type ReversalRefusal = keyof typeof REVERSAL_REFUSALS;
 
 /** What the core booked for a payment (its debit, or each card credit's booked try), and the Webpay charge applied. */
 async function bookedOf(db: DbOrTx, trx: TransactionRow) {
-  const ops = (await operationsOf(db, trx.idTransaccion)).filter((o) => o.kind !== 'anulacion');
+  const all = await operationsOf(db, trx.idTransaccion);
+  const ops = all.filter((o) => o.kind !== 'anulacion');
   const [attempt] = await db
     .select()
     .from(webpayAttempts)
     .where(and(eq(webpayAttempts.idTransaccion, trx.idTransaccion), eq(webpayAttempts.status, 'committed')));
-  return { ops, attempt: attempt ?? null };
+  return { ops, attempt: attempt ?? null, reversedBefore: all.some((o) => o.kind === 'anulacion') };
 }
 
 /** The one rule of which payments may be reversed, checked at the proposal and again under the approval's lock. */
-export function reversalRefusal(trx: TransactionRow | null, ops: CoreOperationRow[], attempt: { status: string } | null): ReversalRefusal | null {
+export function reversalRefusal(trx: TransactionRow | null, ops: CoreOperationRow[], attempt: { status: string } | null, reversedBefore = false): ReversalRefusal | null {
   if (!trx) return 'not_found';
   if (trx.status === 'reversing') return 'reversing';
   if (trx.status === 'reversed') return 'reversed';
   if (trx.status !== 'paid') return 'not_paid';
+  // Its reversal keys are spent: a payment the core refused to give back is reversed by the core's staff.
+  if (reversedBefore) return 'core_refused_reversal';
   // A card credit is one operation per store, across its tries: each must have one booked try.
   const credits = new Map<string, CoreOperationRow[]>();
   for (const op of ops) credits.set(firstKeyOf(op.key), [...(credits.get(firstKeyOf(op.key)) ?? []), op]);
@@ -69,8 +73,8 @@ export function reversalRefusal(trx: TransactionRow | null, ops: CoreOperationRo
 /** A payment checked against the rule, with what it would give back: what the proposal records. */
 export async function reversiblePayment(db: DbOrTx, idTransaccion: string): Promise<{ ok: true; trx: TransactionRow; monto: number } | { ok: false; reason: ReversalRefusal }> {
   const trx = await findTransaction(db, idTransaccion);
-  const { ops, attempt } = trx ? await bookedOf(db, trx) : { ops: [], attempt: null };
-  const refusal = reversalRefusal(trx, ops, attempt);
+  const { ops, attempt, reversedBefore } = trx ? await bookedOf(db, trx) : { ops: [], attempt: null, reversedBefore: false };
+  const refusal = reversalRefusal(trx, ops, attempt, reversedBefore);
   if (refusal || !trx) return { ok: false, reason: refusal ?? 'not_found' };
   return { ok: true, trx, monto: trx.total };
 }
@@ -86,8 +90,8 @@ export async function startReversal(
   requestId: string,
 ): Promise<{ ok: true; result: Record<string, unknown> } | { ok: false; reason: ReversalRefusal }> {
   const trx = await lockTransaction(tx, idTransaccion);
-  const { ops, attempt } = trx ? await bookedOf(tx, trx) : { ops: [], attempt: null };
-  const refusal = reversalRefusal(trx, ops, attempt);
+  const { ops, attempt, reversedBefore } = trx ? await bookedOf(tx, trx) : { ops: [], attempt: null, reversedBefore: false };
+  const refusal = reversalRefusal(trx, ops, attempt, reversedBefore);
   if (refusal || !trx) return { ok: false, reason: refusal ?? 'not_found' };
   expectMoved(await moveTransaction(tx, idTransaccion, 'paid', 'reversing'), 'transaction to reversing');
   const booked = ops.filter((o) => o.status === 'booked');
@@ -230,6 +234,12 @@ export function createPaymentReversals(db: Db, deps: ReversalDeps) {
   async function advance(idTransaccion: string, requestId: string | null): Promise<ReversalStep> {
     for (const op of await reversalsOf(db, idTransaccion)) if (op.status === 'pending') await deps.postings.postReversal(op);
     const live = latestTries(await reversalsOf(db, idTransaccion));
+    if (live.length > 0 && live.every((o) => o.status === 'refused')) {
+      // The core gave nothing back: the payment is applied, as the core's books say; nothing is left half done.
+      await db.transaction(async (tx) => {
+        if (await moveTransaction(tx, idTransaccion, 'reversing', 'paid')) await appendAudit(tx, { kind: 'pago.anulacion.rechazada.core', requestId, detail: { idTransaccion, claves: live.map((o) => o.key) } });
+      });
+    }
     if (live.some((o) => o.status !== 'booked')) return reversalStepOf(db, idTransaccion);
 
     const token = await db.transaction(async (tx): Promise<string | null> => {
