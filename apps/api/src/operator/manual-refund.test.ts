@@ -1,53 +1,19 @@
-import { buildSimulator } from '@pago/webpay-sim/app';
-import { SimStore } from '@pago/webpay-sim/store';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, operatorChanges, webpayAttempts } from '../db/schema';
-import { createWebpayClient, type WebpayClient } from '../services/webpay-client';
 import { listar, oldestOf, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from '../../test/reliability/flows';
 import { injectTarget } from '../../test/reliability/http';
 import { asOperator, operatorSession, type OperatorSession } from '../../test/support/operator-session';
+import { webpaySimPerTest } from '../../test/support/webpay-sim';
 import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN } from '../../test/support/test-app';
 
 // Manual refunds of card payments through four eyes (decision 036), against the Webpay simulator.
 
-const API_KEY = '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C';
 const RUT = '11111111-1';
 
 describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eyes, on %s', (kind) => {
-  let sim: FastifyInstance;
-  let simUrl = '';
-  let store: SimStore;
-  let real: WebpayClient;
-  /** Webpay's switches for a test: refuse the next refunds, or give no answer to status. */
-  const webpayFaults = { refuseRefunds: false, statusDown: false };
-  let refundsSent = 0;
-  // Webpay as the API sees it: the simulator, with the faults above and a count of the refunds asked of it.
-  const webpay: WebpayClient = {
-    create: (...args) => real.create(...args),
-    commit: (token) => real.commit(token),
-    status: async (token) => (webpayFaults.statusDown ? { ok: false, kind: 'unavailable', message: 'no answer' } : real.status(token)),
-    async refund(...args) {
-      if (webpayFaults.refuseRefunds) return { ok: false, kind: 'refused', status: 422, message: 'refund refused' };
-      refundsSent++;
-      return real.refund(...args);
-    },
-  };
-
-  beforeEach(async () => {
-    store = new SimStore();
-    sim = buildSimulator({ publicUrl: 'http://sim.test', store });
-    simUrl = await sim.listen({ host: '127.0.0.1', port: 0 });
-    real = createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: API_KEY, timeoutMs: 5_000 });
-    webpayFaults.refuseRefunds = false;
-    webpayFaults.statusDown = false;
-    refundsSent = 0;
-  });
-  const t = appPerTest(kind, { webpay, config: { altchaCounter: { min: 10, max: 50 } } });
-  afterEach(async () => {
-    await sim.close();
-  });
+  const webpay = webpaySimPerTest();
+  const t = appPerTest(kind, { webpay: webpay.client, config: { altchaCounter: { min: 10, max: 50 } } });
 
   const op = () => t.app.operator;
   const target = () => injectTarget(t.app);
@@ -63,10 +29,10 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     const sel = await seleccionar(target(), token, RUT, producto);
     const first = await startCard(target(), { token, rut: RUT }, { idTransaccion: sel.idTransaccion, producto });
     const second = await startCard(target(), { token, rut: RUT }, { idTransaccion: sel.idTransaccion, producto });
-    expect(await postReturn(target(), await useCardForm(simUrl, first.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
-    webpayFaults.refuseRefunds = true;
-    await postReturn(target(), await useCardForm(simUrl, second.webpayToken, { card: VISA_APPROVED }));
-    webpayFaults.refuseRefunds = false;
+    expect(await postReturn(target(), await useCardForm(webpay.url, first.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
+    webpay.faults.refuseRefunds = true;
+    await postReturn(target(), await useCardForm(webpay.url, second.webpayToken, { card: VISA_APPROVED }));
+    webpay.faults.refuseRefunds = false;
     const [applied] = await t.database.db.select().from(webpayAttempts).where(eq(webpayAttempts.token, first.webpayToken));
     const [setAside] = await t.database.db.select().from(webpayAttempts).where(eq(webpayAttempts.token, second.webpayToken));
     expect([applied!.status, setAside!.status]).toEqual(['committed', 'set_aside']);
@@ -86,7 +52,7 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect(cambio).toMatchObject({ tipo: 'devolucion_webpay', objetivo: setAside.buyOrder, estado: 'pendiente', propuestoPor: 'Fernanda Finanzas', propuesta: { idTransaccion, monto: 10_000 } });
     // Proposing changes nothing at Webpay or here; a second proposal waits for the first.
     expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
-    expect(refundsSent).toBe(0);
+    expect(webpay.refundsSent).toBe(0);
     expect((await propose(checker, setAside.buyOrder)).statusCode).toBe(409);
     expect((await op().inject({ method: 'GET', url: '/admin/webpay/apartados', headers: { cookie: maker.cookie } })).json().consolaResponse.cobros[0].devolucionPropuesta).toBe(true);
 
@@ -95,7 +61,7 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect((await decide(await operatorSession(op(), 'operaciones'), cambio.id, 'aprobar')).statusCode).toBe(403);
     expect((await op().inject({ method: 'POST', url: `/admin/cambios/${cambio.id}/aprobar`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).statusCode).toBe(403);
     expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
-    expect(refundsSent).toBe(0);
+    expect(webpay.refundsSent).toBe(0);
 
     const approved = await decide(checker, cambio.id, 'aprobar');
     expect(approved.statusCode).toBe(200);
@@ -106,8 +72,8 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
       resultado: { enWebpay: 10_000, devolucion: 'Devuelto por Webpay', devuelto: 10_000 },
     });
     expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
-    expect(refundsSent).toBe(1);
-    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(webpay.refundsSent).toBe(1);
+    expect(webpay.store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['REVERSED']);
 
     // Once: the decision is taken, and the payment is no longer refundable.
     expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(409);
@@ -115,7 +81,7 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect(again.statusCode).toBe(409);
     expect(again.json().consolaResponse.error.errores.detalleError.descripcion).toBe('El cobro ya fue devuelto.');
     expect((await t.app.services.card.reconcileOnce()).settled).toBe(0);
-    expect(refundsSent).toBe(1);
+    expect(webpay.refundsSent).toBe(1);
     expect((await op().inject({ method: 'GET', url: '/admin/webpay/apartados', headers: { cookie: maker.cookie } })).json().consolaResponse.cobros).toEqual([]);
 
     const [manual] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'webpay.devolucion.manual'));
@@ -138,8 +104,8 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect(rejected.json().cambiosResponse.cambio).toMatchObject({ estado: 'rechazado', decididoPor: 'Fernanda Finanzas' });
     expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(409);
     expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
-    expect(refundsSent).toBe(0);
-    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    expect(webpay.refundsSent).toBe(0);
+    expect(webpay.store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
     const [line] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'cambio.rechazado'));
     expect(line?.detail).toMatchObject({ operador: 'Felipe Finanzas', rechazadoPor: 'Fernanda Finanzas', motivo: 'Cobro doble: el socio pagó dos veces la misma cuota' });
   });
@@ -153,15 +119,15 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect([a!.statusCode, b!.statusCode].sort()).toEqual([200, 409]);
     await t.app.services.card.reconcileOnce();
     expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
-    expect(refundsSent).toBe(1);
-    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(webpay.refundsSent).toBe(1);
+    expect(webpay.store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['REVERSED']);
     expect(await t.database.db.$count(auditLog, eq(auditLog.kind, 'webpay.devolucion.manual'))).toBe(1);
   });
 
   it('tells a refund Webpay refused as failed, with Webpay’s reason in Spanish, in the answer, the inbox and the trail, and lets it be proposed again', async () => {
     const { idTransaccion, setAside } = await paidTwice();
     // The simulator's own rule, as Transbank's: nothing is nullified more than 90 days after the payment.
-    store.get(setAside.token!)!.committedAt! -= 91 * 24 * 3_600_000;
+    webpay.store.get(setAside.token!)!.committedAt! -= 91 * 24 * 3_600_000;
     const maker = await operatorSession(op(), 'finanzas');
     const checker = await operatorSession(op(), 'finanzas2');
     const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
@@ -173,7 +139,7 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect(inbox.find((c: { id: string }) => c.id === cambio.id)).toMatchObject({ estado: 'fallido', resultado: { motivoWebpay: reason } });
     // Webpay still holds it: still set aside, listed, and actionable.
     expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
-    expect(store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    expect(webpay.store.get(setAside.token!)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
     const [failed] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'webpay.devolucion.manual.rechazada'));
     expect(failed?.detail).toMatchObject({ idTransaccion, buyOrder: setAside.buyOrder, operador: 'Fernanda Finanzas', aprobadoPor: 'Felipe Finanzas', cambio: cambio.id, motivoWebpay: reason, mensajeWebpay: 'Refund period exceeded (90 days)' });
     const [apartado] = await t.database.db.select().from(auditLog).where(sql`${auditLog.kind} = 'webpay.apartado' and ${auditLog.detail}->>'cambio' is null and ${auditLog.detail}->>'motivo' = ${reason}`);
@@ -187,13 +153,13 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     const { setAside } = await paidTwice();
     const [store0] = setAside.stores;
     // 3.000 of the 10.000 were given back by hand: Webpay holds 7.000.
-    expect((await real.refund(setAside.token!, store0!.buyOrder, store0!.commerceCode, 3_000)).ok).toBe(true);
+    expect((await webpay.direct().refund(setAside.token!, store0!.buyOrder, store0!.commerceCode, 3_000)).ok).toBe(true);
     const maker = await operatorSession(op(), 'finanzas');
     const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
     const approved = await decide(await operatorSession(op(), 'finanzas2'), cambio.id, 'aprobar');
     expect(approved.json().cambiosResponse.cambio).toMatchObject({ estado: 'aprobado', resultado: { enWebpay: 7_000, devolucion: 'Devuelto por Webpay', devuelto: 7_000 } });
     expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
-    const detail = store.get(setAside.token!)!.details[0]!;
+    const detail = webpay.store.get(setAside.token!)!.details[0]!;
     expect([detail.status, detail.nullified, detail.balance]).toEqual(['NULLIFIED', 10_000, 0]);
     const [refund] = await t.database.db.select().from(auditLog).where(sql`${auditLog.kind} = 'webpay.reembolso' and ${auditLog.detail}->>'buyOrder' = ${setAside.buyOrder}`);
     expect(refund?.detail).toMatchObject({ monto: 7_000 });
@@ -202,13 +168,13 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
   it('records a payment Webpay already gave back (in Transbank’s portal) as refunded, without refunding it again', async () => {
     const { setAside } = await paidTwice();
     const [store0] = setAside.stores;
-    expect((await real.refund(setAside.token!, store0!.buyOrder, store0!.commerceCode, store0!.amount)).ok).toBe(true);
+    expect((await webpay.direct().refund(setAside.token!, store0!.buyOrder, store0!.commerceCode, store0!.amount)).ok).toBe(true);
     const maker = await operatorSession(op(), 'finanzas');
     const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
     const approved = await decide(await operatorSession(op(), 'finanzas2'), cambio.id, 'aprobar');
     expect(approved.statusCode).toBe(200);
     expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
-    expect(refundsSent).toBe(0);
+    expect(webpay.refundsSent).toBe(0);
     const [manual] = await t.database.db.select().from(auditLog).where(eq(auditLog.kind, 'webpay.devolucion.manual'));
     expect(manual?.detail).toMatchObject({ enWebpay: 0 });
   });
@@ -218,16 +184,16 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     const maker = await operatorSession(op(), 'finanzas');
     const checker = await operatorSession(op(), 'finanzas2');
     const cambio = (await propose(maker, setAside.buyOrder)).json().consolaResponse.cambio;
-    webpayFaults.statusDown = true;
+    webpay.faults.statusDown = true;
     const down = await decide(checker, cambio.id, 'aprobar');
     expect(down.statusCode).toBe(503);
     expect(down.headers['retry-after']).toBe('60');
     expect((await t.database.db.select().from(operatorChanges).where(eq(operatorChanges.id, cambio.id)))[0]?.status).toBe('pendiente');
     expect((await attemptOf(setAside.buyOrder)).status).toBe('set_aside');
-    webpayFaults.statusDown = false;
+    webpay.faults.statusDown = false;
     expect((await decide(checker, cambio.id, 'aprobar')).statusCode).toBe(200);
     expect((await attemptOf(setAside.buyOrder)).status).toBe('refunded');
-    expect(refundsSent).toBe(1);
+    expect(webpay.refundsSent).toBe(1);
   });
 
   it('refuses to refund a payment applied to instalments and booked in the core, an unknown one, or one Webpay has not settled', async () => {
@@ -249,7 +215,7 @@ describe.each(DATABASE_KINDS)('manual refunds of card payments, through four eye
     expect((await propose(maker, applied.buyOrder, ' ')).statusCode).toBe(400);
     expect((await op().inject({ method: 'POST', url: `/admin/webpay/${encodeURIComponent("x' or 1=1")}/devolver`, headers: asOperator(maker), payload: { motivo: 'prueba de ataque' } })).statusCode).toBe(400);
     expect(await t.database.db.$count(operatorChanges)).toBe(0);
-    expect(refundsSent).toBe(0);
+    expect(webpay.refundsSent).toBe(0);
   });
 
   it('refuses the proposal without a session (401), to other roles (403), and without the CSRF token (403), changing nothing', async () => {

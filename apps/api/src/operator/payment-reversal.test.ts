@@ -1,59 +1,25 @@
-import { buildSimulator } from '@pago/webpay-sim/app';
-import { SimStore } from '@pago/webpay-sim/store';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coreOperations, instalments, mailQueue, operatorChanges, transactionItems, transactions, vouchers, webpayAttempts } from '../db/schema';
 import { isoToday } from '../services/day-close-service';
-import { createWebpayClient, type WebpayClient } from '../services/webpay-client';
 import { listar, oldestOf, payOwnAccount, postReturn, seleccionar, startCard, useCardForm, VISA_APPROVED } from '../../test/reliability/flows';
 import { injectTarget } from '../../test/reliability/http';
 import { captureLedger, checkInvariants, type LedgerSnapshot } from '../../test/reliability/ledger';
 import { productNumbered } from '../../test/support/member-calls';
 import { asOperator, operatorSession, type OperatorSession } from '../../test/support/operator-session';
+import { webpaySimPerTest } from '../../test/support/webpay-sim';
 import { appPerTest, DATABASE_KINDS, TEST_ADMIN_TOKEN, type CoreBooks } from '../../test/support/test-app';
 
 // A paid payment reversed through four eyes (decision 050), against the core simulator (as strict as Fineract) and
 // the Webpay simulator: the money goes back once in each set of books and the instalments are owed again.
 
-const API_KEY = '579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C';
 const RUT = '11111111-1';
 const CUENTA = '000031245601';
 const MOTIVO = 'El socio pagó el producto equivocado por teléfono';
 
 describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %s', (kind) => {
-  let sim: FastifyInstance;
-  let simUrl = '';
-  let store: SimStore;
-  let real: WebpayClient;
-  /** Webpay's switches for a test: give no answer to refunds, or refuse them. */
-  const webpayFaults = { refundsDown: false, refuseRefunds: false };
-  let refundsSent = 0;
-  const webpay: WebpayClient = {
-    create: (...args) => real.create(...args),
-    commit: (token) => real.commit(token),
-    status: (token) => real.status(token),
-    async refund(...args) {
-      if (webpayFaults.refundsDown) return { ok: false, kind: 'unavailable', message: 'no answer' };
-      if (webpayFaults.refuseRefunds) return { ok: false, kind: 'refused', status: 422, message: 'Refund period exceeded (90 days)' };
-      refundsSent++;
-      return real.refund(...args);
-    },
-  };
-
-  beforeEach(async () => {
-    store = new SimStore();
-    sim = buildSimulator({ publicUrl: 'http://sim.test', store });
-    simUrl = await sim.listen({ host: '127.0.0.1', port: 0 });
-    real = createWebpayClient({ baseUrl: simUrl, commerceCode: '597055555535', apiKey: API_KEY, timeoutMs: 5_000 });
-    webpayFaults.refundsDown = false;
-    webpayFaults.refuseRefunds = false;
-    refundsSent = 0;
-  });
-  const t = appPerTest(kind, { webpay, config: { altchaCounter: { min: 10, max: 50 } } });
-  afterEach(async () => {
-    await sim.close();
-  });
+  const webpay = webpaySimPerTest();
+  const t = appPerTest(kind, { webpay: webpay.client, config: { altchaCounter: { min: 10, max: 50 } } });
 
   const op = () => t.app.operator;
   const target = () => injectTarget(t.app);
@@ -74,7 +40,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
 
   /** Our books, Webpay's and the core's against each other (the reliability suite's ledger): none may disagree. */
   async function violations(before: LedgerSnapshot): Promise<string[]> {
-    return (await checkInvariants(db(), before, { provider: store, core: await t.core.books(), noPendingPostings: true })).violations;
+    return (await checkInvariants(db(), before, { provider: webpay.store, core: await t.core.books(), noPendingPostings: true })).violations;
   }
 
   /** The payment's line in its day's close (decision 049): a reversal settled on every side leaves no difference. */
@@ -101,7 +67,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     const producto = [oldestOf(productNumbered(productos, numero), 1, 10_000)];
     const sel = await seleccionar(target(), token, RUT, producto);
     const started = await startCard(target(), { token, rut: RUT }, { idTransaccion: sel.idTransaccion, producto });
-    expect(await postReturn(target(), await useCardForm(simUrl, started.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
+    expect(await postReturn(target(), await useCardForm(webpay.url, started.webpayToken, { card: VISA_APPROVED }))).toBe('aprobado');
     await t.app.services.corePostings.postDue();
     return { idTransaccion: sel.idTransaccion, webpayToken: started.webpayToken };
   }
@@ -199,7 +165,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(await statusOf(loan)).toBe('paid');
   });
 
-  it('reverses a card payment: the core undoes the credit, then Webpay refunds the store, once', async () => {
+  it('reverses a card payment: the core undoes the credit, then Webpay refunds the webpay.store, once', async () => {
     const ledger = await captureLedger(db());
     const { idTransaccion, webpayToken } = await payCard('800012340001');
     const before = savingsOf(await t.core.books(), '800012340001').balance;
@@ -208,13 +174,13 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(approved.json().cambiosResponse.cambio.resultado).toMatchObject({ paso: 'anulado', ordenCompra: expect.any(String) });
     expect(await statusOf(idTransaccion)).toBe('reversed');
     expect(savingsOf(await t.core.books(), '800012340001').balance).toBe(before - 10_000);
-    expect(store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
-    expect(refundsSent).toBe(1);
+    expect(webpay.store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(webpay.refundsSent).toBe(1);
     const [attempt] = await db().select().from(webpayAttempts).where(eq(webpayAttempts.token, webpayToken));
     expect(attempt!.status).toBe('refunded');
     await t.app.scheduler.runNow('payment-reversals');
     expect((await t.app.services.card.reconcileOnce()).settled).toBe(0);
-    expect(refundsSent).toBe(1);
+    expect(webpay.refundsSent).toBe(1);
     expect(await violations(ledger)).toEqual([]);
     expect(await closeLineOf(await operatorSession(op(), 'auditor'), idTransaccion)).toMatchObject({ nuestro: { estado: 'reversed' }, core: { monto: 0 }, causas: [] });
   });
@@ -238,7 +204,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(approved).toMatchObject({ estado: 'fallido', resultado: { paso: 'core_rechazo', motivo: 'El core no puede anularlo: el producto ya no tiene ese saldo (el socio lo usó)' } });
     // Nothing moved anywhere: applied here as in the core, the card charge kept, and nothing half done.
     expect(await statusOf(idTransaccion)).toBe('paid');
-    expect(store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    expect(webpay.store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
     const [attempt] = await db().select().from(webpayAttempts).where(eq(webpayAttempts.token, webpayToken));
     expect(attempt!.status).toBe('committed');
     await t.app.scheduler.runNow('payment-reversals');
@@ -253,7 +219,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     const ledger = await captureLedger(db());
     const { idTransaccion, webpayToken } = await payCard('410012345678');
     const cambio = (await propose(await operatorSession(op(), 'finanzas'), idTransaccion)).json().consolaResponse.cambio;
-    webpayFaults.refundsDown = true;
+    webpay.faults.refundsDown = true;
     const approved = await decide(await operatorSession(op(), 'finanzas2'), cambio.id, 'aprobar');
     expect(approved.json().cambiosResponse.cambio).toMatchObject({ estado: 'aprobado', resultado: { paso: 'webpay' } });
     expect(await statusOf(idTransaccion)).toBe('reversing');
@@ -261,16 +227,16 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     const [undo] = await db().select().from(coreOperations).where(and(eq(coreOperations.idTransaccion, idTransaccion), eq(coreOperations.kind, 'anulacion')));
     expect(undo!.status).toBe('booked');
     expect([...(await owedOf(idTransaccion)).values()].every((v) => v > 0)).toBe(true);
-    expect(store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
+    expect(webpay.store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['AUTHORIZED']);
     // Half way is consistent too: the core gave it back, Webpay still owes the refund.
     expect(await violations(ledger)).toEqual([]);
 
-    webpayFaults.refundsDown = false;
+    webpay.faults.refundsDown = false;
     await db().update(webpayAttempts).set({ checkedAt: null }).where(eq(webpayAttempts.token, webpayToken));
     await t.app.scheduler.runNow('payment-reversals');
     expect(await statusOf(idTransaccion)).toBe('reversed');
-    expect(store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
-    expect(refundsSent).toBe(1);
+    expect(webpay.store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(webpay.refundsSent).toBe(1);
     const view = await op().inject({ method: 'GET', url: `/admin/transacciones/${idTransaccion}`, headers: { cookie: (await operatorSession(op(), 'auditor')).cookie } });
     expect(view.json().operacionesResponse.anulacion.paso).toBe('anulado');
     expect(await violations(ledger)).toEqual([]);
@@ -279,7 +245,7 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
   it('says so when Webpay refuses the refund after the core gave the money back: the charge is set aside for a manual refund', async () => {
     const { idTransaccion, webpayToken } = await payCard('800012340001');
     const cambio = (await propose(await operatorSession(op(), 'finanzas'), idTransaccion)).json().consolaResponse.cambio;
-    webpayFaults.refuseRefunds = true;
+    webpay.faults.refuseRefunds = true;
     const approved = await decide(await operatorSession(op(), 'finanzas2'), cambio.id, 'aprobar');
     expect(approved.json().cambiosResponse.cambio).toMatchObject({ estado: 'fallido', resultado: { paso: 'webpay_rechazo', motivo: expect.stringMatching(/^Webpay rechazó la devolución/) } });
     expect(await statusOf(idTransaccion)).toBe('reversing');
@@ -287,13 +253,13 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     expect(attempt!.status).toBe('set_aside');
 
     // The manual refund of the set-aside charge (decision 036) settles it; the reversal then ends.
-    webpayFaults.refuseRefunds = false;
+    webpay.faults.refuseRefunds = false;
     const refund = await op().inject({ method: 'POST', url: `/admin/webpay/${attempt!.buyOrder}/devolver`, headers: asOperator(await operatorSession(op(), 'finanzas2')), payload: { motivo: 'Devolver la anulación aprobada' } });
     expect(refund.statusCode).toBe(202);
     expect((await decide(await operatorSession(op(), 'finanzas'), refund.json().consolaResponse.cambio.id, 'aprobar')).statusCode).toBe(200);
     await t.app.scheduler.runNow('payment-reversals');
     expect(await statusOf(idTransaccion)).toBe('reversed');
-    expect(refundsSent).toBe(1);
+    expect(webpay.refundsSent).toBe(1);
   });
 
   it('moves the money back once when proposals, approvals and the job run at the same time', async () => {
@@ -318,8 +284,8 @@ describe.each(DATABASE_KINDS)('reversing a paid payment, through four eyes, on %
     const deposits = savingsOf(books, '800012340001').transactions.filter((x) => x.receiptNumber?.startsWith('PO'));
     expect(deposits.filter((x) => x.reversed)).toHaveLength(1);
     expect(books.writes.filter((w) => w.idempotencyKey?.endsWith('.x') && w.statusCode === 200 && !w.note)).toHaveLength(1);
-    expect(refundsSent).toBe(1);
-    expect(store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
+    expect(webpay.refundsSent).toBe(1);
+    expect(webpay.store.get(webpayToken)!.details.map((d) => d.status)).toEqual(['REVERSED']);
     const mails = (await db().select().from(mailQueue)).filter((m) => m.subject.includes('tu pago fue anulado'));
     expect(mails).toHaveLength(1);
     expect(await violations(ledger)).toEqual([]);
