@@ -560,8 +560,9 @@ describe.each(DATABASE_KINDS)('hostile input on every endpoint (%s)', (kind) => 
         }),
       }),
       headers: json(fc.record({ authorization: captcha }, { requiredKeys: [] })),
-      // A wrong password for a RUT with no online password is counted as a member's is.
-      grows: ['captcha_uses', 'unknown_payer_attempts', 'password_client_guards'],
+      // A wrong password for a RUT with no online password is counted as a member's is; the right one ('1234' for a
+      // demo RUT) trusts the browser it came from (decision 041).
+      grows: ['captcha_uses', 'unknown_payer_attempts', 'password_client_guards', 'trusted_devices'],
     },
     {
       name: 'call 5 cuentavista/autorizar',
