@@ -176,6 +176,16 @@ export function loanRepayment(books: Books, loan: Loan, raw: unknown): Json {
     ...(paymentDetails(json) as Partial<LoanTx>),
     ...(externalId ? { externalId } : {}),
   });
+  // LoanWritePlatformServiceJpaRepositoryImpl.makeLoanRepaymentWithChargeRefundChargeType: the fields as sent, then the payment detail's.
+  return loanTransactionAnswer(books, loan, tx, json, {
+    ...(tx.note === undefined ? {} : { note: tx.note }),
+    ...(tx.externalId ? { externalId: tx.externalId } : {}),
+    ...paymentDetailChanges(json),
+  });
+}
+
+/** A loan transaction's answer: its loan's and client's ids, the transaction's, and the fields sent as `changes`. */
+function loanTransactionAnswer(books: Books, loan: Loan, tx: LoanTx, json: Record<string, unknown>, more: Json = {}): Json {
   const client = clientOf(books, loan.clientId);
   return {
     officeId: client.officeId,
@@ -183,16 +193,13 @@ export function loanRepayment(books: Books, loan: Loan, raw: unknown): Json {
     loanId: loan.id,
     resourceId: tx.id,
     resourceExternalId: tx.externalId ?? null,
-    // LoanWritePlatformServiceJpaRepositoryImpl.makeLoanRepaymentWithChargeRefundChargeType: the fields as sent, then the payment detail's.
     changes: {
       transactionDate: json.transactionDate,
       transactionAmount: String(json.transactionAmount),
       locale: json.locale,
       dateFormat: json.dateFormat,
       ...(optionalInt(json, 'paymentTypeId') === undefined ? {} : { paymentTypeId: optionalInt(json, 'paymentTypeId') }),
-      ...(tx.note === undefined ? {} : { note: tx.note }),
-      ...(tx.externalId ? { externalId: tx.externalId } : {}),
-      ...paymentDetailChanges(json),
+      ...more,
     },
   };
 }
@@ -217,22 +224,8 @@ export function adjustLoanTransaction(books: Books, loanId: number, txId: number
   }
   // Loan.adjustExistingTransaction reverses it whatever it was: undoing a reversed repayment again changes nothing.
   tx.reversed = true;
-  const client = clientOf(books, loan.clientId);
   // LoanWritePlatformServiceJpaRepositoryImpl.adjustLoanTransaction: with no new transaction, the undone one's ids.
-  return {
-    officeId: client.officeId,
-    clientId: client.id,
-    loanId: loan.id,
-    resourceId: tx.id,
-    resourceExternalId: tx.externalId ?? null,
-    changes: {
-      transactionDate: json.transactionDate,
-      transactionAmount: String(json.transactionAmount),
-      locale: json.locale,
-      dateFormat: json.dateFormat,
-      ...(optionalInt(json, 'paymentTypeId') === undefined ? {} : { paymentTypeId: optionalInt(json, 'paymentTypeId') }),
-    },
-  };
+  return loanTransactionAnswer(books, loan, tx, json);
 }
 
 /** POST /accounttransfers: savings → loan (toAccountType 1) or savings → savings (2), both legs or neither. */
