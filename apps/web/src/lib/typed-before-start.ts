@@ -16,6 +16,11 @@ export function keepTypedBeforeStart(container: HTMLElement): void {
   if (rut && rut.value !== '') typed = { rut: rut.value, rememberMe: rememberMe?.checked ?? false };
 }
 
+/** A refusal page hands the member's RUT to the home for a new payment (decision 051): the home takes it as typed. */
+export function handToHome(rut: string, rememberMe: boolean): void {
+  typed = { rut, rememberMe };
+}
+
 /** Once: what was typed before the app started, if the app drew the home anew over it. */
 export function takeTypedBeforeStart(): TypedBeforeStart | null {
   const kept = typed;

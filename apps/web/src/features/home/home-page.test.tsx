@@ -7,7 +7,7 @@ import { REMEMBERED_RUT_KEY, useAppStore } from '../../lib/app-store';
 import { jsonResponse, sentBody, stubFetch } from '../../test/fetch-stub';
 import { LocationDisplay } from '../../test/location-display';
 import { HomePage } from './home-page';
-import { keepRutForNextPayment, rutForNextPayment } from '../../lib/next-payment';
+import { handToHome } from '../../lib/typed-before-start';
 
 function renderHome(path = '/') {
   render(
@@ -203,11 +203,10 @@ describe('home', () => {
   });
 
   it('fills in the RUT a refusal page hands over for a new payment, once, without remembering it', () => {
-    keepRutForNextPayment('13579246-2');
+    handToHome('13579246-2', false);
     const first = renderHome();
     expect((first.field as HTMLInputElement).value).toBe('13.579.246-2');
     expect((screen.getByRole('checkbox', { name: 'Recordar mi RUT' }) as HTMLInputElement).checked).toBe(false);
-    expect(rutForNextPayment()).toBeNull();
     document.body.innerHTML = '';
     expect((renderHome().field as HTMLInputElement).value).toBe('');
   });

@@ -7,7 +7,6 @@ import { RutField, useRutInput } from '../../components/rut-field';
 import { formatRutInput } from '@pago/domain/rut';
 import { Screen } from '../../components/screen';
 import { readRememberedRut, useAppStore } from '../../lib/app-store';
-import { forgetRutForNextPayment, rutForNextPayment } from '../../lib/next-payment';
 import { paths } from '../../lib/paths';
 import { takeTypedBeforeStart } from '../../lib/typed-before-start';
 import { useFollowOutcome } from '../../lib/use-follow-outcome';
@@ -22,8 +21,7 @@ export function HomePage() {
   const setParameters = useAppStore((state) => state.setParameters);
   const parametros = useConsultarParametros();
 
-  // A refusal page's 'Pagar con …' brings the member's RUT for the new payment (card-way-out.tsx).
-  const rut = useRutInput(() => rutForNextPayment() ?? readRememberedRut());
+  const rut = useRutInput(readRememberedRut);
   const [rememberMe, setRememberMe] = useState(() => readRememberedRut() !== '');
 
   // The page takes typing from its first paint (decision 037): what the field holds when the app takes over, or held
@@ -45,7 +43,6 @@ export function HomePage() {
   // Specification §3: the state is cleared on the home; a remembered RUT lives apart and survives.
   useEffect(() => {
     reset();
-    forgetRutForNextPayment();
   }, [reset]);
 
   const canSubmit = rut.canonical !== null && !parametros.isPending;

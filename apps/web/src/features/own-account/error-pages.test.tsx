@@ -8,7 +8,7 @@ import { ErrorLoginPage } from './error-login-page';
 import { InsufficientFundsPage } from './insufficient-funds-page';
 import { givenPendingPayment } from './testing';
 import { cuota, producto } from '../products/step-two/test-products';
-import { forgetRutForNextPayment, rutForNextPayment } from '../../lib/next-payment';
+import { takeTypedBeforeStart } from '../../lib/typed-before-start';
 
 const renderPage = (page: ReactNode) => render(<MemoryRouter>{page}</MemoryRouter>);
 
@@ -58,7 +58,7 @@ describe('own-account error pages', () => {
 
   describe('another way to pay, when the card is offered for the selection', () => {
     function givenCardOffered(pagoWebPayPM: string) {
-      forgetRutForNextPayment();
+      takeTypedBeforeStart();
       useAppStore.setState({
         products: [producto('PM', '630055667788', [cuota(9, '20261210', { montoPendiente: 156_300, pagoMinimo: 156_300 })])],
         config: { parameters: { sessionTimeOut: '5', pagoWebPayPM, medioPagoWP: 'Webpay' }, isAuthenticated: true },
@@ -76,7 +76,7 @@ describe('own-account error pages', () => {
       expect(useAppStore.getState().selection.family).toBeNull();
       expect(useAppStore.getState().customer.rut).toBe('');
       fireEvent.click(link);
-      expect(rutForNextPayment()).toBe('11111111-1');
+      expect(takeTypedBeforeStart()).toEqual({ rut: '11111111-1', rememberMe: false });
     });
 
     it.each([
