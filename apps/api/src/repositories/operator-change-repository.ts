@@ -100,3 +100,20 @@ export async function listChanges(db: DbOrTx, limit: number): Promise<ChangeRow[
   const decided = await db.select().from(operatorChanges).where(ne(operatorChanges.status, 'pendiente')).orderBy(desc(operatorChanges.decidedAt)).limit(limit);
   return [...pending, ...decided];
 }
+
+/** The latest change of `kind` on `target`, whatever its state; null when none was proposed. */
+export async function latestChangeOn(db: DbOrTx, kind: ChangeRow['kind'], target: string): Promise<ChangeRow | null> {
+  const [row] = await db.select().from(operatorChanges).where(and(eq(operatorChanges.kind, kind), eq(operatorChanges.target, target))).orderBy(desc(operatorChanges.createdAt)).limit(1);
+  return row ?? null;
+}
+
+/** The latest change of `kind` on `target` that was approved (applied, or failed after its approval). */
+export async function latestApprovedChangeOn(db: DbOrTx, kind: ChangeRow['kind'], target: string): Promise<ChangeRow | null> {
+  const [row] = await db
+    .select()
+    .from(operatorChanges)
+    .where(and(eq(operatorChanges.kind, kind), eq(operatorChanges.target, target), inArray(operatorChanges.status, ['aprobado', 'fallido'])))
+    .orderBy(desc(operatorChanges.decidedAt))
+    .limit(1);
+  return row ?? null;
+}

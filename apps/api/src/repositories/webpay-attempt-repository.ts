@@ -242,3 +242,9 @@ export function setAsideWithProposals(db: DbOrTx) {
     .orderBy(desc(webpayAttempts.settledAt))
     .limit(200);
 }
+
+/** The payment's charge Webpay took and that was applied to it; null when none was. */
+export async function committedAttemptOf(db: DbOrTx, idTransaccion: string): Promise<WebpayAttemptRow | null> {
+  const [row] = await db.select().from(webpayAttempts).where(and(eq(webpayAttempts.idTransaccion, idTransaccion), eq(webpayAttempts.status, 'committed')));
+  return row ?? null;
+}

@@ -1,9 +1,7 @@
 import { formatClp } from '@pago/domain/money';
 import { REVERSAL_STEP_WORDS } from '@pago/domain/state-words';
 import { maskRut } from '@pago/domain/rut';
-import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../db/client';
-import { operatorChanges, webpayAttempts } from '../db/schema';
 import { appendAudit } from '../repositories/audit-repository';
 import { firstKeyOf, insertOperation, operationsOf, type CoreOperationRow } from '../repositories/core-operation-repository';
 import { enqueueMail } from '../repositories/mail-queue-repository';
@@ -11,7 +9,8 @@ import { findMemberById, lockAccount, setAccountBalance } from '../repositories/
 import { expectMoved } from '../repositories/moves';
 import { applyToProduct, restoreInstalment } from '../repositories/product-repository';
 import { findTransaction, itemsOf, lockTransaction, moveItem, moveTransaction, reversingTransactions, type TransactionRow } from '../repositories/transaction-repository';
-import { lockAttempt, moveAttempt } from '../repositories/webpay-attempt-repository';
+import { latestApprovedChangeOn, latestChangeOn } from '../repositories/operator-change-repository';
+import { committedAttemptOf, findAttempt, lockAttempt, moveAttempt } from '../repositories/webpay-attempt-repository';
 import type { RefundDone } from './card-settlement';
 import { reversibleInCore } from './core-banking';
 import type { CorePostings } from './core-postings';
@@ -40,11 +39,8 @@ export type ReversalRefusal = keyof typeof REVERSAL_REFUSALS;
 async function bookedOf(db: DbOrTx, trx: TransactionRow) {
   const all = await operationsOf(db, trx.idTransaccion);
   const ops = all.filter((o) => o.kind !== 'anulacion');
-  const [attempt] = await db
-    .select()
-    .from(webpayAttempts)
-    .where(and(eq(webpayAttempts.idTransaccion, trx.idTransaccion), eq(webpayAttempts.status, 'committed')));
-  return { ops, attempt: attempt ?? null, reversedBefore: all.some((o) => o.kind === 'anulacion') };
+  const attempt = await committedAttemptOf(db, trx.idTransaccion);
+  return { ops, attempt, reversedBefore: all.some((o) => o.kind === 'anulacion') };
 }
 
 /** The one rule of which payments may be reversed, checked at the proposal and again under the approval's lock. */
@@ -136,12 +132,7 @@ export function coreRefusalText(detail: string): string {
 
 /** The buy order of the card charge a payment's approved reversal gives back, as its approval recorded it. */
 async function reversedChargeOf(db: DbOrTx, idTransaccion: string): Promise<string | null> {
-  const [change] = await db
-    .select({ result: operatorChanges.result })
-    .from(operatorChanges)
-    .where(and(eq(operatorChanges.kind, 'anulacion_pago'), eq(operatorChanges.target, idTransaccion), inArray(operatorChanges.status, ['aprobado', 'fallido'])))
-    .orderBy(desc(operatorChanges.decidedAt))
-    .limit(1);
+  const change = await latestApprovedChangeOn(db, 'anulacion_pago', idTransaccion);
   const buyOrder = change?.result?.ordenCompra;
   return typeof buyOrder === 'string' ? buyOrder : null;
 }
@@ -155,19 +146,14 @@ export async function reversalStepOf(db: DbOrTx, idTransaccion: string): Promise
   if (refused) return { paso: 'core_rechazo', texto: REVERSAL_STEP_WORDS.core_rechazo, motivo: coreRefusalText(refused.lastError ?? '') };
   if (live.length === 0 || live.some((o) => o.status === 'pending')) return { paso: 'core', texto: REVERSAL_STEP_WORDS.core };
   const buyOrder = await reversedChargeOf(db, idTransaccion);
-  const [attempt] = buyOrder ? await db.select({ status: webpayAttempts.status }).from(webpayAttempts).where(eq(webpayAttempts.buyOrder, buyOrder)) : [];
+  const attempt = buyOrder ? await findAttempt(db, { buyOrder }) : null;
   if (attempt?.status === 'set_aside') return { paso: 'webpay_rechazo', texto: REVERSAL_STEP_WORDS.webpay_rechazo, motivo: '' };
   return { paso: 'webpay', texto: REVERSAL_STEP_WORDS.webpay };
 }
 
 /** A payment's reversal as the console shows it: who proposed and approved it, why, and where it stands. */
 export async function reversalView(db: DbOrTx, idTransaccion: string) {
-  const [change] = await db
-    .select()
-    .from(operatorChanges)
-    .where(and(eq(operatorChanges.kind, 'anulacion_pago'), eq(operatorChanges.target, idTransaccion)))
-    .orderBy(desc(operatorChanges.createdAt))
-    .limit(1);
+  const change = await latestChangeOn(db, 'anulacion_pago', idTransaccion);
   if (!change) return null;
   const step = change.status === 'aprobado' || change.status === 'fallido' ? await reversalStepOf(db, idTransaccion) : null;
   return {
